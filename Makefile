@@ -1,0 +1,51 @@
+# Lifeguard: `make run` sets everything up on a fresh Debian machine and starts the referee;
+# `make test` sets up the same and runs the whole suite. Each step is skipped when already done.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Debian packages the referee needs at run time and in tests: speech out (espeak-ng), audio
+# conversion and noise for the voice benchmark (sox), a real terminal for end-to-end tests (tmux),
+# the audio player (aplay, in alsa-utils).
+SYSTEM_COMMANDS := espeak-ng sox tmux aplay
+SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils
+
+.PHONY: run test setup system-packages lint bench clean
+
+run: setup
+	$(BIN)/lifeguard
+
+test: setup
+	$(BIN)/ruff check engine assistant tests bench
+	$(BIN)/pytest -q
+
+setup: system-packages $(STAMP)
+
+system-packages:
+	@missing=""; for c in $(SYSTEM_COMMANDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages (missing:$$missing)"; \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "No apt-get here: please install $(SYSTEM_PACKAGES) (or your system's equivalents) and run make again."; exit 1; \
+	  elif [ "$$(id -u)" = 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	  else \
+	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); \
+	  fi; \
+	fi
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+lint: setup
+	$(BIN)/ruff check engine assistant tests bench
+
+bench: setup
+	$(BIN)/python bench/engine_games.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,165 @@
+"""Turn the engine's events into the sentences the referee shows and speaks.
+
+Sentences are short and spoken-friendly: names capitalised, numbers as digits (speech engines
+read them), one fact per sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.deck import Cards
+from engine.events import (
+    Event,
+    GameStarted,
+    GameWon,
+    HandDeclared,
+    Knocked,
+    Passed,
+    RevealBegins,
+    RoundEnded,
+    RoundStarted,
+    RowSet,
+    StarterSet,
+    Swapped,
+    TurnsBegin,
+)
+from engine.game import Game, Phase, describe, plural, title
+
+
+def names(players: Iterable[str]) -> str:
+    items = [title(p) for p in players]
+    if not items:
+        return "nobody"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def cards_list(cards: Cards) -> str:
+    """``bear and dog`` / ``pig, pig and cat``: the cards one by one, as a read-back."""
+    words = [a.value for a in cards]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def lives_word(n: int) -> str:
+    return f"{n} {'life' if n == 1 else 'lives'}"
+
+
+def _next(player: str | None) -> str:
+    return f" {title(player)}'s turn." if player else ""
+
+
+def sentences(event: Event) -> list[str]:
+    match event:
+        case GameStarted(players=players, rules=rules):
+            return [f"New game: {names(players)}, 5 lives each.", *rules.describe()]
+        case RoundStarted(round=n, starter=starter):
+            if n == 1:
+                return []
+            return [f"Round {n}." + (f" {title(starter)} starts." if starter else "")
+                    + " Enter the four rows."]
+        case StarterSet(player=p, by_lot=by_lot):
+            return [f"{'By lot, ' if by_lot else ''}{title(p)} starts."]
+        case RowSet(row=k, cards=cards, missing_rows=missing):
+            tail = "" if not missing else f" Still missing: row {', '.join(map(str, missing))}."
+            return [f"Row {k}: {cards_list(cards)}.{tail}"]
+        case TurnsBegin(player=p):
+            return [f"Rows are set.{_next(p)}" if p else "Rows are set. Who starts?"]
+        case Swapped(player=p, row=k, taken=taken, put_down=put, next_player=nxt):
+            return [f"{title(p)} took row {k}, {cards_list(taken)}, and put down {cards_list(put)}.{_next(nxt)}"]
+        case Knocked(player=p, next_player=nxt):
+            return [f"{title(p)} knocks! One last turn each.{_next(nxt)}"]
+        case Passed(player=p, next_player=nxt):
+            return [f"{title(p)} passes.{_next(nxt)}"]
+        case RevealBegins():
+            return ["Turns are over. Reveal your hands."]
+        case HandDeclared(player=p, cards=cards, waiting_for=waiting):
+            tail = f" Waiting for {names(waiting)}." if waiting else ""
+            return [f"{title(p)} has {describe(cards)}.{tail}"]
+        case RoundEnded():
+            return round_summary(event)
+        case GameWon(winners=winners, how=how):
+            why = {
+                "most_points": "Everyone left is out: most points this round decides. ",
+                "most_lives_before": "Everyone left is out: most lives before this round decides. ",
+                "shared": "Everyone left is out together. ",
+            }.get(how, "")
+            if len(winners) == 1:
+                return [f"{why}{title(winners[0])} wins the game!"]
+            return [f"{why}{names(winners)} share the win!"]
+    return []
+
+
+def round_summary(event: RoundEnded) -> list[str]:
+    said: list[str] = []
+    if event.sudden_death:
+        player, animal = event.sudden_death
+        said.append(f"Sudden death! {title(player)} has all {plural(animal, 2)}.")
+    else:
+        for m in event.majorities:
+            if m.winner:
+                said.append(f"{plural(m.animal, 2).capitalize()}: {title(m.winner)}, {m.animal.points} points.")
+            elif m.tied:
+                said.append(f"{plural(m.animal, 2).capitalize()}: tied, nobody scores.")
+            else:
+                said.append(f"{plural(m.animal, 2).capitalize()}: one card is not a majority with two players.")
+        ranked = sorted(event.points.items(), key=lambda kv: -kv[1])
+        said.append("Points: " + ", ".join(f"{title(p)} {n}" for p, n in ranked) + ".")
+    losers = [(p, n) for p, n in event.losses.items() if n]
+    if losers:
+        said.append(" ".join(f"{title(p)} loses {lives_word(n)}." for p, n in losers))
+    else:
+        said.append("Nobody loses a life.")
+    for p in event.out:
+        said.append(f"{title(p)} is out.")
+    return said
+
+
+def announce(events: Iterable[Event]) -> list[str]:
+    said: list[str] = []
+    for event in events:
+        said.extend(sentences(event))
+    return said
+
+
+def expecting(game: Game | None) -> str:
+    """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
+    if game is None:
+        return "Start a game: new game, then 3 to 5 names."
+    match game.phase:
+        case Phase.ROWS:
+            missing = ", ".join(map(str, game.missing_rows()))
+            return f"Round {game.round}: enter row {missing}."
+        case Phase.TURNS:
+            if game.starter is None:
+                return "Who starts? e.g. 'alice starts'."
+            can_knock = game.turn in game.swapped or not game.rules.knock_requires_swap
+            return f"{title(game.turn or '')}'s turn: swap{' or knock' if can_knock else ''}."
+        case Phase.FINAL_TURNS:
+            return f"{title(game.turn or '')}'s last turn: swap or pass."
+        case Phase.REVEAL:
+            return f"Reveal hands: waiting for {names(game.waiting_to_declare())}."
+        case Phase.GAME_OVER:
+            return f"Game over: {names(game.winners)} won. 'new game' to play again."
+    return ""
+
+
+def readback(command_text: str, intent: str) -> str:
+    """How a heard command is read back before it is applied, e.g. ``Alice swaps 2: bear and dog``."""
+    words = command_text.split()
+    if intent == "swap":
+        return f"{title(words[0])} swaps {words[2]}: {', '.join(words[3:-1]) + ' and ' if len(words) > 4 else ''}{words[-1]}."
+    if intent == "row":
+        return f"Row {words[1]}: {', '.join(words[2:-1]) + ' and ' if len(words) > 3 else ''}{words[-1]}."
+    if words and intent in ("starts", "knock", "pass", "hand", "sudden_death"):
+        return title(command_text) + "."
+    return command_text.capitalize() + "."
+
+
+def status(game: Game | None) -> list[str]:
+    if game is None:
+        return ["No game yet. Start one with 'new game' and 3 to 5 names."]
+    lives = ", ".join(
+        f"{title(p)} {lives_word(game.lives[p])}" if game.lives[p] else f"{title(p)} out"
+        for p in game.players
+    )
+    return [f"Round {game.round}. {lives}.", expecting(game)]

@@ -1,0 +1,172 @@
+"""``lifeguard``: the one console script.
+
+Subcommands live in small modules that each add themselves to the parser (``register``) and
+import their heavy libraries only when run, so ``lifeguard replay`` starts fast and never
+imports textual or an audio library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from assistant import __version__
+from assistant.config import ConfigError, Settings, load_settings
+from assistant.referee import Referee, Reply
+
+#: Modules that add subcommands of their own (each has ``register(subparsers)``).
+SUBCOMMAND_MODULES = (
+    "assistant.store.commands",
+    "assistant.voice.commands",
+)
+
+
+def command_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a command file, without blank lines and ``#`` comments."""
+    for number, raw in enumerate(stream, start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield number, line
+
+
+def settings_or_exit(args: argparse.Namespace) -> Settings:
+    try:
+        return load_settings(getattr(args, "config", None))
+    except ConfigError as err:
+        print(f"lifeguard: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+# ---------------------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    settings = settings_or_exit(args)
+    referee = Referee(settings.rules, random.Random(args.seed), confirm_new_game=False)
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as err:
+        print(f"lifeguard: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    refused = 0
+    with stream:
+        try:
+            for number, line in command_lines(stream):
+                reply = referee.handle(line)
+                if not reply.ok:
+                    refused += 1
+                    print(f"line {number}: {reply.error}", file=sys.stderr)
+                elif not args.json:
+                    for sentence in reply.said:
+                        print(sentence)
+        except UnicodeDecodeError:
+            print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
+            return 2
+    if args.json:
+        print(json.dumps(referee.state()))
+    return 1 if refused else 0
+
+
+# ---------------------------------------------------------------------------- chat
+def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greeting: Sequence[str] = ()) -> int:
+    """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl)."""
+
+    def emit(reply: Reply) -> None:
+        if jsonl:
+            stdout.write(json.dumps(reply.to_json()) + "\n")
+        elif reply.ok:
+            stdout.write("\n".join(reply.said) + "\n")
+        else:
+            stdout.write(f"! {reply.error}\n")
+        stdout.flush()
+
+    if not jsonl:
+        for line in greeting or ("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",):
+            stdout.write(line + "\n")
+        stdout.flush()
+    for raw in stdin:
+        line = raw.strip()
+        if not line:
+            if jsonl:
+                emit(Reply(False, error="Empty line: say a command, or 'help'."))
+            continue
+        if not jsonl and line.lower() in ("quit", "exit"):
+            break
+        emit(referee.handle(line))
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    settings = settings_or_exit(args)
+    opener = getattr(args, "open_session", None)
+    if opener is not None:  # the game store's session, when it is installed (assistant.store)
+        return opener(args, settings)
+    referee = Referee(settings.rules, random.Random(args.seed))
+    return run_chat(referee, args.jsonl, sys.stdin, sys.stdout)
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """No subcommand: the full-screen table when a terminal is there, else chat."""
+    try:
+        module = importlib.import_module("assistant.tui.app")
+    except ImportError:
+        module = None
+    if module is not None and sys.stdin.isatty() and sys.stdout.isatty():
+        return module.run(args)
+    args.jsonl = False
+    return cmd_chat(args)
+
+
+# ---------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lifeguard",
+        description="A table-side referee for the card game Life is Life.",
+    )
+    parser.add_argument("--version", action="version", version=f"lifeguard {__version__}")
+    parser.add_argument("--config", metavar="FILE", help="settings file (TOML)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for drawing lots")
+    parser.add_argument(
+        "--audio-input", nargs="+", metavar="FILE", default=None,
+        help="WAV files to play in as if spoken into the microphone",
+    )
+    parser.set_defaults(func=cmd_table, jsonl=False)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    replay = sub.add_parser("replay", help="run a file of commands and print the announcements")
+    replay.add_argument("file", metavar="FILE", help="command file, one command per line ('-' for stdin)")
+    replay.add_argument("--json", action="store_true", help="print only the final state as JSON")
+    replay.add_argument("--seed", type=int, default=0, help="seed for drawing lots (default 0)")
+    replay.set_defaults(func=cmd_replay)
+
+    chat = sub.add_parser("chat", help="the referee as a line-by-line conversation")
+    chat.add_argument("--jsonl", action="store_true", help="answer each line with one JSON object")
+    chat.set_defaults(func=cmd_chat)
+
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""The command language: grammar as data (``grammar``), the parser and canonical forms."""
+
+from assistant.commands.parser import Command, ParseError, canonical, command_for, parse
+
+__all__ = ["Command", "ParseError", "canonical", "command_for", "parse"]

@@ -1,0 +1,142 @@
+"""The command language as data: the one place that says what people may type or say.
+
+Both the typed parser (``assistant.commands.parser``) and the speech grammar
+(``assistant.voice.jsgf``) are built from these tables, so typed and spoken commands cannot
+drift apart.
+
+Template syntax (a small subset of hassil's):
+    ``word``          a literal word
+    ``(a|b c)``       one of the alternatives (each may be several words)
+    ``[a|b]``         optional: one of the alternatives, or nothing
+    ``{slot}``        a slot, filled from the slot tables below
+
+Slots:
+    ``{player}``      one player's name (the current players, passed in at parse time)
+    ``{names}``       3 to 5 new player names (only in ``new game``); always last
+    ``{row}``         a row number 1..4, as a digit or a word
+    ``{cards}``       a list of animals: ``pig pig cat``, ``two pigs and a cat``; always last
+    ``{sd_animal}``   cats, rabbits (hares) or pigs, for a sudden-death claim
+"""
+
+from __future__ import annotations
+
+from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal
+
+#: Intent name -> sentence templates, tried in this order (first match wins).
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    "new_game": ("[start] [a] new game [with|for] {names}",),
+    "sudden_death": ("{player} (has|holds|shows|reveals) all [the|four|five] {sd_animal}",),
+    "starts": ("{player} (starts|begins|goes first|is first|plays first)",),
+    "row": ("row {row} [is|has|holds|shows|with] {cards}",),
+    "swap": (
+        "{player} (swaps|swap|swapped|takes|took) [row|the row] {row} "
+        "[and] [puts down|put down|for|with|gives|leaves] {cards}",
+    ),
+    "knock": ("{player} (knocks|knock|knocked)",),
+    "pass": ("{player} (passes|pass|passed)",),
+    "hand": ("{player} (has|holds|had|shows|reveals) {cards}",),
+    "undo": ("undo [that|last]", "take [that|it] back"),
+    "redo": ("redo",),
+    "no": ("no", "wrong", "cancel"),
+    "yes": ("yes", "confirm", "correct"),
+    "status": ("status", "where are we", "score", "lives"),
+    "repeat": ("repeat", "say again", "say that again", "again"),
+    "help": ("help", "commands", "what can i say"),
+}
+
+#: Canonical form of each intent: ``str.format`` with the canonical slot values.
+CANONICAL: dict[str, str] = {
+    "new_game": "new game {names}",
+    "sudden_death": "{player} has all {sd_animal}",
+    "starts": "{player} starts",
+    "row": "row {row} {cards}",
+    "swap": "{player} swaps {row} {cards}",
+    "knock": "{player} knocks",
+    "pass": "{player} passes",
+    "hand": "{player} has {cards}",
+    "undo": "undo",
+    "redo": "redo",
+    "no": "no",
+    "yes": "yes",
+    "status": "status",
+    "repeat": "repeat",
+    "help": "help",
+}
+
+#: One example per intent for help texts and "did you mean" suggestions; ``{p}`` is a player.
+EXAMPLES: dict[str, str] = {
+    "new_game": "new game alice bob carol",
+    "starts": "{p} starts",
+    "row": "row 3 pig pig cat",
+    "swap": "{p} swaps 2 bear dog",
+    "knock": "{p} knocks",
+    "pass": "{p} passes",
+    "hand": "{p} has 3 giraffe 2 bear 5 dog",
+    "sudden_death": "{p} has all cats",
+    "undo": "undo",
+    "redo": "redo",
+    "no": "no",
+    "yes": "yes",
+    "status": "status",
+    "repeat": "repeat",
+    "help": "help",
+}
+
+#: Number words (and ``a``/``an`` for one); digits are read as numbers too.
+NUMBERS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+
+#: Words for ``{row}``: the numbers 1 to 4 (not ``a``/``an``).
+ROW_WORDS: dict[str, int] = {w: n for w, n in NUMBERS.items() if n <= 4 and w not in ("a", "an")}
+
+_IRREGULAR_PLURALS = {Animal.MOUSE: "mice", Animal.SHEEP: "sheep"}
+_SYNONYMS: dict[str, Animal] = {"hare": Animal.RABBIT, "hares": Animal.RABBIT}
+
+
+def plural_word(animal: Animal) -> str:
+    return _IRREGULAR_PLURALS.get(animal, animal.value + "s")
+
+
+#: Every word for an animal: singular, plural and synonyms (``hare``).
+ANIMAL_WORDS: dict[str, Animal] = {
+    **{a.value: a for a in ANIMALS},
+    **{plural_word(a): a for a in ANIMALS},
+    **_SYNONYMS,
+}
+
+#: Words for ``{sd_animal}``.
+SUDDEN_DEATH_WORDS: dict[str, Animal] = {
+    w: a for w, a in ANIMAL_WORDS.items() if a in SUDDEN_DEATH_ANIMALS
+}
+
+#: Words that may separate items of a list.
+LIST_SEPARATORS: frozenset[str] = frozenset({"and", "plus", "with"})
+
+#: Words of the language itself, which cannot be player names.
+RESERVED_WORDS: frozenset[str] = frozenset()  # filled in below
+
+
+def _template_words() -> set[str]:
+    words: set[str] = set()
+    for templates in TEMPLATES.values():
+        for template in templates:
+            cleaned = template
+            for ch in "()[]|":
+                cleaned = cleaned.replace(ch, " ")
+            words.update(w for w in cleaned.split() if not w.startswith("{"))
+    return words
+
+
+RESERVED_WORDS = frozenset(_template_words() | set(NUMBERS) | set(ANIMAL_WORDS) | LIST_SEPARATORS)

@@ -1,0 +1,278 @@
+"""The referee session: one line of text in, one ``Reply`` out.
+
+Used by every front end (``replay``, ``chat``, the Textual app, voice). It parses the line,
+applies it to the game log, and *commits it to the journal before answering*, so an answered
+command is never lost. Meta commands (undo, redo, status, repeat, help, yes, no) live here too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from assistant import announce
+from assistant.commands import Command, ParseError, canonical, parse
+from assistant.commands.grammar import EXAMPLES
+from engine.actions import NewGame, SetStarter
+from engine.errors import RuleError
+from engine.game import Game, Phase, draw_start_player, title
+from engine.log import GameLog
+from engine.rules import HouseRules
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted command as the journal stores it."""
+
+    command: str
+    joined: bool = False
+    said: str = ""
+
+
+class Journal(Protocol):
+    """Where accepted commands go before the referee answers (the game store)."""
+
+    def new_game(self, players: Sequence[str], rules: HouseRules) -> None: ...
+
+    def append(self, entries: Sequence[Entry], cursor_before: int) -> None:
+        """Drop undone entries from ``cursor_before`` on, then add ``entries`` after them."""
+
+    def move_cursor(self, cursor: int) -> None: ...
+
+    def finish(self, winners: Sequence[str]) -> None: ...
+
+
+@dataclass
+class Reply:
+    ok: bool
+    said: list[str] = field(default_factory=list)
+    error: str | None = None
+    command: str | None = None  # the canonical form of what was understood
+    intent: str | None = None
+    suggestion: str | None = None
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.said) if self.ok else (self.error or "")
+
+    def to_json(self) -> dict:
+        data: dict = {"ok": self.ok, "said": " ".join(self.said)}
+        if self.command is not None:
+            data["command"] = self.command
+        if self.intent is not None:
+            data["intent"] = self.intent
+        if not self.ok:
+            data["error"] = self.error
+            if self.suggestion:
+                data["suggestion"] = self.suggestion
+        return data
+
+
+def help_lines(players: Sequence[str] = ()) -> list[str]:
+    p = players[0] if players else "alice"
+    return ["Commands:"] + [f"  {example.format(p=p)}" for example in EXAMPLES.values()]
+
+
+class Referee:
+    def __init__(
+        self,
+        rules: HouseRules | None = None,
+        rng: random.Random | None = None,
+        journal: Journal | None = None,
+        confirm_new_game: bool = True,
+    ) -> None:
+        self.rules = rules or HouseRules()
+        self.rng = rng or random.Random()
+        self.journal = journal
+        self.confirm_new_game = confirm_new_game
+        self.log = GameLog(self.rules)
+        self.last_said: list[str] = []
+        self._pending: Command | None = None
+
+    # ------------------------------------------------------------------ state
+    @property
+    def game(self) -> Game | None:
+        return self.log.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players if self.game else ()
+
+    def history(self) -> list[str]:
+        """The canonical commands of the current game, oldest first."""
+        return [canonical(a) for a in self.log.current]
+
+    def state(self) -> dict:
+        """The JSON shape of ``replay --json`` and ``status --json``."""
+        if self.game is None:
+            return {"players": [], "winners": [], "round": 0, "phase": "no_game"}
+        data = self.game.snapshot()
+        data["expecting"] = announce.expecting(self.game)
+        return data
+
+    @classmethod
+    def resume(
+        cls,
+        commands: Iterable[str],
+        joined: Iterable[bool] = (),
+        cursor: int | None = None,
+        **kwargs,
+    ) -> Referee:
+        """Rebuild a session from stored canonical commands (undone ones after ``cursor``)."""
+        referee = cls(**kwargs)
+        actions = []
+        players: tuple[str, ...] | None = None
+        for text in commands:
+            cmd = parse(text, players)
+            action = cmd.to_action()
+            if isinstance(action, NewGame):
+                players = tuple(action.players)
+            actions.append(action)
+        flags = list(joined)
+        log = referee.log
+        for i, action in enumerate(actions):
+            log.apply(action, joined=flags[i] if i < len(flags) else False)
+        if cursor is not None and cursor < len(actions):
+            log._rebuild(cursor)
+        return referee
+
+    # ------------------------------------------------------------------ input
+    def handle(self, text: str) -> Reply:
+        """Parse and apply one line. Never raises for anything a person can type."""
+        try:
+            cmd = parse(text, self.players or None)
+        except ParseError as err:
+            return Reply(False, error=err.message, suggestion=err.suggestion)
+        return self.execute(cmd)
+
+    def execute(self, cmd: Command) -> Reply:
+        """Apply an already parsed command (the voice path parses with its own vocabulary)."""
+        try:
+            if cmd.is_game_action:
+                reply = self._game_action(cmd)
+            else:
+                reply = getattr(self, f"_meta_{cmd.intent}")(cmd)
+        except RuleError as err:
+            return Reply(False, error=err.message, command=cmd.canonical, intent=cmd.intent)
+        if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
+            self.last_said = reply.said
+        return reply
+
+    # ------------------------------------------------------------------ game actions
+    def _game_action(self, cmd: Command) -> Reply:
+        action = cmd.to_action()
+        if isinstance(action, NewGame):
+            return self._new_game(cmd)
+        if self.game is None:
+            raise RuleError("No game yet: start one with 'new game' and 3 to 5 names, e.g. "
+                            "'new game alice bob carol'.")
+        cursor_before = self.log.cursor
+        events = self.log.apply(action)
+        said = announce.announce(events)
+        self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
+        return Reply(True, said, command=cmd.canonical, intent=cmd.intent)
+
+    def _new_game(self, cmd: Command) -> Reply:
+        game = self.game
+        if game is not None and not game.is_over and self.confirm_new_game:
+            self._pending = cmd
+            return Reply(
+                False,
+                error=(
+                    f"A game is under way (round {game.round}). Say 'yes' to start the new game "
+                    "with " + announce.names(cmd.names) + "; the current game stays in the history."
+                ),
+                command=cmd.canonical,
+                intent=cmd.intent,
+            )
+        return self._start(cmd)
+
+    def _start(self, cmd: Command) -> Reply:
+        self._pending = None
+        log = GameLog(self.rules)
+        events = log.apply(NewGame(cmd.names))
+        starter = draw_start_player(cmd.names, self.rng)
+        lot = SetStarter(starter, by_lot=True)
+        events += log.apply(lot, joined=True)
+        said = announce.announce(events)
+        said.append(announce.expecting(log.game))
+        if self.journal is not None:
+            self.journal.new_game(cmd.names, self.rules)
+        self.log = log
+        self._commit(
+            [
+                Entry(cmd.canonical, False, " ".join(said[:-2])),
+                Entry(canonical(lot), True, said[-2]),
+            ],
+            0,
+        )
+        return Reply(True, said, command=cmd.canonical, intent=cmd.intent)
+
+    def _commit(self, entries: list[Entry], cursor_before: int) -> None:
+        if self.journal is None:
+            return
+        self.journal.append(entries, cursor_before)
+        game = self.game
+        if game is not None and game.phase is Phase.GAME_OVER:
+            self.journal.finish(game.winners)
+
+    # ------------------------------------------------------------------ meta commands
+    def _meta_undo(self, cmd: Command) -> Reply:
+        # The new game and its drawn start player are the floor: start another game instead.
+        floor = 2 if self.log.joined[1:2] == [True] else 1
+        if self.log.cursor <= floor:
+            raise RuleError(
+                "Nothing to undo: the game has just started." if self.game else "Nothing to undo."
+            )
+        undone = self.log.undo()
+        if self.journal is not None:
+            self.journal.move_cursor(self.log.cursor)
+        said = [f"Undone: {canonical(undone[0])}.", announce.expecting(self.game)]
+        return Reply(True, said, command="undo", intent="undo")
+
+    def _meta_no(self, cmd: Command) -> Reply:
+        if self._pending is not None:
+            self._pending = None
+            return Reply(True, ["Fine, the game goes on.", announce.expecting(self.game)],
+                         command="no", intent="no")
+        reply = self._meta_undo(cmd)
+        reply.command, reply.intent = "no", "no"
+        return reply
+
+    def _meta_redo(self, cmd: Command) -> Reply:
+        redone, events = self.log.redo()
+        if self.journal is not None:
+            self.journal.move_cursor(self.log.cursor)
+            game = self.game
+            if game is not None and game.is_over:
+                self.journal.finish(game.winners)
+        said = [f"Redone: {canonical(redone[0])}.", *announce.announce(events)]
+        return Reply(True, said, command="redo", intent="redo")
+
+    def _meta_yes(self, cmd: Command) -> Reply:
+        if self._pending is None:
+            raise RuleError("Nothing to confirm.")
+        return self._start(self._pending)
+
+    def _meta_status(self, cmd: Command) -> Reply:
+        return Reply(True, announce.status(self.game), command="status", intent="status")
+
+    def _meta_repeat(self, cmd: Command) -> Reply:
+        if not self.last_said:
+            return Reply(True, ["Nothing has been announced yet."], command="repeat", intent="repeat")
+        return Reply(True, list(self.last_said), command="repeat", intent="repeat")
+
+    def _meta_help(self, cmd: Command) -> Reply:
+        return Reply(True, help_lines(self.players), command="help", intent="help")
+
+    def describe_resume(self) -> list[str]:
+        """What a resumed session says: where the game stands."""
+        game = self.game
+        if game is None:
+            return []
+        return [f"Resuming the game of {announce.names(game.players)}.", *announce.status(game)]
+
+
+__all__ = ["Entry", "Journal", "Referee", "Reply", "help_lines", "title"]

@@ -1,0 +1,592 @@
+"""The state of one game of Life is Life and the rules that move it.
+
+``Game.apply(action)`` validates an action completely before changing anything: a refused action
+raises a ``RuleError`` whose message a player understands, and leaves the game as it was. An
+accepted action returns the events it caused. The referee only knows what is public: the four
+face-up rows and, per player, the cards known to be in hand (taken from the rows and not put
+down again); declared hands are checked against that knowledge.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import StrEnum
+
+from engine.actions import (
+    Action,
+    DeclareHand,
+    Knock,
+    NewGame,
+    Pass,
+    SetRow,
+    SetStarter,
+    SuddenDeath,
+    Swap,
+)
+from engine.deck import ANIMALS, COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
+from engine.errors import (
+    BadCards,
+    BadClaim,
+    BadHand,
+    BadRow,
+    BadSetup,
+    NotYourTurn,
+    RuleError,
+    UnknownPlayer,
+    WrongPhase,
+)
+from engine.events import (
+    Event,
+    GameStarted,
+    GameWon,
+    HandDeclared,
+    Knocked,
+    Majority,
+    Passed,
+    RevealBegins,
+    RoundEnded,
+    RoundStarted,
+    RowSet,
+    StarterSet,
+    Swapped,
+    TurnsBegin,
+)
+from engine.rules import HouseRules
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+START_LIVES = 5
+
+
+class Phase(StrEnum):
+    ROWS = "rows"  # the four face-up rows are being entered
+    TURNS = "turns"  # players swap or knock in turn
+    FINAL_TURNS = "final_turns"  # after a knock: one more turn each
+    REVEAL = "reveal"  # hands are declared, then the round is scored
+    GAME_OVER = "game_over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def title(name: str) -> str:
+    """A player's name as it is shown and spoken."""
+    return name[:1].upper() + name[1:]
+
+
+def plural(animal: Animal, n: int) -> str:
+    if n == 1 or animal in (Animal.SHEEP,):
+        return animal.value
+    if animal is Animal.MOUSE:
+        return "mice"
+    return animal.value + "s"
+
+
+def describe(cards: Cards) -> str:
+    """``2 bears and a dog`` style, for messages."""
+    parts = [
+        f"{'a' if n == 1 else n} {plural(a, n)}" for a, n in cards.counts().items()
+    ]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def draw_start_player(players: Sequence[str], rng: random.Random) -> str:
+    """The first start player is chosen by lot, with the caller's seeded generator."""
+    return rng.choice(list(players))
+
+
+class Game:
+    """One game, from ``NewGame`` to a winner. Build it with ``Game.new`` or ``GameLog``."""
+
+    def __init__(self, players: Sequence[str], rules: HouseRules | None = None) -> None:
+        self.players: tuple[str, ...] = tuple(players)
+        self.rules = rules or HouseRules()
+        self.lives: dict[str, int] = {p: START_LIVES for p in self.players}
+        self.round = 1
+        self.phase = Phase.ROWS
+        self.starter: str | None = None
+        self.rows: list[Cards | None] = [None] * len(ROW_SIZES)
+        self.known: dict[str, Cards] = {p: Cards() for p in self.players}
+        self.swapped: set[str] = set()
+        self.turn: str | None = None
+        self.turns_played = 0
+        self.knocker: str | None = None
+        self.final_turns_left: list[str] = []
+        self.declared: dict[str, Cards] = {}
+        self.out_order: list[str] = []
+        self.winners: tuple[str, ...] = ()
+        self.rounds: list[RoundEnded] = []
+        self.lives_lost_last_round: dict[str, int] = {}
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def new(cls, action: NewGame, rules: HouseRules | None = None) -> tuple[Game, list[Event]]:
+        players = tuple(p.lower() for p in action.players)
+        check_players(players)
+        game = cls(players, rules)
+        return game, [GameStarted(players, game.rules), RoundStarted(1, None)]
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def alive(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if self.lives[p] > 0)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def missing_rows(self) -> tuple[int, ...]:
+        return tuple(k for k, cards in zip(ROW_SIZES, self.rows, strict=True) if cards is None)
+
+    def row(self, k: int) -> Cards | None:
+        return self.rows[k - 1]
+
+    def face_up(self) -> Cards:
+        total = Cards()
+        for cards in self.rows:
+            if cards is not None:
+                total = total + cards
+        return total
+
+    def waiting_to_declare(self) -> tuple[str, ...]:
+        return tuple(p for p in self.alive if p not in self.declared)
+
+    def next_alive_after(self, player: str) -> str:
+        """The next living player clockwise after ``player`` (who may be out)."""
+        i = self.players.index(player)
+        n = len(self.players)
+        for step in range(1, n + 1):
+            candidate = self.players[(i + step) % n]
+            if self.lives[candidate] > 0:
+                return candidate
+        raise AssertionError("no living player")  # unreachable: a game over has no next round
+
+    # ----------------------------------------------------------------- applying actions
+    def apply(self, action: Action) -> list[Event]:
+        """Validate ``action`` and, only if it is allowed, apply it; returns what happened."""
+        if isinstance(action, NewGame):
+            raise WrongPhase("A game is already under way.")
+        if self.phase is Phase.GAME_OVER:
+            raise WrongPhase(
+                f"The game is over: {' and '.join(map(title, self.winners))} won. "
+                "Say 'new game' and the names to play again."
+            )
+        handler = {
+            SetStarter: self._set_starter,
+            SetRow: self._set_row,
+            Swap: self._swap,
+            Knock: self._knock,
+            Pass: self._pass,
+            DeclareHand: self._declare_hand,
+            SuddenDeath: self._sudden_death,
+        }[type(action)]
+        return handler(action)
+
+    def check(self, action: Action) -> None:
+        """Raise the ``RuleError`` that ``apply`` would raise, without changing anything."""
+        clone = self.copy()
+        clone.apply(action)
+
+    def copy(self) -> Game:
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.lives = dict(self.lives)
+        other.rows = list(self.rows)
+        other.known = dict(self.known)
+        other.swapped = set(self.swapped)
+        other.final_turns_left = list(self.final_turns_left)
+        other.declared = dict(self.declared)
+        other.out_order = list(self.out_order)
+        other.rounds = list(self.rounds)
+        other.lives_lost_last_round = dict(self.lives_lost_last_round)
+        return other
+
+    # -- start player
+    def _set_starter(self, action: SetStarter) -> list[Event]:
+        player = self._living(action.player)
+        if self.phase not in (Phase.ROWS, Phase.TURNS) or self.turns_played:
+            raise WrongPhase(
+                f"The start player can only change before the first turn; "
+                f"{title(self.starter or player)} started this round."
+            )
+        self.starter = player
+        events: list[Event] = [StarterSet(player, action.by_lot)]
+        if self.phase is Phase.TURNS:
+            self.turn = player
+            events.append(TurnsBegin(player))
+        return events
+
+    # -- rows
+    def _set_row(self, action: SetRow) -> list[Event]:
+        k = action.row
+        if k not in ROW_SIZES:
+            raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
+        if self.phase not in (Phase.ROWS, Phase.TURNS) or self.turns_played:
+            raise WrongPhase(
+                f"The rows are set once a round starts; row {k} changes only by a swap."
+            )
+        if len(action.cards) != k:
+            raise BadRow(
+                f"Row {k} holds exactly {k} card{'s' if k > 1 else ''}, "
+                f"you named {len(action.cards)}."
+            )
+        rows = list(self.rows)
+        rows[k - 1] = action.cards
+        self._check_deck_limits(rows, self.known, what="the rows")
+        self.rows = rows
+        missing = self.missing_rows()
+        events: list[Event] = [RowSet(k, action.cards, missing)]
+        if not missing and self.phase is Phase.ROWS:
+            self.phase = Phase.TURNS
+            self.turn = self.starter
+            events.append(TurnsBegin(self.starter))
+        return events
+
+    # -- turns
+    def _check_turn(self, player: str, verb: str) -> str:
+        if self.phase is Phase.ROWS:
+            rows = " and ".join(f"row {k}" for k in self.missing_rows())
+            raise WrongPhase(f"Enter the rows first: {rows} {'is' if ' and ' not in rows else 'are'} missing.")
+        if self.phase is Phase.REVEAL:
+            raise WrongPhase(
+                "The turns are over: reveal the hands now, e.g. 'alice has 3 giraffe 2 bear 5 dog'. "
+                f"Waiting for {', '.join(map(title, self.waiting_to_declare()))}."
+            )
+        player = self._living(player)
+        if self.starter is None:
+            raise WrongPhase("Nobody has been named to start this round: say who starts, e.g. "
+                             f"'{self.alive[0]} starts'.")
+        if self.turn != player:
+            if self.phase is Phase.FINAL_TURNS and player == self.knocker:
+                raise NotYourTurn(
+                    f"{title(player)} knocked and does not play again this round; "
+                    f"it's {title(self.turn or '')}'s turn."
+                )
+            raise NotYourTurn(f"It's {title(self.turn or '')}'s turn, not {title(player)}'s.")
+        return player
+
+    def _swap(self, action: Swap) -> list[Event]:
+        player = self._check_turn(action.player, "swap")
+        k = action.row
+        if k not in ROW_SIZES:
+            raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
+        taken = self.rows[k - 1]
+        assert taken is not None  # all rows are set outside the ROWS phase
+        put_down = action.cards
+        if len(put_down) != k:
+            raise BadCards(
+                f"Row {k} holds {k} card{'s' if k > 1 else ''}, you put down {len(put_down)}."
+            )
+        if put_down == taken:
+            raise BadCards(
+                f"Row {k} already holds {describe(taken)}: putting down the same animals is not "
+                "a swap. Put down at least one different card."
+            )
+        known = self.known[player]
+        from_unknown = put_down - known
+        room = HAND_SIZE - len(known)
+        if len(from_unknown) > room:
+            raise BadCards(
+                f"{title(player)} cannot put down {describe(put_down)}: {len(known)} of "
+                f"{title(player)}'s 10 cards are known ({describe(known)}), so at most {room} "
+                f"other card{'s' if room != 1 else ''} can come from the hand."
+            )
+        rows = list(self.rows)
+        rows[k - 1] = put_down
+        hands = dict(self.known)
+        hands[player] = (known - put_down) + taken
+        self._check_deck_limits(rows, hands, what="the rows and the known hands")
+        self.rows = rows
+        self.known = hands
+        self.swapped.add(player)
+        self.turns_played += 1
+        next_player = self._advance()
+        return [Swapped(player, k, taken, put_down, next_player), *self._maybe_reveal()]
+
+    def _knock(self, action: Knock) -> list[Event]:
+        player = self._check_turn(action.player, "knock")
+        if self.phase is Phase.FINAL_TURNS:
+            # Knocking again after a knock counts as a pass.
+            return self._pass(Pass(player))
+        if self.rules.knock_requires_swap and player not in self.swapped:
+            raise BadCards(
+                f"{title(player)} cannot knock yet: you may knock only after your first swap "
+                "this round. Swap a row instead."
+            )
+        self.knocker = player
+        self.turns_played += 1
+        self.phase = Phase.FINAL_TURNS
+        order: list[str] = []
+        nxt = self.next_alive_after(player)
+        while nxt != player:
+            order.append(nxt)
+            nxt = self.next_alive_after(nxt)
+        self.final_turns_left = order
+        self.turn = order[0]
+        return [Knocked(player, self.turn)]
+
+    def _pass(self, action: Pass) -> list[Event]:
+        player = self._check_turn(action.player, "pass")
+        if self.phase is not Phase.FINAL_TURNS:
+            raise WrongPhase(
+                f"Passing is allowed only after a knock: {title(player)}, swap a row or knock."
+            )
+        self.turns_played += 1
+        next_player = self._advance()
+        return [Passed(player, next_player), *self._maybe_reveal()]
+
+    def _advance(self) -> str | None:
+        assert self.turn is not None
+        if self.phase is Phase.TURNS:
+            self.turn = self.next_alive_after(self.turn)
+        else:
+            self.final_turns_left.pop(0)
+            self.turn = self.final_turns_left[0] if self.final_turns_left else None
+        return self.turn
+
+    def _maybe_reveal(self) -> list[Event]:
+        if self.phase is Phase.FINAL_TURNS and not self.final_turns_left:
+            self.phase = Phase.REVEAL
+            self.turn = None
+            return [RevealBegins(self.alive)]
+        return []
+
+    # -- end of round
+    def _declare_hand(self, action: DeclareHand) -> list[Event]:
+        if self.phase is not Phase.REVEAL:
+            if self.phase is Phase.ROWS:
+                raise WrongPhase("Hands are revealed at the end of the round; enter the rows first.")
+            raise WrongPhase(
+                "Hands are revealed after a knock and the final turns: "
+                f"it's {title(self.turn or '')}'s turn."
+            )
+        player = self._living(action.player)
+        hand = action.cards
+        if len(hand) != HAND_SIZE:
+            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {len(hand)}.")
+        missing = hand.missing_from(self.known[player])
+        if missing:
+            raise BadHand(
+                f"{title(player)} took {describe(missing)} from the rows, so "
+                f"{title(player)}'s hand must hold {'them' if len(missing) > 1 else 'one'}."
+            )
+        hands = {p: self.declared.get(p, self.known[p]) for p in self.alive}
+        hands[player] = hand
+        self._check_deck_limits(self.rows, hands, what="the rows and the declared hands")
+        self.declared[player] = hand
+        events: list[Event] = [HandDeclared(player, hand, self.waiting_to_declare())]
+        if not self.waiting_to_declare():
+            events.extend(self._score_round())
+        return events
+
+    def _sudden_death(self, action: SuddenDeath) -> list[Event]:
+        animal = action.animal
+        if animal not in SUDDEN_DEATH_ANIMALS:
+            raise BadClaim(
+                f"Sudden death needs all cats, all rabbits or all pigs, not {plural(animal, 2)}."
+            )
+        player = self._living(action.player)
+        copies = COPIES[animal]
+        for k, cards in zip(ROW_SIZES, self.rows, strict=True):
+            if cards is not None and cards.count(animal):
+                raise BadClaim(
+                    f"A {animal.value} lies face up in row {k}, so nobody can hold all "
+                    f"{copies} {plural(animal, 2)}."
+                )
+        for other in self.alive:
+            if other == player:
+                continue
+            held = self.declared.get(other, self.known[other]).count(animal)
+            if held:
+                raise BadClaim(
+                    f"{title(other)} is known to hold {'a' if held == 1 else held} "
+                    f"{plural(animal, held)}, so {title(player)} cannot hold all {copies}."
+                )
+        others = Cards({a: n for a, n in self.known[player].counts().items() if a is not animal})
+        if len(others) + copies > HAND_SIZE:
+            raise BadClaim(
+                f"{title(player)} is known to hold {describe(others)}; with all {copies} "
+                f"{plural(animal, 2)} that is more than 10 cards."
+            )
+        losses = {p: (1 if p != player else 0) for p in self.alive}
+        return self._end_round(losses, points={}, majorities=(), sudden_death=(player, animal))
+
+    def _score_round(self) -> list[Event]:
+        alive = self.alive
+        majorities = []
+        points = {p: 0 for p in alive}
+        need = 2 if (len(alive) == 2 and self.rules.two_alive_majority_two) else 1
+        for animal in ANIMALS:
+            counts = {p: self.declared[p].count(animal) for p in alive}
+            best = max(counts.values())
+            if best == 0:
+                continue
+            holders = tuple(p for p in alive if counts[p] == best)
+            if len(holders) > 1:
+                majorities.append(Majority(animal, None, best, holders))
+            elif best < need:
+                majorities.append(Majority(animal, None, best, ()))
+            else:
+                points[holders[0]] += COPIES[animal]
+                majorities.append(Majority(animal, holders[0], best))
+        return self._end_round(life_losses(points, self.rules), points, tuple(majorities), None)
+
+    def _end_round(
+        self,
+        losses: dict[str, int],
+        points: dict[str, int],
+        majorities: tuple[Majority, ...],
+        sudden_death: tuple[str, Animal] | None,
+    ) -> list[Event]:
+        lives_before = dict(self.lives)
+        alive_before = self.alive
+        for p, n in losses.items():
+            self.lives[p] = max(0, self.lives[p] - n)
+        out = tuple(p for p in alive_before if self.lives[p] == 0)
+        self.out_order.extend(out)
+        self.lives_lost_last_round = {p: lives_before[p] - self.lives[p] for p in alive_before}
+        ended = RoundEnded(
+            self.round, sudden_death, majorities, points, dict(losses), dict(self.lives), out
+        )
+        self.rounds.append(ended)
+        events: list[Event] = [ended]
+        alive = self.alive
+        if len(alive) <= 1:
+            if alive:
+                winners, how = alive, "last_alive"
+            else:
+                winners, how = self._all_out_winners(alive_before, points, lives_before), self.rules.all_out
+            self.winners = tuple(winners)
+            self.phase = Phase.GAME_OVER
+            self.turn = None
+            events.append(GameWon(self.winners, how, tuple(self.out_order)))
+            return events
+        previous_starter = self.starter or alive[0]
+        self._start_round(self._next_starter(previous_starter))
+        events.append(RoundStarted(self.round, self.starter))
+        return events
+
+    def _all_out_winners(
+        self, players: tuple[str, ...], points: dict[str, int], lives_before: dict[str, int]
+    ) -> tuple[str, ...]:
+        if self.rules.all_out == "shared":
+            return players
+        score = points if self.rules.all_out == "most_points" else lives_before
+        best = max(score.get(p, 0) for p in players)
+        return tuple(p for p in players if score.get(p, 0) == best)
+
+    def _next_starter(self, previous: str) -> str:
+        clockwise = self.next_alive_after(previous)
+        if self.rules.next_start == "clockwise":
+            return clockwise
+        lost = self.lives_lost_last_round
+        most = max(lost.get(p, 0) for p in self.alive)
+        candidate = clockwise
+        for _ in self.players:
+            if lost.get(candidate, 0) == most:
+                return candidate
+            candidate = self.next_alive_after(candidate)
+        return clockwise
+
+    def _start_round(self, starter: str) -> None:
+        self.round += 1
+        self.phase = Phase.ROWS
+        self.starter = starter
+        self.rows = [None] * len(ROW_SIZES)
+        self.known = {p: Cards() for p in self.players}
+        self.swapped = set()
+        self.turn = None
+        self.turns_played = 0
+        self.knocker = None
+        self.final_turns_left = []
+        self.declared = {}
+
+    # ----------------------------------------------------------------- checks
+    def _living(self, player: str) -> str:
+        player = player.lower()
+        if player not in self.players:
+            names = ", ".join(map(title, self.players))
+            raise UnknownPlayer(f"There is no player called {title(player)}: the players are {names}.")
+        if self.lives[player] == 0:
+            raise UnknownPlayer(f"{title(player)} is out of the game.")
+        return player
+
+    @staticmethod
+    def _check_deck_limits(
+        rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
+    ) -> None:
+        total = Cards()
+        for cards in rows:
+            if cards is not None:
+                total = total + cards
+        for cards in hands.values():
+            total = total + cards
+        for animal in ANIMALS:
+            n = total.count(animal)
+            if n > COPIES[animal]:
+                raise BadCards(
+                    f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
+                    f"{COPIES[animal]}."
+                )
+
+    # ----------------------------------------------------------------- views
+    def snapshot(self) -> dict:
+        """The public state as plain data (JSON-ready), in seating order."""
+        return {
+            "players": [
+                {
+                    "name": p,
+                    "lives": self.lives[p],
+                    "out": self.lives[p] == 0,
+                    "known": [a.value for a in self.known[p]],
+                    "swapped": p in self.swapped,
+                    "knocked": p == self.knocker,
+                    "declared": [a.value for a in self.declared[p]] if p in self.declared else None,
+                }
+                for p in self.players
+            ],
+            "winners": list(self.winners),
+            "round": self.round,
+            "phase": self.phase.value,
+            "starter": self.starter,
+            "turn": self.turn,
+            "knocker": self.knocker,
+            "rows": [
+                [a.value for a in cards] if cards is not None else None for cards in self.rows
+            ],
+            "out_order": list(self.out_order),
+            "rules": {name: getattr(self.rules, name) for name in HouseRules.field_names()},
+        }
+
+
+def check_players(players: Sequence[str]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadSetup(
+            f"Life is Life is played by 3 to 5 players; you named {len(players)}."
+        )
+    seen: set[str] = set()
+    for p in players:
+        if not p.isalpha():
+            raise BadSetup(f"A player's name is one word of letters; '{p}' is not.")
+        if p in seen:
+            raise BadSetup(f"Two players are called {title(p)}: give each a different name.")
+        seen.add(p)
+
+
+def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
+    """Lives each living player loses for the round's totals (RULES.md, Lives, and house rules)."""
+    totals = set(points.values())
+    if len(totals) == 1:
+        loss = 0 if rules.all_equal == "nobody" else 1
+        return {p: loss for p in points}
+    high, low = max(totals), min(totals)
+    if len(points) == 2:
+        return {p: 0 if v == high else 2 for p, v in points.items()}
+    lowest = [p for p, v in points.items() if v == low]
+    low_loss = 2 if len(lowest) == 1 else rules.lowest_tie_loses
+    return {p: 0 if v == high else low_loss if v == low else 1 for p, v in points.items()}
+
+
+__all__ = ["Game", "Phase", "RuleError", "check_players", "life_losses", "draw_start_player"]
