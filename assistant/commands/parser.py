@@ -333,18 +333,28 @@ def parse(text: str, players: Iterable[str] | None = None) -> Command:
     if not tokens:
         raise ParseError("Say a command, or 'help' to hear them.")
     known = tuple(p.lower() for p in players) if players is not None else None
+    command, error = _recognize(tokens, known)
+    if command is not None:
+        return command
+    if error is not None:
+        raise ParseError(error)
+    raise _not_understood(text, tokens, known)
+
+
+def _recognize(
+    tokens: list[str], players: Sequence[str] | None
+) -> tuple[Command | None, str | None]:
+    """The command the tokens spell, else the error of the template that matched furthest."""
     best_error: tuple[int, str] | None = None
     for intent, templates in TEMPLATES.items():
         for template in templates:
             for pattern in expand(template):
-                slots, depth, error = _match(pattern, tokens, known)
+                slots, depth, error = _match(pattern, tokens, players)
                 if slots is not None:
-                    return _command(intent, slots)
+                    return _command(intent, slots), None
                 if error and (best_error is None or depth > best_error[0]):
                     best_error = (depth, error)
-    if best_error is not None:
-        raise ParseError(best_error[1])
-    raise _not_understood(text, tokens, known)
+    return None, best_error[1] if best_error else None
 
 
 def _command(intent: str, slots: dict[str, object]) -> Command:
@@ -361,28 +371,35 @@ def _command(intent: str, slots: dict[str, object]) -> Command:
 def _not_understood(text: str, tokens: list[str], players: Sequence[str] | None) -> ParseError:
     """The closest command, by the words used: a misspelt name or verb, or the whole shape."""
     player = (players or ("alice",))[0]
-    if players and tokens and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
+    if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
+        rest = tokens[1:]
         close = difflib.get_close_matches(tokens[0], players, n=1, cutoff=0.5)
-        if close:
-            guess = " ".join([close[0], *tokens[1:]])
+        # Blame the name only when the rest of the line is a command for some player:
+        # 'alise knocks' is a misspelt name, 'undoo' and 'rwo 2 bear dog' are not.
+        if close and _recognize([close[0], *rest], players)[0] is not None:
+            guess = " ".join([close[0], *rest])
             return ParseError(
                 f"There is no player '{tokens[0]}'. Did you mean '{guess}'?", suggestion=guess
             )
-        names = ", ".join(players)
-        return ParseError(
-            f"'{tokens[0]}' is not playing: the players are {names}.",
-        )
-    if players and tokens and tokens[0] in players:
+        if rest and any(_recognize([players[0], *rest], players)):
+            names = ", ".join(players)
+            return ParseError(f"'{tokens[0]}' is not playing: the players are {names}.")
+    if players and tokens[0] in players:
         player = tokens[0]
-    examples = {intent: ex.format(p=player) for intent, ex in EXAMPLES.items()}
-    scored = sorted(
-        examples.values(),
-        key=lambda ex: difflib.SequenceMatcher(None, " ".join(tokens), ex).ratio(),
-        reverse=True,
-    )
-    guess = scored[0]
+    examples = [ex.format(p=player) for ex in EXAMPLES.values()]
+    guess = max(examples, key=lambda ex: _closeness(tokens, ex))
     return ParseError(
         f"I didn't understand '{text.strip()[:60]}'. The closest command is '{guess}'; "
         "say 'help' for all commands.",
         suggestion=guess,
     )
+
+
+def _closeness(tokens: Sequence[str], example: str) -> tuple[int, float]:
+    """Words shared with ``example`` (allowing typos) first, then the likeness of the letters,
+    so that 'alice swaps' is closest to 'alice swaps 2 bear dog', not to 'alice starts'."""
+    words = example.split()
+    shared = sum(
+        1 for tok in tokens if tok in words or difflib.get_close_matches(tok, words, n=1, cutoff=0.75)
+    )
+    return shared, difflib.SequenceMatcher(None, " ".join(tokens), example).ratio()
