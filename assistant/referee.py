@@ -31,6 +31,12 @@ class Entry:
     said: str = ""
 
 
+class JournalError(Exception):
+    """The journal could not record a command (disk full, read-only, another writer).
+
+    Its message is for a person; the referee takes the command back and answers with it."""
+
+
 class Journal(Protocol):
     """Where accepted commands go before the referee answers (the game store)."""
 
@@ -149,6 +155,8 @@ class Referee:
 
     def execute(self, cmd: Command) -> Reply:
         """Apply an already parsed command (the voice path parses with its own vocabulary)."""
+        log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
+        pending = self._pending
         try:
             if cmd.is_game_action:
                 reply = self._game_action(cmd)
@@ -156,6 +164,13 @@ class Referee:
                 reply = getattr(self, f"_meta_{cmd.intent}")(cmd)
         except RuleError as err:
             return Reply(False, error=err.message, command=cmd.canonical, intent=cmd.intent)
+        except JournalError as err:
+            # Not saved, so not done: put the game back exactly as it was before this command.
+            self.log, self._pending = log, pending
+            if (log.actions, log.joined, log.cursor) != (actions, joined, cursor):
+                log.actions[:], log.joined[:] = actions, joined
+                log._rebuild(cursor)
+            return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
         if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
             self.last_said = reply.said
         return reply
@@ -275,4 +290,4 @@ class Referee:
         return [f"Resuming the game of {announce.names(game.players)}.", *announce.status(game)]
 
 
-__all__ = ["Entry", "Journal", "Referee", "Reply", "help_lines", "title"]
+__all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "help_lines", "title"]
