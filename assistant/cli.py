@@ -100,12 +100,47 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    """Chat with the game store: every accepted command is saved before it is answered, and an
+    unfinished game is resumed (see ``lifeguard chat --help`` for the --jsonl greeting line)."""
     settings = settings_or_exit(args)
-    opener = getattr(args, "open_session", None)
-    if opener is not None:  # the game store's session, when it is installed (assistant.store)
-        return opener(args, settings)
-    referee = Referee(settings.rules, random.Random(args.seed))
-    return run_chat(referee, args.jsonl, sys.stdin, sys.stdout)
+    rng = random.Random(args.seed)
+    if getattr(args, "no_store", False):
+        return run_chat(Referee(settings.rules, rng), args.jsonl, sys.stdin, sys.stdout)
+    from assistant.store import StoreError, open_session
+
+    move_aside = bool(getattr(args, "move_aside_bad_store", False))
+    try:
+        try:
+            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside)
+        except StoreError as err:
+            if move_aside or not err.can_move_aside or args.jsonl or not sys.stdin.isatty():
+                raise
+            print(f"lifeguard: {err}", file=sys.stderr)
+            answer = input("Move the bad file aside (it is kept, renamed) and start a new store? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                return 2
+            session = open_session(settings, rng=rng, move_aside_bad_store=True)
+    except StoreError as err:
+        print(f"lifeguard: {err}", file=sys.stderr)
+        return 2
+    except EOFError:
+        return 2
+    with session:
+        if args.jsonl:
+            if session.resumed or session.moved_aside:
+                sys.stdout.write(json.dumps({
+                    "greeting": session.greeting,
+                    "resumed": session.resumed,
+                    "game": session.game_id,
+                    "store": str(session.store.path),
+                    "state": session.referee.state(),
+                }) + "\n")
+                sys.stdout.flush()
+            greeting: list[str] = []
+        else:
+            greeting = [*session.greeting, f"Game store: {session.store.path}",
+                        "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave."]
+        return run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting)
 
 
 def cmd_table(args: argparse.Namespace) -> int:

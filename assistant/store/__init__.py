@@ -1,0 +1,11 @@
+"""The game store: games and their command logs in one SQLite file, autosave and resume.
+
+``open_session`` gives front ends (``lifeguard chat``, the Textual app) a referee whose every
+accepted command is committed before it answers; ``assistant.store.commands`` adds the
+``status``, ``history``, ``stats``, ``export`` and ``import`` subcommands.
+"""
+
+from assistant.store.db import GameStore, StoreError, data_dir
+from assistant.store.session import Session, open_session
+
+__all__ = ["GameStore", "Session", "StoreError", "data_dir", "open_session"]

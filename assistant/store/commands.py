@@ -1,0 +1,196 @@
+"""The store's subcommands: ``status``, ``history``, ``stats``, ``export``, ``import``.
+
+``assistant.cli`` calls ``register(subparsers)``; each command reads ``$LIFEGUARD_DATA_DIR``
+(else the user's data directory) and turns every ``StoreError`` into one sentence on stderr
+and exit status 2, never a traceback. ``register`` also adds the store's options to ``chat``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from assistant.store.db import GameStore, StoreError, data_dir
+
+CHAT_EPILOG = """\
+The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
+(else the user's data folder); an unfinished game is resumed when chat starts.
+
+With --jsonl: when a game is resumed, the first output line is a greeting object
+{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
+key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
+refused with an error asking to confirm: send 'yes' as the next line to start the new game
+(the unfinished one stays in the history as abandoned), or 'no' to carry on.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    chat = subparsers.choices.get("chat")
+    if chat is not None:
+        chat.epilog = CHAT_EPILOG
+        chat.formatter_class = argparse.RawDescriptionHelpFormatter
+        chat.add_argument(
+            "--move-aside-bad-store", action="store_true",
+            help="if the game store is damaged or not a store, rename it (it is kept) and start a new one",
+        )
+        chat.add_argument("--no-store", action="store_true",
+                          help="play without saving (nothing is written)")
+
+    status = subparsers.add_parser("status", help="where the current game stands")
+    status.add_argument("--json", action="store_true", help="the state as JSON (as replay --json)")
+    status.set_defaults(func=cmd_status)
+
+    hist = subparsers.add_parser("history", help="the games played, newest first")
+    hist.add_argument("--json", action="store_true", help="as a JSON list")
+    hist.set_defaults(func=cmd_history)
+
+    st = subparsers.add_parser("stats", help="per player: games, wins, places, sudden deaths, lives lost")
+    st.add_argument("--json", action="store_true", help="as a JSON list")
+    st.set_defaults(func=cmd_stats)
+
+    exp = subparsers.add_parser(
+        "export", help="one game as a command file, JSON or a BG Stats import file",
+        description="Export a game (default: the current game, else the newest). 'text' is the "
+        "command file that 'lifeguard replay' reads; 'json' the full record with undone entries; "
+        "'bgstats' the JSON the BG Stats app imports (finished games only).",
+    )
+    exp.add_argument("game", nargs="?", type=int, metavar="GAME", help="game number (see history)")
+    exp.add_argument("--format", choices=("text", "json", "bgstats"), default="text")
+    exp.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    exp.set_defaults(func=cmd_export)
+
+    imp = subparsers.add_parser(
+        "import", help="load a command file as a finished or unfinished game",
+        description="Every line is checked first; a file with refused lines is rejected as a "
+        "whole, naming each refused line. An unfinished game becomes the current game.",
+    )
+    imp.add_argument("file", metavar="FILE", help="command file, one command per line")
+    imp.add_argument("--abandon-current", action="store_true",
+                     help="if a game is unfinished, keep it in the history as abandoned")
+    imp.set_defaults(func=cmd_import)
+
+
+def _fail(err: Exception) -> int:
+    print(f"lifeguard: {err}", file=sys.stderr)
+    return 2
+
+
+def _open_reader() -> GameStore | None:
+    """The store for reading, or None when there is none yet (nothing is created)."""
+    try:
+        return GameStore.open(data_dir(), create=False)
+    except StoreError as err:
+        if err.kind == "missing":
+            return None
+        raise
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from assistant import announce
+    from assistant.referee import Referee
+    from assistant.store import records
+
+    try:
+        store = _open_reader()
+        if store is None:
+            referee, row, path = Referee(), None, data_dir()
+        else:
+            with store:
+                row = store.current_game() or store.latest_game()
+                referee = records.load(store, row).referee if row else Referee()
+                path = store.path
+    except StoreError as err:
+        return _fail(err)
+    if args.json:
+        print(json.dumps(referee.state()))
+        return 0
+    if row is None:
+        print(f"No games yet (game store: {path}).")
+        return 0
+    print(f"Game {row.id} ({row.status}) of {announce.names(row.players)}; game store: {path}")
+    for line in announce.status(referee.game):
+        print(line)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from assistant.store import records
+
+    try:
+        store = _open_reader()
+        rows = []
+        if store is not None:
+            with store:
+                rows = records.history(store)
+    except StoreError as err:
+        return _fail(err)
+    print(json.dumps(rows) if args.json else "\n".join(records.history_text(rows)))
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from assistant.store import records
+
+    try:
+        store = _open_reader()
+        rows = []
+        if store is not None:
+            with store:
+                rows = records.stats(store)
+    except StoreError as err:
+        return _fail(err)
+    print(json.dumps(rows) if args.json else "\n".join(records.stats_text(rows)))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from assistant.store import records
+
+    try:
+        store = _open_reader()
+        if store is None:
+            raise StoreError(f"No games yet: there is no game store in {data_dir()}.", "missing")
+        with store:
+            record = records.load(store, records.pick_game(store, args.game))
+            if args.format == "text":
+                text = records.export_text(record)
+            elif args.format == "json":
+                text = json.dumps(records.export_json(record), indent=2) + "\n"
+            else:
+                text = json.dumps(records.export_bgstats(record), indent=2) + "\n"
+    except StoreError as err:
+        return _fail(err)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as err:
+            return _fail(f"cannot write {args.output}: {err.strerror or err}")  # type: ignore[arg-type]
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from assistant.cli import settings_or_exit
+    from assistant.store import records
+
+    settings = settings_or_exit(args)
+    try:
+        # The session lock: an unfinished import must not slip under a running chat or table.
+        with GameStore.open(data_dir(), create=True, lock=True) as store:
+            game_id, imported = records.import_file(
+                store, Path(args.file), settings.rules, abandon_current=args.abandon_current
+            )
+    except records.ImportRefused as err:
+        print(f"lifeguard: {args.file} was not imported; refused lines:", file=sys.stderr)
+        for problem in err.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    except StoreError as err:
+        return _fail(err)
+    state = "finished" if imported.finished else "unfinished (it is now the current game)"
+    print(f"Imported game {game_id}: {', '.join(imported.players)}, {len(imported.entries)} "
+          f"commands, {state}.")
+    return 0

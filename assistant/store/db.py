@@ -1,0 +1,573 @@
+"""The game store: one SQLite file with every game and its log of accepted canonical commands.
+
+The referee writes through ``StoreJournal`` (one committed transaction per accepted command,
+before the answer is given); ``lifeguard status/history/stats/export/import`` read and write
+through ``GameStore``. Only the standard library's ``sqlite3`` is used, so importing this module
+stays cheap for ``lifeguard replay``.
+
+Durability: WAL mode with ``synchronous=FULL``. With WAL, ``NORMAL`` survives a killed process
+but may lose the last commits when the power goes (the laptop battery dies): the issue asks for
+every answered command to be on disk, so each commit fsyncs the WAL (``bench/store_commit.py``
+shows the cost).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from assistant.referee import Entry, JournalError
+from engine.rules import HouseRules
+
+SCHEMA_VERSION = 1
+DB_NAME = "lifeguard.sqlite3"
+SQLITE_HEADER = b"SQLite format 3\x00"
+STATUSES = ("unfinished", "finished", "abandoned")
+
+
+class StoreError(JournalError):
+    """The store cannot be used or written; the message names the file and says what to do.
+
+    ``kind`` is one of: missing, corrupt, foreign, newer, readonly, full, locked, conflict, io.
+    """
+
+    def __init__(self, message: str, kind: str = "io", path: Path | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def can_move_aside(self) -> bool:
+        """Only a file that is no usable store at all may be moved aside (never a newer one)."""
+        return self.kind in ("corrupt", "foreign")
+
+
+def data_dir() -> Path:
+    """Where the store lives: ``$LIFEGUARD_DATA_DIR``, else the user's data directory."""
+    env = os.environ.get("LIFEGUARD_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("lifeguard", appauthor=False))
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# ---------------------------------------------------------------------------- schema
+# Each migration takes the schema from version i to i + 1; never edit one that has shipped.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id       INTEGER PRIMARY KEY,
+        players  TEXT NOT NULL,              -- JSON list of names in seating order
+        rules    TEXT NOT NULL,              -- JSON object of the house rules played with
+        started  TEXT NOT NULL,              -- ISO 8601 UTC
+        ended    TEXT,                       -- set when finished or abandoned
+        status   TEXT NOT NULL DEFAULT 'unfinished'
+                 CHECK (status IN ('unfinished', 'finished', 'abandoned')),
+        winners  TEXT NOT NULL DEFAULT '[]', -- JSON list
+        cursor   INTEGER NOT NULL DEFAULT 0, -- entries [0, cursor) are the game; the rest undone
+        source   TEXT NOT NULL DEFAULT 'played' CHECK (source IN ('played', 'imported'))
+    );
+    CREATE TABLE entries (
+        game_id  INTEGER NOT NULL REFERENCES games(id),
+        seq      INTEGER NOT NULL,           -- 0, 1, 2, ... in the order accepted
+        command  TEXT NOT NULL,              -- the canonical command
+        joined   INTEGER NOT NULL DEFAULT 0, -- undone and redone together with the entry before
+        at       TEXT NOT NULL,              -- when it was accepted, ISO 8601 UTC
+        said     TEXT NOT NULL DEFAULT '',   -- the announcement made
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX games_by_status ON games(status, id);
+    """,
+)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    players: tuple[str, ...]
+    rules: dict
+    started: str
+    ended: str | None
+    status: str
+    winners: tuple[str, ...]
+    cursor: int
+    source: str
+
+    def house_rules(self) -> HouseRules:
+        return HouseRules(**self.rules)
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    seq: int
+    command: str
+    joined: bool
+    at: str
+    said: str
+
+
+def _row_to_game(row: tuple) -> GameRow:
+    gid, players, rules, started, ended, status, winners, cursor, source = row
+    return GameRow(
+        gid, tuple(json.loads(players)), json.loads(rules), started, ended, status,
+        tuple(json.loads(winners)), cursor, source,
+    )
+
+
+GAME_COLUMNS = "id, players, rules, started, ended, status, winners, cursor, source"
+
+
+def rules_json(rules: HouseRules) -> str:
+    return json.dumps({name: getattr(rules, name) for name in HouseRules.field_names()})
+
+
+# ---------------------------------------------------------------------------- errors
+def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
+    """Turn an sqlite3/OS error into a sentence for a person: the file and what to do."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    text = str(err)
+    if name == "SQLITE_FULL" or "disk is full" in text:
+        return StoreError(
+            f"The disk holding the game store {path} is full, so nothing was saved or changed. "
+            "Free some disk space, then say the command again.", "full", path)
+    if name.startswith("SQLITE_READONLY") or "readonly" in text or isinstance(err, PermissionError):
+        return StoreError(
+            f"Cannot write the game store {path}: the file or its folder is read-only. Make the "
+            "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path)
+    if name == "SQLITE_NOTADB" or "not a database" in text:
+        return StoreError(
+            f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
+            "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
+            "it and start a new store.", "foreign", path)
+    if name.startswith("SQLITE_CORRUPT") or "malformed" in text:
+        return StoreError(
+            f"The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
+            "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
+            "corrupt", path)
+    if name.startswith("SQLITE_BUSY") or "locked" in text:
+        return StoreError(
+            f"The game store {path} is busy: another program is writing it. Close the other "
+            "lifeguard and try again.", "locked", path)
+    if name.startswith("SQLITE_CANTOPEN") or isinstance(err, OSError):
+        return StoreError(
+            f"Cannot open the game store {path} ({getattr(err, 'strerror', None) or text}). "
+            "Check that its folder exists and is writable, or set LIFEGUARD_DATA_DIR to a folder "
+            "you can write.", "readonly", path)
+    return StoreError(f"Cannot {doing} the game store {path}: {text}.", "io", path)
+
+
+# ---------------------------------------------------------------------------- the store
+class GameStore:
+    """An open store file. ``GameStore.open`` validates and migrates; see ``open_store``."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None = None) -> None:
+        self.path = path
+        self.conn = conn
+        self._lock_fd = lock_fd
+
+    # -- opening
+    @classmethod
+    def open(
+        cls, directory: str | os.PathLike[str] | None = None, create: bool = True, lock: bool = False
+    ) -> GameStore:
+        """Open the store in ``directory`` (default ``data_dir()``), creating it if asked.
+
+        ``lock`` takes the session lock: one referee session per store at a time. Raises
+        ``StoreError`` (kind ``missing`` when ``create`` is false and there is no store yet).
+        """
+        folder = Path(directory) if directory is not None else data_dir()
+        path = folder / DB_NAME
+        if not path.exists():
+            if not create:
+                raise StoreError(f"No games yet: there is no game store at {path}.", "missing", path)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise StoreError(
+                    f"Cannot create the folder {folder} for the game store ({err.strerror or err}). "
+                    "Set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path) from None
+        check_header(path)
+        lock_fd = take_lock(path) if lock else None
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        except sqlite3.Error as err:
+            release_lock(lock_fd)
+            raise explain(err, path, "open") from None
+        store = cls(path, conn, lock_fd)
+        try:
+            store._prepare()
+        except sqlite3.Error as err:
+            store.close()
+            raise explain(err, path, "open") from None
+        except StoreError:
+            store.close()
+            raise
+        return store
+
+    def _prepare(self) -> None:
+        """Validate before anything is written; then WAL, durability and migrations."""
+        conn, path = self.conn, self.path
+        conn.execute("PRAGMA busy_timeout = 5000")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
+                f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
+                "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and tables:
+            raise StoreError(
+                f"{path} is an SQLite database but not a Lifeguard game store (it has tables "
+                f"{', '.join(sorted(tables))}); nothing in it was changed. Move it away, or run "
+                "'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
+                "foreign", path)
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreError(
+                f"The game store {path} is damaged ({'; '.join(problems[:3])}); nothing in it was "
+                "changed. Keep a copy, then run 'lifeguard chat --move-aside-bad-store' to rename "
+                "it and start a new store.", "corrupt", path)
+        if version >= 1 and not {"games", "entries"} <= tables:
+            raise StoreError(
+                f"The game store {path} is damaged (its tables are missing); nothing in it was "
+                "changed. Run 'lifeguard chat --move-aside-bad-store' to rename it and start a "
+                "new store.", "corrupt", path)
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode != "wal":
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        for target in range(version, SCHEMA_VERSION):
+            with self.transaction():
+                for statement in _statements(MIGRATIONS[target]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {target + 1}")
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+        release_lock(self._lock_fd)
+        self._lock_fd = None
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; committed (and fsynced) when the block ends without error."""
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as err:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise explain(err, self.path, "write") from None
+
+    # -- reading
+    def games(self, newest_first: bool = True) -> list[GameRow]:
+        order = "DESC" if newest_first else "ASC"
+        return [_row_to_game(r) for r in self._read(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id {order}")]
+
+    def game(self, game_id: int) -> GameRow | None:
+        rows = self._read(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _row_to_game(rows[0]) if rows else None
+
+    def current_game(self) -> GameRow | None:
+        """The newest unfinished game: the one a referee session resumes."""
+        rows = self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'unfinished' ORDER BY id DESC LIMIT 1"
+        )
+        return _row_to_game(rows[0]) if rows else None
+
+    def latest_game(self) -> GameRow | None:
+        rows = self._read(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
+        return _row_to_game(rows[0]) if rows else None
+
+    def entries(self, game_id: int) -> list[StoredEntry]:
+        return [
+            StoredEntry(seq, command, bool(joined), at, said)
+            for seq, command, joined, at, said in self._read(
+                "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        ]
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.Error as err:
+            raise explain(err, self.path, "read") from None
+
+    # -- writing (each call is one transaction)
+    def add_game(
+        self,
+        players: Sequence[str],
+        rules: HouseRules,
+        entries: Sequence[Entry],
+        status: str = "unfinished",
+        winners: Sequence[str] = (),
+        source: str = "played",
+        abandon_unfinished: bool = True,
+    ) -> int:
+        """Insert a whole game (an import); returns its id."""
+        with self.transaction() as conn:
+            return self._insert_game(conn, players, rules, entries, status, winners, source,
+                                     abandon_unfinished)
+
+    def _insert_game(
+        self, conn: sqlite3.Connection, players: Sequence[str], rules: HouseRules,
+        entries: Sequence[Entry], status: str, winners: Sequence[str], source: str,
+        abandon_unfinished: bool,
+    ) -> int:
+        stamp = now()
+        if abandon_unfinished and status == "unfinished":
+            conn.execute(
+                "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'unfinished'",
+                (stamp,),
+            )
+        cur = conn.execute(
+            "INSERT INTO games (players, rules, started, ended, status, winners, cursor, source) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (json.dumps(list(players)), rules_json(rules), stamp,
+             stamp if status != "unfinished" else None, status, json.dumps(list(winners)),
+             len(entries), source),
+        )
+        game_id = int(cur.lastrowid or 0)
+        self._insert_entries(conn, game_id, 0, entries, stamp)
+        return game_id
+
+    @staticmethod
+    def _insert_entries(
+        conn: sqlite3.Connection, game_id: int, start: int, entries: Sequence[Entry], stamp: str
+    ) -> None:
+        conn.executemany(
+            "INSERT INTO entries (game_id, seq, command, joined, at, said) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, start + i, e.command, int(e.joined), stamp, e.said) for i, e in enumerate(entries)],
+        )
+
+    def set_finished(self, game_id: int, winners: Sequence[str]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE games SET status = 'finished', ended = ?, winners = ? WHERE id = ?",
+                (now(), json.dumps(list(winners)), game_id),
+            )
+
+    def set_abandoned(self, game_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE games SET status = 'abandoned', ended = ? WHERE id = ?", (now(), game_id)
+            )
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements so they run inside our own transaction."""
+    out: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        out.append(buffer.strip())
+    return out
+
+
+def check_header(path: Path) -> None:
+    """Refuse a file that is not SQLite before sqlite3 touches it (it could be anything)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise explain(err, path, "read") from None
+    if head and head != SQLITE_HEADER:
+        raise StoreError(
+            f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
+            "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
+            "it and start a new store.", "foreign", path)
+
+
+# ---------------------------------------------------------------------------- session lock
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def take_lock(path: Path) -> int:
+    """One referee session per store: an exclusive ``flock`` held while the session is open.
+
+    The kernel drops it when the process dies (SIGKILL included), so a crash never leaves a
+    stale lock behind.
+    """
+    import fcntl
+
+    where = lock_path(path)
+    try:
+        fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise explain(err, path, "lock") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
+        os.close(fd)
+        who = f" (process {holder})" if holder.isdigit() else ""
+        raise StoreError(
+            f"The game store {path} is in use by another Lifeguard{who}. Carry on there, or "
+            "close it first; to play a separate game at the same time, set LIFEGUARD_DATA_DIR "
+            "to another folder.", "locked", path) from None
+    except OSError as err:
+        os.close(fd)
+        raise explain(err, path, "lock") from None
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+def release_lock(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a bad store (and its -wal/-shm) out of the way; returns the new name."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.bad-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
+    try:
+        for suffix in ("-wal", "-shm"):
+            side = path.with_name(path.name + suffix)
+            if side.exists():
+                side.rename(target.with_name(target.name + suffix))
+        path.rename(target)
+    except OSError as err:
+        raise explain(err, path, "move aside") from None
+    return target
+
+
+# ---------------------------------------------------------------------------- the journal
+class StoreJournal:
+    """The referee's ``Journal`` backed by the store: every call is one committed transaction.
+
+    It remembers how many entries its game has and where the cursor is; each write first checks
+    the file still says so, so a second writer can never interleave commands into this game.
+    """
+
+    def __init__(self, store: GameStore, game: GameRow | None = None, count: int = 0) -> None:
+        self.store = store
+        self.game_id: int | None = game.id if game else None
+        self.count = count
+        self.cursor = game.cursor if game else 0
+        self._pending: tuple[tuple[str, ...], HouseRules] | None = None
+        self._unsaved_finish: tuple[str, ...] | None = None
+
+    def new_game(self, players: Sequence[str], rules: HouseRules) -> None:
+        # Written together with the game's first entries, in one transaction (see append).
+        self._pending = (tuple(players), rules)
+
+    def append(self, entries: Sequence[Entry], cursor_before: int) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            with self.store.transaction() as conn:
+                unfinished = [r[0] for r in conn.execute("SELECT id FROM games WHERE status = 'unfinished'")]
+                if any(gid != self.game_id for gid in unfinished):
+                    raise self._conflict()
+                game_id = self.store._insert_game(
+                    conn, pending[0], pending[1], entries, "unfinished", (), "played", True
+                )
+            self.game_id, self.count, self.cursor = game_id, len(entries), len(entries)
+            self._unsaved_finish = None
+            return
+        if self.game_id is None:
+            raise StoreError("No game is open in the store.", "conflict", self.store.path)
+        end = cursor_before + len(entries)
+        with self.store.transaction() as conn:
+            self._check(conn)
+            conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (self.game_id, cursor_before))
+            self.store._insert_entries(conn, self.game_id, cursor_before, entries, now())
+            conn.execute(
+                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
+                "WHERE id = ?", (end, self.game_id))
+        self.count = self.cursor = end
+        self._unsaved_finish = None
+
+    def move_cursor(self, cursor: int) -> None:
+        if self.game_id is None:
+            return
+        with self.store.transaction() as conn:
+            self._check(conn)
+            conn.execute(
+                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
+                "WHERE id = ?", (cursor, self.game_id))
+        self.cursor = cursor
+        self._unsaved_finish = None
+
+    def finish(self, winners: Sequence[str]) -> None:
+        """Mark the game finished. Never raises: the winning command is already saved, and the
+        status can be recomputed from the log (``open_session`` repairs it), so a failure here
+        must not make the referee take back a command the store holds."""
+        self._unsaved_finish = tuple(winners)
+        self.flush()
+
+    def flush(self) -> None:
+        if self._unsaved_finish is None or self.game_id is None:
+            return
+        try:
+            with self.store.transaction() as conn:
+                self._check(conn)
+                conn.execute(
+                    "UPDATE games SET status = 'finished', ended = ?, winners = ? WHERE id = ?",
+                    (now(), json.dumps(list(self._unsaved_finish)), self.game_id))
+        except StoreError:
+            return
+        self._unsaved_finish = None
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        row = conn.execute(
+            "SELECT status, cursor, (SELECT count(*) FROM entries WHERE game_id = games.id) "
+            "FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if row is None or row[0] == "abandoned" or (row[2], row[1]) != (self.count, self.cursor):
+            raise self._conflict()
+
+    def _conflict(self) -> StoreError:
+        return StoreError(
+            f"The game in {self.store.path} was changed by another Lifeguard, so this command "
+            "was not saved and nothing changed here. Close this one and start lifeguard again to "
+            "carry on from the saved game.", "conflict", self.store.path)

@@ -1,0 +1,420 @@
+"""What the store's games say: history rows, per-player statistics, exports and imports.
+
+Everything is recomputed by replaying the stored canonical commands through the engine, so the
+log stays the one source of truth (no summary columns that could disagree with it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from assistant.commands import ParseError, canonical, parse
+from assistant.referee import Entry, Referee
+from assistant.store.db import GameRow, GameStore, StoredEntry, StoreError
+from assistant.store.session import rebuild
+from engine.actions import NewGame, SetStarter
+from engine.errors import RuleError
+from engine.game import Game, draw_start_player
+from engine.log import GameLog
+from engine.rules import HouseRules
+
+GAME_NAME = "Life is Life"
+#: BoardGameGeek id: 0 leaves the game unlinked (the BG Stats user can link it to the BGG entry
+#: in the app); we do not guess an id we cannot check offline.
+BGG_ID = 0
+
+
+@dataclass
+class Record:
+    """A stored game with its replayed referee."""
+
+    row: GameRow
+    entries: list[StoredEntry]
+    referee: Referee
+
+    @property
+    def game(self) -> Game | None:
+        return self.referee.game
+
+    def current_commands(self) -> list[str]:
+        return [e.command for e in self.entries[: self.row.cursor]]
+
+    @property
+    def last_time(self) -> str:
+        return self.row.ended or (self.entries[self.row.cursor - 1].at if self.row.cursor else self.row.started)
+
+    @property
+    def duration_min(self) -> int:
+        return max(0, round((_when(self.last_time) - _when(self.row.started)).total_seconds() / 60))
+
+    @property
+    def rounds(self) -> int:
+        game = self.game
+        if game is None:
+            return 0
+        return len(game.rounds) if game.is_over else game.round
+
+    def places(self) -> dict[str, int]:
+        """Finishing place per player: winners 1st, then by the round they went out (later is
+        better; out in the same round shares a place). Only for a finished game."""
+        game = self.game
+        assert game is not None
+        out_round: dict[str, int] = {}
+        for ended in game.rounds:
+            for p in ended.out:
+                out_round.setdefault(p, ended.round)
+        winners = set(game.winners)
+        places = {}
+        for p in game.players:
+            if p in winners:
+                places[p] = 1
+                continue
+            mine = out_round.get(p, 10**9)
+            better = sum(
+                1 for q in game.players
+                if q != p and (q in winners or out_round.get(q, 10**9) > mine)
+            )
+            places[p] = better + 1
+        return places
+
+    def starter(self) -> str | None:
+        """The first round's start player: the last 'X starts' before the first turn."""
+        starter = None
+        for e in self.entries[: self.row.cursor]:
+            words = e.command.split()
+            if len(words) == 2 and words[1] == "starts":
+                starter = words[0]
+            elif words[0] not in ("new", "row"):
+                break
+        return starter
+
+
+def _when(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp)
+
+
+def load(store: GameStore, row: GameRow) -> Record:
+    entries = store.entries(row.id)
+    referee = rebuild(row, [e.command for e in entries], [e.joined for e in entries], store.path,
+                      confirm_new_game=False)
+    return Record(row, entries, referee)
+
+
+def pick_game(store: GameStore, game_id: int | None) -> GameRow:
+    """The game asked for, else the current (unfinished) one, else the newest."""
+    if game_id is not None:
+        row = store.game(game_id)
+        if row is None:
+            raise StoreError(f"There is no game {game_id} in {store.path}; 'lifeguard history' "
+                             "lists the games.", "missing", store.path)
+        return row
+    row = store.current_game() or store.latest_game()
+    if row is None:
+        raise StoreError(f"No games yet in {store.path}.", "missing", store.path)
+    return row
+
+
+# ---------------------------------------------------------------------------- history
+def history(store: GameStore) -> list[dict]:
+    rows = []
+    for row in store.games(newest_first=True):
+        record = load(store, row)
+        rows.append({
+            "id": row.id,
+            "date": row.started,
+            "players": list(row.players),
+            "rounds": record.rounds,
+            "winners": list(row.winners),
+            "duration_min": record.duration_min,
+            "status": row.status,
+            "source": row.source,
+        })
+    return rows
+
+
+def history_text(rows: list[dict]) -> list[str]:
+    if not rows:
+        return ["No games yet."]
+    lines = []
+    for r in rows:
+        when = _when(r["date"]).astimezone().strftime("%Y-%m-%d %H:%M")
+        winners = ", ".join(r["winners"]) or "-"
+        lines.append(
+            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} rounds  "
+            f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
+        )
+    return lines
+
+
+# ---------------------------------------------------------------------------- stats
+def stats(store: GameStore) -> list[dict]:
+    """Per player over finished games: games, wins, average place, sudden deaths, lives lost
+    per round played (rounds the player started alive)."""
+    table: dict[str, dict] = {}
+    for row in store.games(newest_first=False):
+        if row.status != "finished":
+            continue
+        record = load(store, row)
+        game = record.game
+        if game is None or not game.is_over:
+            continue
+        places = record.places()
+        lives = {p: 5 for p in game.players}
+        per = {p: table.setdefault(p, {"player": p, "games": 0, "wins": 0, "_places": 0,
+                                       "sudden_deaths": 0, "_lost": 0, "rounds": 0})
+               for p in game.players}
+        for p in game.players:
+            per[p]["games"] += 1
+            per[p]["wins"] += p in game.winners
+            per[p]["_places"] += places[p]
+        for ended in game.rounds:
+            for p in ended.losses:
+                per[p]["rounds"] += 1
+                per[p]["_lost"] += lives[p] - ended.lives[p]
+                lives[p] = ended.lives[p]
+            if ended.sudden_death is not None:
+                per[ended.sudden_death[0]]["sudden_deaths"] += 1
+    out = []
+    for p in sorted(table, key=lambda name: (-table[name]["wins"], name)):
+        s = table[p]
+        out.append({
+            "player": p,
+            "games": s["games"],
+            "wins": s["wins"],
+            "average_place": round(s["_places"] / s["games"], 2),
+            "sudden_deaths": s["sudden_deaths"],
+            "rounds": s["rounds"],
+            "lives_lost_per_round": round(s["_lost"] / s["rounds"], 2) if s["rounds"] else 0.0,
+        })
+    return out
+
+
+def stats_text(rows: list[dict]) -> list[str]:
+    if not rows:
+        return ["No finished games yet."]
+    lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
+             f"{'lives lost/round':>16}"]
+    for r in rows:
+        lines.append(f"{r['player']:<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
+                     f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
+    return lines
+
+
+# ---------------------------------------------------------------------------- export
+def export_text(record: Record) -> str:
+    """The command file ``lifeguard replay`` reads: the game's current commands, with a header
+    of comments (the house rules line is read back by ``lifeguard import``)."""
+    row = record.row
+    lines = [
+        f"# Lifeguard game {row.id}: {', '.join(row.players)}",
+        f"# started {row.started}; {row.status}"
+        + (f"; won by {', '.join(row.winners)}" if row.winners else ""),
+        f"# house rules: {json.dumps(row.rules)}",
+        *record.current_commands(),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def export_json(record: Record) -> dict:
+    row = record.row
+    return {
+        "format": "lifeguard-game",
+        "version": 1,
+        "game": {
+            "id": row.id,
+            "players": list(row.players),
+            "rules": row.rules,
+            "started": row.started,
+            "ended": row.ended,
+            "status": row.status,
+            "winners": list(row.winners),
+            "rounds": record.rounds,
+            "duration_min": record.duration_min,
+            "source": row.source,
+        },
+        "entries": [
+            {"seq": e.seq, "command": e.command, "joined": e.joined, "undone": e.seq >= row.cursor,
+             "at": e.at, "said": e.said}
+            for e in record.entries
+        ],
+        "state": record.referee.state(),
+    }
+
+
+def export_bgstats(record: Record) -> dict:
+    """A BG Stats import file holding this one finished play.
+
+    The shape follows the BG Stats app's export/import JSON ("BGStatsExport.json"): top-level
+    ``games``, ``players`` and ``plays`` tables linked by ids; a play has ``playDate`` (local
+    time, "YYYY-MM-DD HH:MM:SS"), ``durationMin``, ``gameRefId`` and ``playerScores`` with
+    ``playerRefId``, ``rank``, ``winner``, ``startPlayer``, ``seatOrder``.
+    """
+    row = record.row
+    game = record.game
+    if row.status != "finished" or game is None or not game.is_over:
+        raise StoreError(
+            f"Game {row.id} is {row.status}: BG Stats takes finished plays only. Export it as "
+            "text or json instead.", "missing")
+    places = record.places()
+    starter = record.starter()
+    ids = {p: i for i, p in enumerate(row.players, start=1)}
+    play_uuid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:{row.id}:{row.started}"))
+    return {
+        "games": [{
+            "id": 1,
+            "name": GAME_NAME,
+            "bggId": BGG_ID,
+            "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, "lifeguard:game:life-is-life")),
+            "cooperative": False,
+            "highestWins": True,
+            "noPoints": True,
+            "usesTeams": False,
+        }],
+        "players": [
+            {"id": ids[p], "name": p[:1].upper() + p[1:], "isAnonymous": False,
+             "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:player:{p}"))}
+            for p in row.players
+        ],
+        "locations": [],
+        "plays": [{
+            "uuid": play_uuid,
+            "gameRefId": 1,
+            "playDate": _when(row.started).astimezone().strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": record.duration_min,
+            "rounds": record.rounds,
+            "ignored": False,
+            "manualWinner": False,
+            "usesTeams": False,
+            "comments": f"Recorded by Lifeguard (game {row.id}).",
+            "playerScores": [
+                {
+                    "playerRefId": ids[p],
+                    "rank": places[p],
+                    "winner": p in game.winners,
+                    "startPlayer": p == starter,
+                    "newPlayer": False,
+                    "seatOrder": ids[p],
+                    "score": str(game.lives[p]),
+                }
+                for p in row.players
+            ],
+        }],
+    }
+
+
+# ---------------------------------------------------------------------------- import
+@dataclass
+class Imported:
+    players: tuple[str, ...]
+    rules: HouseRules
+    entries: list[Entry]
+    finished: bool
+    winners: tuple[str, ...]
+
+
+def read_command_file(
+    lines: Iterable[tuple[int, str]], comments: Iterable[str], rules: HouseRules,
+    rng: random.Random | None = None,
+) -> Imported:
+    """Validate every line of a command file as one game; raise ``ImportRefused`` naming each
+    refused line. A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
+    problems: list[str] = []
+    for comment in comments:
+        text = comment.strip().lstrip("#").strip()
+        if text.startswith("house rules:"):
+            try:
+                rules = HouseRules(**json.loads(text.split(":", 1)[1]))
+            except (ValueError, TypeError) as err:
+                problems.append(f"house rules comment: {err}")
+    log = GameLog(rules)
+    entries: list[Entry] = []
+    players: tuple[str, ...] | None = None
+    last_new_game_line = 0
+    expect_lot = False
+    for number, text in lines:
+        try:
+            cmd = parse(text, players)
+        except ParseError as err:
+            problems.append(f"line {number}: {err.message}")
+            continue
+        if not cmd.is_game_action:
+            problems.append(f"line {number}: '{text}' is not a game command (a command file holds "
+                            "the game's accepted commands only).")
+            continue
+        action = cmd.to_action()
+        if isinstance(action, NewGame) and players is not None:
+            problems.append(f"line {number}: a second 'new game' (the first is on line "
+                            f"{last_new_game_line}); a file holds one game.")
+            continue
+        if not isinstance(action, NewGame) and players is None:
+            problems.append(f"line {number}: the file must start with 'new game' and the names.")
+            continue
+        joined = expect_lot and isinstance(action, SetStarter)
+        if expect_lot and not joined and log.game is not None:
+            # No start player named right after the new game: draw one, as the referee does.
+            lot = SetStarter(draw_start_player(log.game.players, rng or random.Random()), by_lot=True)
+            log.apply(lot, joined=True)
+            entries.append(Entry(canonical(lot), True))
+        expect_lot = False
+        try:
+            log.apply(action, joined=joined)
+        except RuleError as err:
+            problems.append(f"line {number}: {err.message}")
+            continue
+        if isinstance(action, NewGame):
+            players = log.game.players if log.game else None
+            last_new_game_line = number
+            expect_lot = True
+        entries.append(Entry(cmd.canonical, joined))
+    if players is None and not problems:
+        problems.append("no commands: the file must start with 'new game' and the names.")
+    if problems:
+        raise ImportRefused(problems)
+    if expect_lot and log.game is not None:
+        lot = SetStarter(draw_start_player(log.game.players, rng or random.Random()), by_lot=True)
+        log.apply(lot, joined=True)
+        entries.append(Entry(canonical(lot), True))
+    game = log.game
+    assert game is not None and players is not None
+    return Imported(players, rules, entries, game.is_over, tuple(game.winners))
+
+
+class ImportRefused(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def import_file(
+    store: GameStore, path: Path, rules: HouseRules, abandon_current: bool = False
+) -> tuple[int, Imported]:
+    from assistant.cli import command_lines
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = f.read()
+    except OSError as err:
+        raise StoreError(f"Cannot read {path}: {err.strerror or err}.", "missing") from None
+    except UnicodeDecodeError:
+        raise StoreError(f"{path} is not a text file.", "foreign") from None
+    comments = [line for line in raw.splitlines() if line.strip().startswith("#")]
+    imported = read_command_file(command_lines(raw.splitlines(keepends=True)), comments, rules)
+    current = store.current_game()
+    if not imported.finished and current is not None and not abandon_current:
+        raise StoreError(
+            f"Game {current.id} ({', '.join(current.players)}) is unfinished in {store.path}; "
+            "the imported game is unfinished too. Finish that game first, or import with "
+            "--abandon-current to keep it in the history as abandoned and continue the "
+            "imported one.", "conflict", store.path)
+    game_id = store.add_game(
+        imported.players, imported.rules, imported.entries,
+        status="finished" if imported.finished else "unfinished",
+        winners=imported.winners, source="imported", abandon_unfinished=True,
+    )
+    return game_id, imported
