@@ -14,6 +14,7 @@ shows the cost).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sqlite3
@@ -145,7 +146,8 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
         return StoreError(
             f"The disk holding the game store {path} is full, so nothing was saved or changed. "
             "Free some disk space, then say the command again.", "full", path)
-    if name.startswith("SQLITE_READONLY") or "readonly" in text or isinstance(err, PermissionError):
+    if (name.startswith("SQLITE_READONLY") or "readonly" in text
+            or getattr(err, "errno", None) in (errno.EROFS, errno.EACCES, errno.EPERM)):
         return StoreError(
             f"Cannot write the game store {path}: the file or its folder is read-only. Make the "
             "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path)
@@ -239,7 +241,7 @@ class GameStore:
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise StoreError(
-                f"The game store {path} is damaged ({'; '.join(problems[:3])}); nothing in it was "
+                f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); nothing in it was "
                 "changed. Keep a copy, then run 'lifeguard chat --move-aside-bad-store' to rename "
                 "it and start a new store.", "corrupt", path)
         if version >= 1 and not {"games", "entries"} <= tables:
