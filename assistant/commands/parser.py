@@ -389,7 +389,7 @@ def _not_understood(text: str, tokens: list[str], players: Sequence[str] | None)
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
     guess = max(examples, key=lambda ex: _closeness(tokens, ex))
     return ParseError(
-        f"I didn't understand '{text.strip()[:60]}'. The closest command is '{guess}'; "
+        f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is '{guess}'; "
         "say 'help' for all commands.",
         suggestion=guess,
     )
