@@ -1,0 +1,427 @@
+"""The full-screen table: ``lifeguard`` with no arguments, in a terminal.
+
+``LifeguardApp`` is the one factory used by the command line (``run``) and the tests. It owns the
+referee session (from the game store, which commits every accepted command before the referee
+answers, so quitting never loses anything) and the voice bridge (loaded in a background worker
+so the table is interactive at once). Everything people do ends in ``submit`` (a typed line, a
+hand from the grid) or ``apply_heard`` (a spoken command), both of which go through the referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from assistant import announce
+from assistant.commands.grammar import EXAMPLES
+from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
+from assistant.referee import Referee, Reply
+from assistant.tui.screens import (
+    GameOverScreen,
+    HelpScreen,
+    RulesScreen,
+    SetupScreen,
+    TableScreen,
+)
+from assistant.tui.voice import HeardCommand, MicState, RejectedSpeech, SpeechState, VoiceBridge
+from assistant.tui.widgets import CommandInput, StatusLine, TableLog
+from engine.game import Phase
+from engine.rules import HouseRules
+
+#: What each bindable action does, for the footer, the help screen and the command palette.
+KEY_DESCRIPTIONS: dict[str, str] = {
+    "push_to_talk": "Talk",
+    "mute": "Mute",
+    "undo": "Undo",
+    "redo": "Redo",
+    "repeat": "Repeat",
+    "toggle_known": "Known cards",
+    "rules": "Rules",
+    "help": "Help",
+    "quit": "Quit",
+}
+
+
+@dataclass
+class TableSession:
+    """What the app needs of a session: the referee, where it is stored, what to say first."""
+
+    referee: Referee
+    data_label: str
+    resumed: bool = False
+    greeting: tuple[str, ...] = ()
+    #: The store's session (``assistant.store.session.Session``): closed when the app ends, which
+    #: releases the store's lock; every command was committed already.
+    stored: Any = None
+
+    def started_at(self) -> float | None:
+        """When the current stored game began (seconds since the epoch), if the store knows."""
+        stored = self.stored
+        game_id = getattr(stored, "game_id", None)
+        if stored is None or game_id is None:
+            return None
+        try:
+            row = stored.store.game(game_id)
+            return datetime.fromisoformat(row.started).timestamp() if row else None
+        except Exception:  # a duration is not worth a crash
+            return None
+
+    def close(self) -> None:
+        if self.stored is not None:
+            self.stored.close()
+
+
+class StartError(Exception):
+    """The table cannot start (e.g. the store cannot be used); the message is for a person."""
+
+
+def open_table_session(settings: Settings, data_dir: str | Path | None = None,
+                       rng: random.Random | None = None) -> TableSession:
+    """The stored session of the game store (``assistant.store.session``) when it is installed;
+    otherwise a session that is not saved, said so on the status line."""
+    try:
+        from assistant.store import StoreError
+        from assistant.store.session import open_session
+    except ImportError:
+        referee = Referee(settings.rules, rng or random.Random())
+        return TableSession(referee, "not saved (the game store is not installed)")
+    try:
+        session = open_session(settings, data_dir=data_dir, rng=rng, confirm_new_game=True)
+    except StoreError as err:
+        raise StartError(str(err)) from None
+    path = getattr(session.store, "path", None)
+    return TableSession(
+        session.referee,
+        str(path) if path is not None else "the game store",
+        bool(session.resumed),
+        tuple(session.greeting or ()),
+        session,
+    )
+
+
+class LifeguardApp(App):
+    """Lifeguard's table on screen. Build it with the settings; the tests pass a data dir."""
+
+    CSS_PATH = "lifeguard.tcss"
+    TITLE = "Lifeguard"
+    BINDINGS = [
+        Binding(key, action, KEY_DESCRIPTIONS[action], id=action, priority=True,
+                show=action not in ("quit", "redo"))
+        for action, key in DEFAULT_KEYS.items()
+    ]
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        data_dir: str | Path | None = None,
+        seed: int | None = None,
+        audio_input: Iterable[str] | None = None,
+        voice: bool = True,
+        session: TableSession | None = None,
+        clock: Callable[[], float] = time.time,
+        data_label: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        rng = random.Random(seed) if seed is not None else None
+        self.session = session or open_table_session(self.settings, data_dir, rng)
+        self.referee = self.session.referee
+        self.data_label = data_label or self.session.data_label
+        self.audio_input = list(audio_input or ())
+        self.voice_enabled = voice
+        self.clock = clock
+        self.voice: VoiceBridge | None = None
+        self.game_started_at: float | None = None
+        if self.session.resumed:
+            self.game_started_at = self.session.started_at()
+        self.last_heard: str | None = None
+
+    # ------------------------------------------------------------------ life cycle
+    async def on_mount(self) -> None:
+        self.set_keymap(dict(self.settings.keys))
+        await self.push_screen(TableScreen(self.data_label))
+        table_log = self.table_log
+        game = self.referee.game
+        if game is not None and not game.is_over:
+            table_log.said(self.session.greeting or self.referee.describe_resume())
+        else:
+            table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
+            previous = game.players if game is not None else ()
+            await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_enabled))
+        self._start_voice()
+
+    def on_unmount(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
+        self.session.close()
+
+    def _start_voice(self) -> None:
+        status = self.status_line
+        if not self.voice_enabled:
+            status.set_mic("off")
+            status.set_speech("off")
+            return
+        status.set_mic("loading")
+        status.set_speech("loading" if self.settings.voice.speak else "off")
+        self.voice = VoiceBridge(
+            self.settings.voice, self.post_message, self._listen_context, self.audio_input
+        )
+        self._load_voice(self.voice)
+
+    @work(thread=True, exclusive=True, group="voice")
+    def _load_voice(self, bridge: VoiceBridge) -> None:
+        bridge.load()
+
+    def _listen_context(self) -> Any:
+        from assistant.voice.listener import ListenContext
+
+        return ListenContext.from_referee(self.referee)
+
+    # ------------------------------------------------------------------ widgets
+    @property
+    def table(self) -> TableScreen:
+        return self.get_screen_by_type(TableScreen)
+
+    def get_screen_by_type(self, kind: type[Screen]) -> Any:
+        for screen in self.screen_stack:
+            if isinstance(screen, kind):
+                return screen
+        raise LookupError(kind.__name__)
+
+    @property
+    def table_log(self) -> TableLog:
+        return self.table.query_one(TableLog)
+
+    @property
+    def status_line(self) -> StatusLine:
+        return self.table.query_one(StatusLine)
+
+    @property
+    def command_input(self) -> CommandInput:
+        return self.table.query_one(CommandInput)
+
+    # ------------------------------------------------------------------ commands
+    def submit(self, text: str, source: str = "typed") -> Reply | None:
+        """One line through the referee (already stored when it returns), then the screen."""
+        text = text.strip()
+        if not text:
+            return None
+        if text.lower() in ("quit", "exit") and source == "typed":
+            self.exit()
+            return None
+        reply = self.referee.handle(text)
+        self._show_reply(text, reply, source)
+        return reply
+
+    def apply_heard(self, command: Any, text: str) -> Reply:
+        """A spoken command: shown in the input for a moment, read back, applied."""
+        field = self.command_input
+        shown = f"heard: {command.canonical}"
+        field.value = shown
+        self.last_heard = shown
+        self.set_timer(1.5, lambda: self._clear_heard(shown))
+        reply = self.referee.execute(command)
+        if reply.ok and command.intent not in ("undo", "redo", "no", "yes", "status", "repeat", "help"):
+            reply.said = [announce.readback(command.canonical, command.intent), *reply.said]
+        self._show_reply(command.canonical, reply, "heard")
+        return reply
+
+    def _clear_heard(self, shown: str) -> None:
+        try:
+            field = self.command_input
+        except LookupError:
+            return
+        if field.value == shown:
+            field.value = ""
+
+    def _show_reply(self, text: str, reply: Reply, source: str) -> None:
+        log = self.table_log
+        if reply.ok:
+            log.command(reply.command or text, source)
+            log.said(reply.said)
+            self.say(" ".join(reply.said))
+        else:
+            log.refused(text, reply.error or "not understood")
+            if reply.suggestion:
+                log.note(f"  did you mean: {reply.suggestion}")
+            self.say(reply.error or "")
+        if reply.ok and reply.intent in ("new_game", "yes") and self.referee.game is not None \
+                and self.referee.game.round == 1 and not self.referee.game.rounds:
+            self.game_started_at = self.clock()
+        self.after_change()
+
+    def after_change(self) -> None:
+        """Bring every screen in line with the game after a command."""
+        self.table.update_table()
+        game = self.referee.game
+        over = game is not None and game.phase is Phase.GAME_OVER
+        on_top = self.screen
+        if over and not isinstance(on_top, GameOverScreen):
+            self.push_screen(GameOverScreen(id="game-over"))
+        elif over and isinstance(on_top, GameOverScreen):
+            on_top.update_view()
+        elif not over and isinstance(on_top, GameOverScreen):
+            self.pop_screen()
+
+    def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
+        """From the setup screen: a new game with these players and house rules; an error or None."""
+        if not names:
+            return "Enter 3 to 5 player names, in seating order."
+        game = self.referee.game
+        previous_rules = self.referee.rules
+        self.referee.rules = rules
+        reply = self.referee.handle("new game " + " ".join(names))
+        if not reply.ok and reply.intent == "new_game" and game is not None and not game.is_over:
+            reply = self.referee.handle("yes")  # the setup screen was an explicit choice
+        if not reply.ok:
+            self.referee.rules = previous_rules
+            return reply.error
+        self.set_voice(voice_on)
+        while not isinstance(self.screen, TableScreen):
+            self.pop_screen()
+        self._show_reply("new game " + " ".join(names), reply, "typed")
+        return None
+
+    def new_game_same_players(self) -> None:
+        game = self.referee.game
+        if game is not None:
+            self.submit("new game " + " ".join(game.players))
+
+    def open_setup(self) -> None:
+        game = self.referee.game
+        players = game.players if game is not None else ()
+        while isinstance(self.screen, GameOverScreen):
+            self.pop_screen()
+        self.push_screen(SetupScreen(players, self.referee.rules, self.voice_enabled))
+
+    def game_duration(self) -> str:
+        if self.game_started_at is None:
+            return "unknown"
+        minutes = max(0, int((self.clock() - self.game_started_at) // 60))
+        if minutes < 60:
+            return f"{minutes} min"
+        return f"{minutes // 60} h {minutes % 60:02d} min"
+
+    # ------------------------------------------------------------------ voice
+    def say(self, text: str) -> None:
+        if self.voice is not None and text:
+            self.voice.say(text)
+
+    def set_voice(self, on: bool) -> None:
+        if self.voice is not None:
+            self.voice.set_speech(on)
+
+    def on_speech_state(self, message: SpeechState) -> None:
+        self.status_line.set_speech(message.state, message.reason)
+
+    def on_mic_state(self, message: MicState) -> None:
+        self.status_line.set_mic(message.state, message.reason)
+
+    def on_heard_command(self, message: HeardCommand) -> None:
+        self.apply_heard(message.command, message.text)
+
+    def on_rejected_speech(self, message: RejectedSpeech) -> None:
+        heard = f"heard '{message.text}': " if message.text else ""
+        self.table_log.note(f"🎤 {heard}{message.reason}")
+        self.say(message.reason)
+
+    # ------------------------------------------------------------------ key actions
+    def action_push_to_talk(self) -> None:
+        if self.voice is None or not self.voice.push_to_talk():
+            mic, reason = self.status_line.mic
+            self.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
+                        severity="warning")
+
+    def action_mute(self) -> None:
+        muted = self.voice.toggle_mute() if self.voice is not None else None
+        if muted is None:
+            speech, reason = self.status_line.speech
+            self.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
+                        severity="warning")
+
+    def action_undo(self) -> None:
+        self.submit("undo", source="key")
+
+    def action_redo(self) -> None:
+        self.submit("redo", source="key")
+
+    def action_repeat(self) -> None:
+        self.submit("repeat", source="key")
+
+    def action_toggle_known(self) -> None:
+        shown = self.table.toggle_known()
+        self.notify("Known cards shown." if shown else "Known cards hidden.", timeout=2)
+
+    def action_rules(self) -> None:
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def key_table(self) -> dict[str, tuple[str, str]]:
+        """Action -> (key as configured, description), for the help screen."""
+        return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        actions = {
+            "Undo": ("Take back the last command", self.action_undo),
+            "Redo": ("Apply the undone command again", self.action_redo),
+            "Repeat": ("Say the last announcement again", self.action_repeat),
+            "Status": ("Where the game stands", lambda: self.submit("status")),
+            "Known cards": ("Show or hide the cards known to be in each hand", self.action_toggle_known),
+            "Talk": ("Push to talk: say one command", self.action_push_to_talk),
+            "Mute": ("Mute or unmute the spoken announcements", self.action_mute),
+            "Rules": ("The rules of Life is Life", self.action_rules),
+            "Keys and commands": ("The keys and the command language", self.action_help),
+            "New game": ("Players, house rules and voice", self.open_setup),
+        }
+        for name, (help_text, callback) in actions.items():
+            yield SystemCommand(name, help_text, callback)
+        player = self.referee.players[0] if self.referee.players else "alice"
+        for intent, example in EXAMPLES.items():
+            text = example.format(p=player)
+            yield SystemCommand(f"Type: {text}", f"Put '{text}' in the command line ({intent})",
+                                lambda text=text: self._prefill(text), discover=False)
+
+    def _prefill(self, text: str) -> None:
+        while not isinstance(self.screen, TableScreen):
+            self.pop_screen()
+        field = self.command_input
+        field.value = text
+        field.cursor_position = len(text)
+        field.focus()
+
+
+def run(args: argparse.Namespace) -> int:
+    """``lifeguard`` in a terminal: settings, the stored session, then the app."""
+    try:
+        settings = load_settings(getattr(args, "config", None))
+    except ConfigError as err:
+        print(f"lifeguard: {err}", file=sys.stderr)
+        return 2
+    audio_input = getattr(args, "audio_input", None) or list(settings.voice.audio_input)
+    if audio_input:
+        settings = replace(settings, voice=replace(settings.voice, audio_input=tuple(audio_input)))
+    try:
+        app = LifeguardApp(settings, seed=getattr(args, "seed", None), audio_input=audio_input)
+    except StartError as err:
+        print(f"lifeguard: {err}", file=sys.stderr)
+        return 2
+    app.run()
+    return 0

@@ -1,0 +1,272 @@
+"""The end of a round: the hand grid (entering hands as animal x player counts, with the checks
+of RULES.md shown live) and the results view (majorities, points, lives lost, who is out).
+
+The grid never changes the game itself: Enter on a player's column posts ``HandGrid.Submitted``
+with the ordinary ``<name> has ...`` command, which the app sends through the referee like a
+typed line, so a hand entered here is checked and stored exactly like one typed or spoken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from assistant.tui.widgets import animal_chip, deck_totals, over_limit
+from engine.actions import DeclareHand
+from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
+from engine.events import RoundEnded
+from engine.game import Game, plural, title
+
+
+def hand_command(player: str, counts: dict[Animal, int]) -> str:
+    """The canonical ``<name> has ...`` line for a column of the grid."""
+    parts = [f"{counts[a]} {a.value}" for a in ANIMALS if counts.get(a, 0)]
+    return f"{player} has {' '.join(parts)}".rstrip()
+
+
+def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, list[str]]:
+    """Per player, what is still wrong with the hand in the grid (empty: it can be declared).
+
+    The checks of RULES.md: exactly 10 cards, every known card present, and no animal more often
+    across the rows and all hands than the deck holds (reported under ``""``).
+    """
+    problems: dict[str, list[str]] = {}
+    for p, hand in counts.items():
+        lines: list[str] = []
+        n = sum(hand.values())
+        if n != HAND_SIZE:
+            lines.append(f"{n} of 10 cards")
+        for animal, need in game.known[p].counts().items():
+            if hand.get(animal, 0) < need:
+                lines.append(f"must hold {need} {plural(animal, need)} (taken from the rows)")
+        problems[p] = lines
+    totals = deck_totals(game.rows, [Cards(h) for h in counts.values()])
+    problems[""] = [
+        f"{totals[a]} {plural(a, totals[a])} on the table and in hands, the deck holds {COPIES[a]}"
+        for a in over_limit(totals)
+    ]
+    return problems
+
+
+class HandGrid(DataTable):
+    """Animal x player counts for the hands revealed this round.
+
+    Digits set a count, + and - change it, Enter declares the column's player.
+    """
+
+    BINDINGS = [
+        Binding("enter", "declare", "Declare hand", show=True),
+        Binding("plus,equals_sign", "change(1)", "+1", show=False),
+        Binding("minus", "change(-1)", "-1", show=False),
+        *[Binding(str(d), f"set_count({d})", show=False) for d in range(10)],
+    ]
+
+    @dataclass
+    class Submitted(Message):
+        """A column to declare: the ``<name> has ...`` command."""
+
+        command: str
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
+        self.game: Game | None = None
+        self.counts: dict[str, dict[Animal, int]] = {}
+        self.players: tuple[str, ...] = ()
+        self._round_key: tuple[int, tuple[str, ...]] | None = None
+
+    def update_from(self, game: Game | None) -> None:
+        self.game = game
+        if game is None:
+            return
+        players = game.alive
+        key = (game.round, players)
+        if key != self._round_key:
+            self._round_key = key
+            self.counts = {p: dict(game.known[p].counts()) for p in players}
+        for p, hand in game.declared.items():
+            if p in self.counts:
+                self.counts[p] = dict(hand.counts())
+        self.players = players
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        cursor = self.cursor_coordinate
+        self.clear(columns=True)
+        self.add_column("animal", key="animal")
+        for p in self.players:
+            mark = " ✓" if p in game.declared else ""
+            self.add_column(title(p) + mark, key=p)
+        checks = hand_checks(game, self.counts)
+        totals = deck_totals(game.rows, [Cards(h) for h in self.counts.values()])
+        for animal in ANIMALS:
+            cells: list[Text] = [animal_chip(animal)]
+            for p in self.players:
+                n = self.counts[p].get(animal, 0)
+                known = game.known[p].count(animal)
+                style = "bold" if n else "dim"
+                if n < known or totals[animal] > COPIES[animal]:
+                    style = "bold red reverse"
+                cells.append(Text(f"{n}" + ("*" if known else ""), style=style, justify="center"))
+            self.add_row(*cells, key=animal.value)
+        total_cells: list[Text] = [Text("total", style="bold")]
+        for p in self.players:
+            n = sum(self.counts[p].values())
+            ok = not checks[p]
+            total_cells.append(
+                Text(f"{n}/10" + (" ok" if ok else ""), style="bold" if ok else "bold red",
+                     justify="center")
+            )
+        self.add_row(*total_cells, key="total")
+        if cursor.column == 0:
+            cursor = Coordinate(cursor.row, 1)
+        self.cursor_coordinate = cursor
+
+    # -------------------------------------------------------------------- editing
+    def _cell(self) -> tuple[str, Animal] | None:
+        row, column = self.cursor_coordinate
+        if column < 1 or column > len(self.players) or row >= len(ANIMALS):
+            return None
+        return self.players[column - 1], ANIMALS[row]
+
+    def set_count(self, player: str, animal: Animal, n: int) -> None:
+        if self.game is None or player in self.game.declared:
+            return
+        self.counts[player][animal] = max(0, min(COPIES[animal], n))
+        self._rebuild()
+
+    def action_set_count(self, n: int) -> None:
+        cell = self._cell()
+        if cell:
+            self.set_count(cell[0], cell[1], n)
+
+    def action_change(self, step: int) -> None:
+        cell = self._cell()
+        if cell:
+            p, animal = cell
+            self.set_count(p, animal, self.counts[p].get(animal, 0) + step)
+
+    def action_declare(self) -> None:
+        _row, column = self.cursor_coordinate
+        if 1 <= column <= len(self.players):
+            self.declare(self.players[column - 1])
+
+    def declare(self, player: str) -> None:
+        self.post_message(self.Submitted(hand_command(player, self.counts[player])))
+
+    def checks_text(self) -> Text:
+        """The live checks under the grid, one line per player with a problem."""
+        if self.game is None:
+            return Text()
+        checks = hand_checks(self.game, self.counts)
+        out = Text()
+        for p in self.players:
+            if p in self.game.declared:
+                out.append(f"{title(p)}: declared.\n", style="dim")
+            elif checks[p]:
+                out.append(f"{title(p)}: " + "; ".join(checks[p]) + ".\n", style="bold")
+            else:
+                out.append(f"{title(p)}: 10 cards, ready: Enter declares.\n")
+        for line in checks[""]:
+            out.append(f"Deck: {line}.\n", style="bold red")
+        out.append("* known to be in hand", style="dim")
+        return out
+
+
+def last_round_hands(actions: list) -> dict[str, Cards]:
+    """The hands declared in the last scored round, from the game log's actions (newest last).
+
+    The log holds the round's ``DeclareHand`` actions just before the next round's rows; a player
+    who declared twice counts with the later hand.
+    """
+    hands: dict[str, Cards] = {}
+    seen_declaration = False
+    for action in reversed(actions):
+        if isinstance(action, DeclareHand):
+            seen_declaration = True
+            hands.setdefault(action.player.lower(), action.cards)
+        elif seen_declaration:
+            break
+    return hands
+
+
+class ResultsView(Static):
+    """The last round's results: counts per animal with the majority, points, lives lost, out."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.ended: RoundEnded | None = None
+        self.hands: dict[str, Cards] = {}
+        self.players: tuple[str, ...] = ()
+
+    def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
+        self.ended, self.hands, self.players = ended, hands, players
+        self.update(self.build())
+
+    def build(self) -> Table | Text:
+        ended = self.ended
+        if ended is None:
+            return Text("No round has ended yet.", style="dim")
+        players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
+        if ended.sudden_death:
+            claimant, animal = ended.sudden_death
+            text = Text()
+            text.append(f"Round {ended.round}: sudden death!\n", style="bold")
+            text.append(f"{title(claimant)} revealed all {COPIES[animal]} ")
+            text.append_text(animal_chip(animal))
+            text.append("\n\n")
+            for p in players:
+                text.append(f"{title(p):<8} ")
+                text.append_text(lives_cell(ended, p))
+                text.append("\n")
+            return text
+        table = Table(
+            title=f"Round {ended.round} results (Enter: next round's rows)", box=None,
+            expand=False, padding=(0, 1), title_style="bold", title_justify="left",
+            header_style="bold underline",
+        )
+        table.add_column("animal")
+        for p in players:
+            table.add_column(title(p), justify="center")
+        table.add_column("majority")
+        majorities = {m.animal: m for m in ended.majorities}
+        for animal in ANIMALS:
+            m = majorities.get(animal)
+            if m is None:
+                continue
+            cells: list[Text] = [animal_chip(animal)]
+            for p in players:
+                n = self.hands.get(p, Cards()).count(animal) if self.hands else None
+                if m.winner == p:
+                    cells.append(Text(f"★{n if n is not None else m.count}", style="bold reverse"))
+                elif n is None:
+                    cells.append(Text("?", style="dim"))
+                else:
+                    cells.append(Text(str(n) if n else "·", style="" if n else "dim"))
+            if m.winner:
+                cells.append(Text(f"{title(m.winner)} +{animal.points}", style="bold"))
+            elif m.tied:
+                cells.append(Text("tie", style="italic"))
+            else:
+                cells.append(Text("1 card: none", style="italic"))
+            table.add_row(*cells)
+        table.add_row(Text("points", style="bold"),
+                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
+        table.add_row(Text("lives", style="bold"), *[lives_cell(ended, p) for p in players], "")
+        return table
+
+
+def lives_cell(ended: RoundEnded, player: str) -> Text:
+    """``-2 → 3`` (lives lost, lives left), ``OUT`` when none are left."""
+    lost = ended.losses.get(player, 0)
+    left = "OUT" if player in ended.out else str(ended.lives[player])
+    return Text(f"-{lost}→{left}" if lost else f"0→{left}",
+                style="bold red" if player in ended.out else ("bold" if lost else ""))

@@ -1,0 +1,360 @@
+"""The app's screens: setup, the table (with its reveal and results views), game over, help and
+rules.
+
+Screens only show state and forward what people do to the app (``LifeguardApp.submit`` and
+friends); the app owns the referee and the voice. They read the game through ``app.referee``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    ContentSwitcher,
+    Footer,
+    Input,
+    Label,
+    MarkdownViewer,
+    Select,
+    Static,
+    Switch,
+)
+
+from assistant import announce
+from assistant.commands.grammar import EXAMPLES
+from assistant.tui.reveal import HandGrid, ResultsView, last_round_hands
+from assistant.tui.widgets import (
+    PHASE_WORDS,
+    CardRows,
+    CommandInput,
+    PlayersPanel,
+    StatusLine,
+    TableLog,
+)
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, title
+from engine.rules import HouseRules
+
+if TYPE_CHECKING:
+    from assistant.tui.app import LifeguardApp
+
+RULES_FILE = Path(__file__).with_name("RULES.md")
+
+#: How each house rule is labelled on the setup screen, and the words for its choices.
+RULE_LABELS: dict[str, str] = {
+    "lowest_tie_loses": "Tied lowest totals lose",
+    "all_equal": "Every total the same",
+    "all_out": "Everyone left goes out together",
+    "next_start": "Next round's start player",
+    "knock_requires_swap": "Knock only after one's own first swap",
+    "two_alive_majority_two": "2 alive: a majority needs 2 cards",
+}
+CHOICE_WORDS: dict[object, str] = {
+    2: "2 lives each",
+    1: "1 life each",
+    "nobody": "nobody loses a life",
+    "everyone_loses_1": "everyone loses 1",
+    "most_points": "most points that round wins",
+    "shared": "a shared win",
+    "most_lives_before": "most lives before the round wins",
+    "clockwise": "next player clockwise",
+    "most_lives_lost": "who lost most lives",
+}
+
+
+def _app(node: Any) -> LifeguardApp:
+    return cast("LifeguardApp", node.app)
+
+
+def next_line(game: Game | None) -> Text:
+    """The big line at the top: round, phase and what the referee expects next."""
+    if game is None:
+        return Text(announce.expecting(None), style="bold")
+    text = Text()
+    if game.phase is not Phase.GAME_OVER:
+        text.append(f"Round {game.round} · {PHASE_WORDS[game.phase]}  ", style="bold")
+    text.append(announce.expecting(game), style="bold")
+    return text
+
+
+# ============================================================================ setup
+class SetupScreen(Screen):
+    """Players in seating order, the house rules with their defaults, voice on/off."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back to the table"),
+        Binding("ctrl+s", "start", "Start the game"),
+    ]
+
+    def __init__(self, names: tuple[str, ...] = (), rules: HouseRules | None = None,
+                 voice_on: bool = True) -> None:
+        super().__init__(id="setup")
+        self.names = names
+        self.rules = rules or HouseRules()
+        self.voice_on = voice_on
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="setup-body"):
+            yield Label("New game: 3 to 5 players, in seating order (clockwise)", classes="title")
+            with Horizontal(id="names"):
+                for i in range(MAX_PLAYERS):
+                    value = self.names[i] if i < len(self.names) else ""
+                    placeholder = f"player {i + 1}" + (" (optional)" if i >= MIN_PLAYERS else "")
+                    yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
+                                classes="name", compact=True)
+            yield Label("House rules (RULES.md defaults)", classes="title")
+            for name in HouseRules.field_names():
+                value = getattr(self.rules, name)
+                with Horizontal(classes="rule"):
+                    yield Label(RULE_LABELS[name], classes="rule-label")
+                    if isinstance(value, bool):
+                        yield Switch(value=value, id=f"rule-{name}")
+                    else:
+                        options = [(CHOICE_WORDS[c], c) for c in HouseRules.CHOICES[name]]
+                        yield Select(options, value=value, allow_blank=False, id=f"rule-{name}",
+                                     compact=True)
+            with Horizontal(classes="rule"):
+                yield Label("Voice (speak and listen)", classes="rule-label")
+                yield Switch(value=self.voice_on, id="voice")
+            yield Static("", id="setup-error")
+            yield Button("Start the game (ctrl+s)", variant="primary", id="start", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#name-0", Input).focus()
+
+    def names_entered(self) -> list[str]:
+        return [
+            value.strip().lower()
+            for i in range(MAX_PLAYERS)
+            if (value := self.query_one(f"#name-{i}", Input).value.strip())
+        ]
+
+    def rules_chosen(self) -> HouseRules:
+        values: dict[str, object] = {}
+        for name in HouseRules.field_names():
+            widget = self.query_one(f"#rule-{name}")
+            values[name] = widget.value  # type: ignore[attr-defined]
+        return HouseRules(**values)  # type: ignore[arg-type]
+
+    @on(Input.Submitted, ".name")
+    def _name_entered(self, event: Input.Submitted) -> None:
+        index = int((event.input.id or "name-0").split("-")[1])
+        filled = self.names_entered()
+        if index + 1 < MAX_PLAYERS and (event.value.strip() and (index + 1 < MIN_PLAYERS or
+                                                                  len(filled) < MIN_PLAYERS)):
+            self.query_one(f"#name-{index + 1}", Input).focus()
+        else:
+            self.action_start()
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        voice_on = self.query_one("#voice", Switch).value
+        error = _app(self).start_game(self.names_entered(), self.rules_chosen(), voice_on)
+        if error:
+            self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
+
+
+# ============================================================================ table
+class TableScreen(Screen):
+    """The table as the referee knows it; the command input always has the focus."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss_results", "Rows", show=False),
+    ]
+
+    def __init__(self, data_label: str) -> None:
+        super().__init__(id="table")
+        self.data_label = data_label
+        self.show_known = False
+        #: Rounds whose results people have put away (escape) before entering new rows.
+        self.results_dismissed: set[int] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="next")
+        with Horizontal(id="main"):
+            with ContentSwitcher(initial="play", id="view"):
+                yield CardRows(id="play")
+                with Horizontal(id="reveal"):
+                    yield HandGrid(id="grid")
+                    yield Static(id="checks")
+                yield ResultsView(id="results")
+            yield PlayersPanel(id="players")
+        yield TableLog(id="log")
+        yield CommandInput(lambda: _app(self).referee.players, id="command",
+                           placeholder="type a command, e.g. alice swaps 2 bear dog (help: F2)")
+        yield StatusLine(self.data_label, id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#command", CommandInput).focus()
+        self.update_table()
+
+    def on_resize(self) -> None:
+        rows = self.query_one(CardRows)
+        tall = self.size.height >= 34
+        if rows.tall != tall:
+            rows.tall = tall
+            rows.refresh(layout=True)
+
+    # -------------------------------------------------------------------- state -> widgets
+    def current_view(self, game: Game | None) -> str:
+        if game is None:
+            return "play"
+        if game.phase is Phase.REVEAL:
+            return "reveal"
+        if (
+            game.rounds
+            and game.phase is Phase.ROWS
+            and len(game.missing_rows()) == 4
+            and game.rounds[-1].round not in self.results_dismissed
+        ):
+            return "results"
+        return "play"
+
+    def update_table(self) -> None:
+        app = _app(self)
+        game = app.referee.game
+        self.query_one("#next", Static).update(next_line(game))
+        self.query_one(CardRows).update_from(game)
+        self.query_one(PlayersPanel).update_from(game, self.show_known)
+        view = self.current_view(game)
+        switcher = self.query_one("#view", ContentSwitcher)
+        switcher.current = view
+        self.query_one("#players").display = view == "play"
+        if view == "reveal":
+            grid = self.query_one(HandGrid)
+            grid.update_from(game)
+            self.query_one("#checks", Static).update(grid.checks_text())
+        elif view == "results" and game is not None:
+            self.show_results(game)
+
+    def show_results(self, game: Game) -> None:
+        ended = game.rounds[-1] if game.rounds else None
+        hands = last_round_hands(_app(self).referee.log.current) if ended and not ended.sudden_death else {}
+        self.query_one(ResultsView).show(ended, hands, game.players)
+
+    def action_dismiss_results(self) -> None:
+        game = _app(self).referee.game
+        if game is not None and game.rounds:
+            self.results_dismissed.add(game.rounds[-1].round)
+            self.update_table()
+            self.query_one("#command", CommandInput).focus()
+
+    def toggle_known(self) -> bool:
+        self.show_known = not self.show_known
+        self.update_table()
+        return self.show_known
+
+    # -------------------------------------------------------------------- input
+    @on(Input.Submitted, "#command")
+    def _command_entered(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        field = self.query_one("#command", CommandInput)
+        field.value = ""
+        if not text:
+            self.action_dismiss_results()
+            return
+        field.remember(text)
+        _app(self).submit(text)
+
+    @on(HandGrid.Submitted)
+    def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
+        _app(self).submit(event.command, source="grid")
+
+    @on(HandGrid.CellHighlighted)
+    def _grid_moved(self) -> None:
+        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text())
+
+
+# ============================================================================ game over
+class GameOverScreen(Screen):
+    """The winner, the order in which players went out, the duration; a new game in one key."""
+
+    BINDINGS = [
+        Binding("n", "new_game", "New game, same players"),
+        Binding("s", "setup", "New game, set up"),
+        Binding("escape", "app.pop_screen", "Back to the table"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="over-body"):
+            yield Static(id="winner")
+            yield Static(id="out-order")
+            yield ResultsView(id="final-results")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_view()
+
+    def update_view(self) -> None:
+        app = _app(self)
+        game = app.referee.game
+        if game is None:
+            return
+        winners = announce.names(game.winners)
+        verb = "wins" if len(game.winners) == 1 else "share the win"
+        banner = Text(f"★ {winners} {verb}! ★", style="bold", justify="center")
+        self.query_one("#winner", Static).update(banner)
+        out = Text()
+        out_round = {p: r.round for r in game.rounds for p in r.out}
+        for i, p in enumerate(game.out_order, start=1):
+            out.append(f"{i}. {title(p)} went out in round {out_round.get(p, '?')}\n")
+        out.append(f"\nRounds played: {len(game.rounds)} · duration: {app.game_duration()}",
+                   style="bold")
+        self.query_one("#out-order", Static).update(out)
+        ended = game.rounds[-1] if game.rounds else None
+        hands = last_round_hands(app.referee.log.current) if ended and not ended.sudden_death else {}
+        self.query_one(ResultsView).show(ended, hands, game.players)
+
+    def action_new_game(self) -> None:
+        _app(self).new_game_same_players()
+
+    def action_setup(self) -> None:
+        _app(self).open_setup()
+
+
+# ============================================================================ help and rules
+class HelpScreen(ModalScreen):
+    """The keys (as configured) and the command language, with one example each."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def compose(self) -> ComposeResult:
+        app = _app(self)
+        text = Text()
+        text.append("Keys\n", style="bold underline")
+        for _action, (key, description) in app.key_table().items():
+            text.append(f"  {key:<10}", style="bold")
+            text.append(f"{description}\n")
+        text.append("  ctrl+p    command palette (every command)\n")
+        text.append("\nCommands (typed or spoken)\n", style="bold underline")
+        player = app.referee.players[0] if app.referee.players else "alice"
+        for example in EXAMPLES.values():
+            text.append(f"  {example.format(p=player)}\n")
+        text.append("\nHand grid (end of round): digits set a count, + and - change it, "
+                    "Enter declares the column's hand.", style="italic")
+        with VerticalScroll(id="help-body"):
+            yield Static(text)
+        yield Footer()
+
+
+class RulesScreen(Screen):
+    """RULES.md rendered as Markdown (a copy ships inside the package)."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def compose(self) -> ComposeResult:
+        try:
+            markdown = RULES_FILE.read_text(encoding="utf-8")
+        except OSError:
+            markdown = "# Rules\n\nThe rules file is missing from this installation."
+        yield MarkdownViewer(markdown, show_table_of_contents=False, id="rules")
+        yield Footer()

@@ -1,0 +1,188 @@
+"""Voice inside the app: the speaker and the listener, loaded in the background and reporting by
+messages.
+
+The devices (``assistant.voice.speaker.Speaker``, ``assistant.voice.listener.Listener``) own their
+threads; their callbacks arrive on those threads and are forwarded with ``post_message``, which
+Textual makes thread-safe, so speaking or listening never blocks the screen. Loading them imports
+pyttsx3 and speech_recognition, which takes a while: ``VoiceBridge.load`` runs in a thread worker
+while the table is already interactive. Any failure is a state ("unavailable") with a reason, never
+a crash: the table works without voice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from textual.message import Message
+
+from assistant.config import VoiceSettings
+
+
+@dataclass
+class SpeechState(Message):
+    state: str
+    reason: str | None = None
+
+
+@dataclass
+class MicState(Message):
+    state: str
+    reason: str | None = None
+
+
+@dataclass
+class HeardCommand(Message):
+    command: Any  # assistant.commands.Command
+    text: str
+    confidence: float | None = None
+
+
+@dataclass
+class RejectedSpeech(Message):
+    text: str
+    reason: str
+
+
+class VoiceBridge:
+    """Owns the speaker and listener for the app; every method is safe when voice is missing."""
+
+    def __init__(
+        self,
+        settings: VoiceSettings,
+        post: Callable[[Message], object],
+        context: Callable[[], Any],
+        audio_input: list[str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.post = post
+        self.context = context
+        self.audio_input = list(audio_input or settings.audio_input) or None
+        self.speaker: Any = None
+        self.listener: Any = None
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ loading (worker thread)
+    def load(self) -> None:
+        """Create and start the devices; runs in a thread worker (the imports are slow)."""
+        self._load_speaker()
+        self._load_listener()
+
+    def _load_speaker(self) -> None:
+        if not self.settings.speak:
+            self.post(SpeechState("off", "speech is switched off in the settings"))
+            return
+        try:
+            from assistant.voice.speaker import Speaker
+        except Exception as err:  # the voice package is missing or broken: no speech
+            self.post(SpeechState("unavailable", f"speech could not load: {_short(err)}"))
+            return
+        try:
+            speaker = Speaker(self.settings, on_state=self._speaker_state)
+            speaker.start()
+        except Exception as err:
+            self.post(SpeechState("unavailable", _short(err)))
+            return
+        with self._lock:
+            if self._closed.is_set():
+                speaker.close()
+                return
+            self.speaker = speaker
+        self.post(SpeechState(speaker.state, getattr(speaker, "reason", None)))
+
+    def _load_listener(self) -> None:
+        if self.settings.listen == "off" and not self.audio_input:
+            self.post(MicState("off", "listening is switched off in the settings"))
+            return
+        try:
+            from assistant.voice.listener import Heard, Listener, ListenerState, Rejected
+        except Exception as err:
+            self.post(MicState("unavailable", f"listening could not load: {_short(err)}"))
+            return
+
+        def on_event(event: object) -> None:
+            if isinstance(event, Heard):
+                self.post(HeardCommand(event.command, event.text, getattr(event, "confidence", None)))
+            elif isinstance(event, Rejected):
+                self.post(RejectedSpeech(event.text, event.reason))
+            elif isinstance(event, ListenerState):
+                self.post(MicState(event.state, event.reason))
+
+        settings = self.settings
+        if self.audio_input:
+            settings = replace(settings, audio_input=tuple(self.audio_input))
+        try:
+            listener = Listener(settings, self.context, on_event, audio_input=self.audio_input)
+            listener.start()
+        except Exception as err:
+            self.post(MicState("unavailable", _short(err)))
+            return
+        with self._lock:
+            if self._closed.is_set():
+                listener.close()
+                return
+            self.listener = listener
+        self.post(MicState(listener.state, getattr(listener, "reason", None)))
+
+    def _speaker_state(self, state: str, reason: str | None) -> None:
+        # While the speaker speaks, the listener must not hear it.
+        listener = self.listener
+        if listener is not None:
+            try:
+                if state == "speaking":
+                    listener.pause()
+                else:
+                    listener.resume()
+            except Exception:  # a listener that cannot pause is still better than a crash
+                pass
+        self.post(SpeechState(state, reason))
+
+    # ------------------------------------------------------------------ used by the app
+    def say(self, text: str) -> None:
+        if self.speaker is not None and text:
+            self.speaker.say(text)
+
+    def stop_speaking(self) -> None:
+        if self.speaker is not None:
+            self.speaker.stop()
+
+    def toggle_mute(self) -> bool | None:
+        """Muted after the call, or None when there is no speaker."""
+        if self.speaker is None:
+            return None
+        return bool(self.speaker.toggle_mute())
+
+    def set_speech(self, on: bool) -> None:
+        if self.speaker is None:
+            return
+        if on:
+            self.speaker.unmute()
+        else:
+            self.speaker.mute()
+
+    def push_to_talk(self) -> bool:
+        """Start one utterance; False when there is no listener."""
+        if self.listener is None:
+            return False
+        self.listener.push_to_talk()
+        return True
+
+    def close(self) -> None:
+        self._closed.set()
+        with self._lock:
+            devices = [self.listener, self.speaker]
+            self.listener = self.speaker = None
+        for device in devices:
+            if device is not None:
+                try:
+                    device.close()
+                except Exception:
+                    pass
+
+
+def _short(err: BaseException) -> str:
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return text[:120]

@@ -1,0 +1,62 @@
+"""Shared pieces of the table's tests: one app factory with a fresh data directory, a fixed seed,
+no voice and a fixed clock, so every run (and every snapshot) is the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.commands import parse
+from assistant.config import Settings
+from assistant.tui.app import LifeguardApp
+
+HERE = Path(__file__).parent
+GAME_FILE = HERE / "game_152.txt"
+
+
+def game_lines(path: Path = GAME_FILE) -> list[str]:
+    return [
+        line.split("#", 1)[0].strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.split("#", 1)[0].strip()
+    ]
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "data"
+    directory.mkdir()
+    monkeypatch.setenv("LIFEGUARD_DATA_DIR", str(directory))
+    monkeypatch.delenv("LIFEGUARD_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return directory
+
+
+@pytest.fixture
+def make_app(data_dir: Path):
+    def factory(settings: Settings | None = None, **kwargs) -> LifeguardApp:
+        kwargs.setdefault("seed", 0)
+        kwargs.setdefault("voice", False)
+        kwargs.setdefault("clock", lambda: 1_000_000.0)
+        kwargs.setdefault("data_label", "$LIFEGUARD_DATA_DIR/lifeguard.sqlite")
+        return LifeguardApp(settings or Settings(), data_dir=data_dir, **kwargs)
+
+    return factory
+
+
+async def type_command(pilot, text: str) -> None:
+    """Put ``text`` in the command input and press Enter, as a person would."""
+    field = pilot.app.command_input
+    field.focus()
+    field.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def play(pilot, lines: list[str]) -> None:
+    for line in lines:
+        await type_command(pilot, line)
+
+
+__all__ = ["GAME_FILE", "game_lines", "parse", "play", "type_command"]

