@@ -1,0 +1,350 @@
+"""``lifeguard`` on the command line: replay (text and --json, refused lines, comments, exit
+status), chat and chat --jsonl through a real process, --help, --version, and settings files
+(the shipped config equals the defaults; bad files give one line naming the file and the key)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from assistant.config import ConfigError, Settings, VoiceSettings, load_settings
+from engine.rules import HouseRules
+
+ROOT = Path(__file__).resolve().parent.parent
+LIFEGUARD = Path(sys.executable).with_name("lifeguard")
+
+#: A short game: one round ends in a sudden death, the rest shows scoring.
+GAME = """\
+# A game for the replay tests.
+new game alice bob carol
+alice starts
+
+row 1 giraffe
+row 2 bear bear   # comments may follow a command
+row 3 mole mole mole
+row 4 goat goat goat goat
+alice swaps 1 pig
+bob swaps 1 cat
+carol swaps 1 dog
+alice knocks
+bob passes
+carol passes
+alice has 3 giraffe 2 bear 5 dog
+bob has 3 giraffe 2 sheep 4 pig 1 cat
+carol has 1 giraffe 1 mole 4 sheep 3 cat 1 pig
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "game.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(args: list[str], env: dict[str, str], stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LIFEGUARD), *args], input=stdin, capture_output=True, text=True, env=env, timeout=timeout,
+        cwd=env["HOME"] if Path(env["HOME"]).is_dir() else None,
+    )
+
+
+# --------------------------------------------------------------------------- replay, in-process
+def test_replay_prints_the_announcements(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", str(write(tmp_path, GAME))])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "New game: Alice, Bob and Carol, 5 lives each."
+    assert "Alice starts." in lines
+    assert "Row 4: goat, goat, goat and goat." in lines
+    assert "Alice took row 1, giraffe, and put down pig. Bob's turn." in lines
+    assert "Alice knocks! One last turn each. Bob's turn." in lines
+    assert "Turns are over. Reveal your hands." in lines
+    assert "Giraffes: tied, nobody scores." in lines
+    assert "Bears: Alice, 8 points." in lines
+    assert "Points: Carol 17, Alice 14, Bob 5." in lines
+    assert "Alice loses 1 life. Bob loses 2 lives." in lines
+    assert lines[-1] == "Round 2. Bob starts. Enter the four rows."
+
+
+def test_replay_json_is_one_object_with_the_final_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["replay", str(write(tmp_path, GAME)), "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == ""
+    state = json.loads(out)
+    assert [(p["name"], p["lives"]) for p in state["players"]] == [("alice", 4), ("bob", 3), ("carol", 5)]
+    assert state["winners"] == [] and state["round"] == 2 and state["phase"] == "rows"
+
+
+def test_refused_lines_go_to_stderr_with_their_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = GAME.splitlines()
+    # line 9 (alice's swap) is followed by a refused line; a typo and a wrong turn later on
+    lines.insert(9, "carol swaps 2 pig pig")
+    lines.insert(11, "bob knoks")
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    status = main(["replay", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err.splitlines() == [
+        "line 10: It's Bob's turn, not Carol's.",
+        "line 12: I didn't understand 'bob knoks'. The closest command is 'bob knocks'; "
+        "say 'help' for all commands.",
+    ]
+    # play continued: the refused lines changed nothing, the round was scored as before
+    assert "Points: Carol 17, Alice 14, Bob 5." in out
+    status = main(["replay", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert status == 1 and err.count("\n") == 2
+    assert json.loads(out)["round"] == 2
+
+
+def test_replay_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("new game alice bob carol\nalice starts\nrow 9 pig\n"))
+    assert main(["replay", "-"]) == 1
+    out, err = capsys.readouterr()
+    assert "Alice starts." in out
+    assert err == "line 3: There is no row 9: the rows are 1, 2, 3 and 4.\n"
+
+
+def test_replay_of_an_empty_or_comment_only_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(write(tmp_path, "# nothing\n\n   \n"))]) == 0
+    assert main(["replay", str(write(tmp_path, "# nothing\n")), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"players": [], "winners": [], "round": 0, "phase": "no_game"}
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        (b"\x7fELF\x02\x01\x01\x00\xff\xfe\xfd", "is not a text file"),
+    ],
+)
+def test_replay_of_a_missing_or_binary_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], content, message) -> None:
+    path = tmp_path / "game.bin"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("lifeguard: ") and message in err and err.count("\n") == 1
+
+
+def test_replay_ends_with_the_winner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from assistant.commands import canonical
+    from engine.simulate import simulate_game
+
+    actions = simulate_game(random.Random(5))
+    path = write(tmp_path, "\n".join(canonical(a) for a in actions))
+    assert main(["replay", str(path)]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[-1].endswith("wins the game!")
+    # after the game is over every further game line is refused
+    path.write_text(path.read_text() + "\n" + canonical(actions[-1]) + "\n")
+    assert main(["replay", str(path)]) == 1
+    _, err = capsys.readouterr()
+    assert f"line {len(actions) + 1}: The game is over:" in err
+
+
+# --------------------------------------------------------------------------- real processes
+@pytest.mark.slow
+def test_replay_through_a_real_process(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    done = run(["replay", str(write(tmp_path, GAME + "dave knocks\n"))], isolated_env)
+    assert done.returncode == 1
+    assert done.stderr == "line 18: 'dave' is not playing: the players are alice, bob, carol.\n"
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "Round 2. Bob starts. Enter the four rows."
+
+
+@pytest.mark.slow
+def test_chat_jsonl_answers_each_line_with_one_object(isolated_env: dict[str, str]) -> None:
+    lines = [
+        "new game alice bob carol",
+        "alice starts",
+        "row 1 giraffe",
+        "row 2 bear",
+        "bob knocks",
+        "status",
+        "",
+        "undo",
+        "repeat",
+        "dave knocks",
+        "help",
+    ]
+    done = run(["--seed", "1", "chat", "--jsonl"], isolated_env, stdin="\n".join(lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    for answer in answers:
+        assert isinstance(answer["ok"], bool) and isinstance(answer["said"], str)
+        assert ("error" in answer) == (not answer["ok"])
+    ok = [a["ok"] for a in answers]
+    assert ok == [True, True, True, False, False, True, False, True, True, False, True]
+    assert answers[0]["command"] == "new game alice bob carol"
+    assert answers[1]["said"] == "Alice starts."
+    assert answers[3]["error"] == "Row 2 holds exactly 2 cards, you named 1."
+    assert answers[4]["error"].startswith("Enter the rows first")
+    assert answers[5]["said"].startswith("Round 1. Alice 5 lives, Bob 5 lives, Carol 5 lives.")
+    assert answers[7]["said"].startswith("Undone: row 1 giraffe.")
+    assert answers[8]["said"] == answers[7]["said"]
+    assert answers[9]["error"] == "'dave' is not playing: the players are alice, bob, carol."
+    assert "alice swaps 2 bear dog" in answers[10]["said"]
+
+
+@pytest.mark.slow
+def test_chat_in_plain_text(isolated_env: dict[str, str]) -> None:
+    stdin = "new game alice bob carol\nalice starts\nrow 7 pig\nquit\nstatus\n"
+    done = run(["chat"], isolated_env, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Lifeguard referee. Type 'help' for commands" in out
+    assert "New game: Alice, Bob and Carol, 5 lives each." in out
+    assert "Alice starts." in out
+    assert "! There is no row 7: the rows are 1, 2, 3 and 4." in out
+    assert "Round 1. Alice 5 lives" not in out  # 'quit' ended the conversation
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_no_subcommand_without_a_terminal_is_chat(isolated_env: dict[str, str]) -> None:
+    done = run([], isolated_env, stdin="help\n")
+    assert done.returncode == 0, done.stderr
+    assert "Commands:" in done.stdout and "alice knocks" in done.stdout
+
+
+@pytest.mark.slow
+def test_help_and_version(isolated_env: dict[str, str]) -> None:
+    from assistant import __version__
+
+    done = run(["--version"], isolated_env)
+    assert done.returncode == 0 and done.stdout.strip() == f"lifeguard {__version__}"
+    done = run(["--help"], isolated_env)
+    assert done.returncode == 0
+    for word in ("replay", "chat", "--config", "--version"):
+        assert word in done.stdout
+    for sub in ("replay", "chat"):
+        done = run([sub, "--help"], isolated_env)
+        assert done.returncode == 0 and f"lifeguard {sub}" in done.stdout
+
+
+@pytest.mark.slow
+def test_unknown_subcommand_or_option_is_a_usage_error(isolated_env: dict[str, str]) -> None:
+    done = run(["replya", "x"], isolated_env)
+    assert done.returncode == 2 and "usage: lifeguard" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --------------------------------------------------------------------------- settings files
+def test_the_shipped_config_is_exactly_the_defaults() -> None:
+    path = ROOT / "config" / "lifeguard.toml"
+    settings = load_settings(path)
+    defaults = Settings()
+    assert settings.rules == defaults.rules == HouseRules()
+    assert settings.voice == defaults.voice == VoiceSettings()
+    assert settings.keys == defaults.keys
+    assert settings.source == str(path)
+    # and the file names every field, so it documents all of them
+    text = path.read_text()
+    for name in HouseRules.field_names():
+        assert f"\n{name} = " in text, name
+    for field in fields(VoiceSettings):
+        assert f"\n{field.name} = " in text, field.name
+    for action in defaults.keys:
+        assert f"\n{action} = " in text, action
+
+
+BAD_CONFIGS = [
+    ("[rules]\nfoo = 1\n", "unknown key 'rules.foo'", "lowest_tie_loses"),
+    ("[rules]\nlowest_tie_loses = 3\n", "'rules.lowest_tie_loses' is 3", "allowed: 2, 1"),
+    ("[rules]\nall_equal = \"some\"\n", "'rules.all_equal'", "\"everyone_loses_1\""),
+    ("[rules]\nknock_requires_swap = \"yes\"\n", "'rules.knock_requires_swap'", "true, false"),
+    ("[rules]\nlowest_tie_loses = true\n", "'rules.lowest_tie_loses'", "allowed"),
+    ("rules = 3\n", "'rules' must be a table", "[rules]"),
+    ("[colour]\nred = 1\n", "unknown section or key 'colour'", "rules"),
+    ("[voice]\nrate = 20\n", "'voice.rate' is 20", "80 to 400"),
+    ("[voice]\nvolume = 2\n", "'voice.volume'", "0.0 to 1.0"),
+    ("[voice]\nlisten = \"always\"\n", "'voice.listen'", "push_to_talk"),
+    ("[keys]\nexplode = \"f9\"\n", "unknown key 'keys.explode'", "push_to_talk"),
+    ("[rules\nlowest = 1\n", "not valid TOML", ""),
+    ("x = [\n", "not valid TOML", ""),
+]
+
+
+@pytest.mark.parametrize(("text", "names", "allowed"), BAD_CONFIGS)
+def test_bad_config_files_name_the_file_and_the_key(tmp_path: Path, text: str, names: str, allowed: str) -> None:
+    path = write(tmp_path, text, "bad.toml")
+    with pytest.raises(ConfigError) as bad:
+        load_settings(path)
+    message = str(bad.value)
+    assert message.startswith(f"{path}: ")
+    assert names in message and allowed in message
+    assert "\n" not in message
+
+
+def test_a_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_settings(tmp_path / "nope.toml")
+
+
+def test_config_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "[rules]\nlowest_tie_loses = 1\nnext_start = \"most_lives_lost\"\n", "mine.toml")
+    monkeypatch.setenv("LIFEGUARD_CONFIG", str(path))
+    settings = load_settings()
+    assert settings.rules == HouseRules(lowest_tie_loses=1, next_start="most_lives_lost")
+
+
+def test_house_rules_from_the_config_are_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, "[rules]\nknock_requires_swap = false\n", "quick.toml")
+    game = write(tmp_path, "new game alice bob carol\nalice starts\nrow 1 giraffe\nrow 2 bear bear\n"
+                 "row 3 mole mole mole\nrow 4 goat goat goat goat\nalice knocks\n")
+    assert main(["--config", str(config), "replay", str(game)]) == 0
+    out, _ = capsys.readouterr()
+    assert "You may knock before swapping." in out
+    assert "Alice knocks! One last turn each. Bob's turn." in out
+    assert main(["replay", str(game)]) == 1  # the default: knock only after a swap
+    _, err = capsys.readouterr()
+    assert "line 7: Alice cannot knock yet" in err
+
+
+@pytest.mark.parametrize(("text", "names"), [(t, n) for t, n, _ in BAD_CONFIGS[:3]] + [("x = [\n", "not valid TOML")])
+def test_bad_config_through_the_cli_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, names: str
+) -> None:
+    path = write(tmp_path, text, "bad.toml")
+    game = write(tmp_path, GAME)
+    for argv in (["--config", str(path), "replay", str(game)], ["--config", str(path), "replay", str(game), "--json"]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(f"lifeguard: {path}: ") and names in err
+        assert err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_bad_config_in_a_real_process(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    path = write(tmp_path, "[rules]\nall_out = \"nobody\"\n", "bad.toml")
+    game = write(tmp_path, GAME)
+    for args in (["--config", str(path), "replay", str(game)], ["--config", str(path), "chat", "--jsonl"]):
+        done = run(args, isolated_env)
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert done.stderr.startswith(f"lifeguard: {path}: 'rules.all_out' is 'nobody'; allowed:")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    isolated_env["LIFEGUARD_CONFIG"] = str(tmp_path / "missing.toml")
+    done = run(["replay", str(game)], isolated_env)
+    assert done.returncode == 2
+    assert done.stderr == f"lifeguard: {tmp_path / 'missing.toml'}: no such config file.\n"
