@@ -1,0 +1,161 @@
+"""History, statistics, export (text, json, bgstats) and import, through the real command line."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from assistant.store import GameStore
+from tests.store.conftest import chat_jsonl, game_lines, lifeguard, replayed_state
+
+
+def finished_game(env, seed: int) -> list[str]:
+    lines = game_lines(seed)
+    replies = chat_jsonl(env, lines)
+    assert all(r["ok"] for r in replies if "ok" in r)
+    return lines
+
+
+def test_text_export_replays_to_the_same_state(env, data: Path, tmp_path: Path) -> None:
+    lines = game_lines(31)
+    chat_jsonl(env, lines[:50] + ["undo", "undo"])  # undone lines are not part of the game
+    out = tmp_path / "game.txt"
+    assert lifeguard(env, "export", "--format", "text", "-o", str(out)).returncode == 0
+    status = json.loads(lifeguard(env, "status", "--json").stdout)
+    replay = lifeguard(env, "replay", str(out), "--json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout) == status == replayed_state(lines[:48])
+    # and the rest of the game, then the finished game round trips too
+    chat_jsonl(env, lines[48:])
+    assert lifeguard(env, "export", "1", "-o", str(out)).returncode == 0
+    assert json.loads(lifeguard(env, "replay", str(out), "--json").stdout) == replayed_state(lines)
+
+
+def test_import_of_an_export_gives_back_the_same_commands(env, data: Path, tmp_path: Path) -> None:
+    finished_game(env, 32)
+    first = tmp_path / "first.txt"
+    lifeguard(env, "export", "1", "-o", str(first))
+    out = lifeguard(env, "import", str(first))
+    assert out.returncode == 0 and "Imported game 2" in out.stdout and "finished" in out.stdout
+    second = tmp_path / "second.txt"
+    lifeguard(env, "export", "2", "-o", str(second))
+    body = lambda p: [x for x in p.read_text().splitlines() if not x.startswith("# Lifeguard game") and not x.startswith("# started")]  # noqa: E731
+    assert body(first) == body(second)
+    with GameStore.open(data) as store:
+        one, two = store.game(1), store.game(2)
+        assert one and two and two.status == "finished" and two.winners == one.winners
+        assert [e.joined for e in store.entries(1)] == [e.joined for e in store.entries(2)]
+
+
+def test_import_of_an_unfinished_game_makes_it_current(env, data: Path, tmp_path: Path) -> None:
+    lines = game_lines(33)
+    path = tmp_path / "half.txt"
+    path.write_text("# half a game\n" + "\n".join(lines[:25]) + "\n")
+    chat_jsonl(env, ["new game ann ben cid"])
+    refused = lifeguard(env, "import", str(path))
+    assert refused.returncode == 2 and "--abandon-current" in refused.stderr
+    out = lifeguard(env, "import", str(path), "--abandon-current")
+    assert out.returncode == 0, out.stderr
+    replies = chat_jsonl(env, lines[25:])
+    assert replies[0]["resumed"] and replies[0]["state"] == replayed_state(lines[:25])
+    assert json.loads(lifeguard(env, "status", "--json").stdout) == replayed_state(lines)
+    statuses = [g["status"] for g in json.loads(lifeguard(env, "history", "--json").stdout)]
+    assert statuses == ["finished", "abandoned"]
+
+
+def test_import_rejects_the_whole_file_naming_each_bad_line(env, data: Path, tmp_path: Path) -> None:
+    lines = game_lines(34)[:20]
+    bad = list(lines)
+    bad[4] = "row 3 pig pig"  # row 3 needs 3 cards
+    bad[9] = "zed swaps 2 bear dog"  # no such player
+    bad.insert(12, "undo")  # not a game command
+    bad.insert(15, "new game ann ben cid")  # a second game
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(bad) + "\n")
+    out = lifeguard(env, "import", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    for number in (5, 10, 13, 16):
+        assert re.search(rf"^  line {number}: ", out.stderr, re.M), out.stderr
+    assert "was not imported" in out.stderr
+    assert json.loads(lifeguard(env, "history", "--json").stdout) == []
+    missing = lifeguard(env, "import", str(tmp_path / "nope.txt"))
+    assert missing.returncode == 2 and "nope.txt" in missing.stderr
+
+
+def test_bgstats_export_has_the_fields_bg_stats_reads(env, data: Path) -> None:
+    lines = finished_game(env, 35)
+    out = lifeguard(env, "export", "--format", "bgstats")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    state = replayed_state(lines)
+    assert [g["name"] for g in doc["games"]] == ["Life is Life"]
+    (play,) = doc["plays"]
+    assert play["gameRefId"] == doc["games"][0]["id"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    assert isinstance(play["durationMin"], int) and play["durationMin"] >= 0
+    names = {p["id"]: p["name"].lower() for p in doc["players"]}
+    assert sorted(names.values()) == sorted(p["name"] for p in state["players"])
+    scores = {names[s["playerRefId"]]: s for s in play["playerScores"]}
+    assert set(scores) == set(names.values())
+    assert {p for p, s in scores.items() if s["winner"]} == set(state["winners"])
+    assert all(s["rank"] == 1 for p, s in scores.items() if p in state["winners"])
+    assert all(s["rank"] > 1 for p, s in scores.items() if p not in state["winners"])
+    # the last out ranks before the first out
+    order = [p for p in state["out_order"] if p not in state["winners"]]
+    assert scores[order[-1]]["rank"] <= scores[order[0]]["rank"]
+    starters = [p for p, s in scores.items() if s["startPlayer"]]
+    assert len(starters) == 1
+    first_start = [line.split()[0] for line in lines[:3] if line.endswith(" starts")][-1]
+    assert starters == [first_start]
+
+
+def test_bgstats_export_refuses_an_unfinished_game(env, data: Path) -> None:
+    chat_jsonl(env, game_lines(36)[:10])
+    out = lifeguard(env, "export", "--format", "bgstats")
+    assert out.returncode == 2 and "finished plays only" in out.stderr
+
+
+def test_json_export_keeps_undone_entries_and_what_was_said(env, data: Path) -> None:
+    lines = game_lines(37)
+    chat_jsonl(env, lines[:12] + ["undo"])
+    doc = json.loads(lifeguard(env, "export", "--format", "json").stdout)
+    assert doc["game"]["status"] == "unfinished" and doc["game"]["players"] == lines[0].split()[2:]
+    entries = doc["entries"]
+    assert entries[-1]["undone"] and entries[-1]["command"] == lines[11]
+    assert not any(e["undone"] for e in entries[:-1])
+    assert entries[0]["said"].startswith("New game")
+    assert doc["state"] == replayed_state(lines[:11])
+
+
+def test_history_and_stats(env, data: Path) -> None:
+    a = finished_game(env, 40)
+    b = finished_game(env, 41)
+    chat_jsonl(env, game_lines(42)[:6])  # an unfinished game: in history, not in stats
+    rows = json.loads(lifeguard(env, "history", "--json").stdout)
+    assert [r["status"] for r in rows] == ["unfinished", "finished", "finished"]
+    assert [r["id"] for r in rows] == [3, 2, 1]
+    assert rows[1]["winners"] == replayed_state(b)["winners"]
+    assert rows[2]["players"] == a[0].split()[2:]
+    assert rows[2]["rounds"] == replayed_state(a)["round"]
+    text = lifeguard(env, "history").stdout
+    assert text.splitlines()[0].startswith("#3")
+    stats = {s["player"]: s for s in json.loads(lifeguard(env, "stats", "--json").stdout)}
+    games = [replayed_state(a), replayed_state(b)]
+    for name, s in stats.items():
+        played = [g for g in games if name in [p["name"] for p in g["players"]]]
+        assert s["games"] == len(played)
+        assert s["wins"] == sum(name in g["winners"] for g in played)
+        assert 1 <= s["average_place"] <= 5
+        assert 0 <= s["lives_lost_per_round"] <= 2
+    assert set(stats) == {p["name"] for g in games for p in g["players"]}
+    assert lifeguard(env, "stats").stdout.startswith("player")
+
+
+def test_readers_on_an_empty_data_folder_create_nothing(env, data: Path) -> None:
+    assert lifeguard(env, "history").stdout.strip() == "No games yet."
+    assert json.loads(lifeguard(env, "stats", "--json").stdout) == []
+    assert json.loads(lifeguard(env, "status", "--json").stdout)["phase"] == "no_game"
+    out = lifeguard(env, "export")
+    assert out.returncode == 2 and "No games yet" in out.stderr
+    assert list(data.iterdir()) == []
