@@ -64,7 +64,7 @@ class Cards:
     __slots__ = ("_counts",)
 
     def __init__(self, animals: Iterable[Animal] | Mapping[Animal, int] = ()) -> None:
-        counts = Counter(animals) if not isinstance(animals, Mapping) else Counter(dict(animals))
+        counts = animals if isinstance(animals, dict | Mapping) else Counter(animals)
         self._counts: dict[Animal, int] = {
             a: counts[a] for a in ANIMALS if counts.get(a, 0) > 0
         }
@@ -97,15 +97,15 @@ class Cards:
         return hash(tuple(self._counts.items()))
 
     def __add__(self, other: Cards) -> Cards:
-        merged = Counter(self._counts)
-        merged.update(other._counts)
+        # Plain dicts, not Counter: the engine adds hands on every check (see bench/).
+        merged = dict(self._counts)
+        for a, n in other._counts.items():
+            merged[a] = merged.get(a, 0) + n
         return Cards(merged)
 
     def __sub__(self, other: Cards) -> Cards:
         """Multiset difference; cards of ``other`` missing here are ignored."""
-        left = Counter(self._counts)
-        left.subtract(other._counts)
-        return Cards({a: n for a, n in left.items() if n > 0})
+        return Cards({a: n - other._counts.get(a, 0) for a, n in self._counts.items()})
 
     def __and__(self, other: Cards) -> Cards:
         return Cards({a: min(n, other.count(a)) for a, n in self._counts.items()})

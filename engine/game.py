@@ -517,14 +517,13 @@ class Game:
     def _check_deck_limits(
         rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
     ) -> None:
-        total = Cards()
-        for cards in rows:
+        total: dict[Animal, int] = {}
+        for cards in (*rows, *hands.values()):
             if cards is not None:
-                total = total + cards
-        for cards in hands.values():
-            total = total + cards
+                for animal, n in cards.counts().items():
+                    total[animal] = total.get(animal, 0) + n
         for animal in ANIMALS:
-            n = total.count(animal)
+            n = total.get(animal, 0)
             if n > COPIES[animal]:
                 raise BadCards(
                     f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
