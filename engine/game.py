@@ -404,6 +404,15 @@ class Game:
                     f"{title(other)} is known to hold {'a' if held == 1 else held} "
                     f"{plural(animal, held)}, so {title(player)} cannot hold all {copies}."
                 )
+        revealed = self.declared.get(player)
+        if revealed is not None and revealed.count(animal) != copies:
+            # A claim contradicting the claimant's own revealed hand: the hand comes back first.
+            held = revealed.count(animal)
+            what = f"no {plural(animal, 2)}" if not held else f"{'a' if held == 1 else held} {plural(animal, held)}"
+            raise BadClaim(
+                f"{title(player)}'s revealed hand holds {what}, not all {copies}: "
+                "say 'undo' first if that hand was wrong."
+            )
         others = Cards({a: n for a, n in self.known[player].counts().items() if a is not animal})
         if len(others) + copies > HAND_SIZE:
             raise BadClaim(

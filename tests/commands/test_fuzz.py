@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +16,10 @@ from assistant.referee import Referee
 from engine.simulate import simulate_game
 
 PLAYERS = ("alice", "bob", "carol")
+#: More examples for a long hunt: LIFEGUARD_FUZZ_EXAMPLES=5000 pytest tests/commands/test_fuzz.py
+EXAMPLES = int(os.environ.get("LIFEGUARD_FUZZ_EXAMPLES", "150"))
 SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 #: Every word the language knows, some names, some near misses.
@@ -99,7 +102,7 @@ def simulated_prefix(seed: int, length: int) -> list[str]:
     return renamed
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES * 4 // 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
     prefix=st.integers(0, 80),

@@ -118,6 +118,10 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
     (KNOCKED, "carol has all pigs", BadClaim, "Bob is known to hold a pig, so Carol cannot hold all 5."),
     (REVEAL + ["alice has 1 giraffe 1 rabbit 4 sheep 4 dog"], "bob has all rabbits", BadClaim,
      "Alice is known to hold a rabbit, so Bob cannot hold all 5."),
+    (REVEAL + ["alice has 5 giraffe 5 sheep"], "alice has all rabbits", BadClaim,
+     "Alice's revealed hand holds no rabbits, not all 5: say 'undo' first if that hand was wrong."),
+    (REVEAL + ["carol has 1 cat 3 rabbit 6 sheep"], "carol has all rabbits", BadClaim,
+     "Carol's revealed hand holds 3 rabbits, not all 5"),
 ]
 
 

@@ -302,6 +302,26 @@ def test_sudden_death_after_a_knock_and_during_the_reveal() -> None:
     assert game.rounds[-1].sudden_death == ("bob", Animal.RABBIT)
 
 
+def test_sudden_death_by_a_player_who_revealed_every_copy() -> None:
+    game = new_game(rules=QUICK)
+    set_rows(game)
+    game.apply(Knock("alice"))
+    game.apply(Pass("bob"))
+    game.apply(Pass("carol"))
+    game.apply(DeclareHand("bob", cards("4 cat 6 sheep")))
+    game.apply(SuddenDeath("bob", Animal.CAT))
+    assert game.lives == {"alice": 4, "bob": 5, "carol": 4}
+
+
+def test_knocking_again_after_a_knock_is_a_pass() -> None:
+    game = new_game(rules=QUICK)
+    set_rows(game)
+    game.apply(Knock("alice"))
+    events = game.apply(Knock("bob"))
+    assert type(events[0]).__name__ == "Passed" and game.knocker == "alice"
+    assert game.turn == "carol"
+
+
 def test_sudden_death_before_the_rows_are_complete() -> None:
     game = new_game()
     game.apply(SetRow(1, cards("giraffe")))
