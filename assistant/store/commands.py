@@ -118,30 +118,26 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from assistant.store import records
 
-    try:
-        store = _open_reader()
-        rows = []
-        if store is not None:
-            with store:
-                rows = records.history(store)
-    except StoreError as err:
-        return _fail(err)
-    print(json.dumps(rows) if args.json else "\n".join(records.history_text(rows)))
-    return 0
+    return _print_rows(args, records.history, records.history_text)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from assistant.store import records
 
+    return _print_rows(args, records.stats, records.stats_text)
+
+
+def _print_rows(args: argparse.Namespace, build, as_text) -> int:
+    """Rows computed from the store (none when there is no store yet), as JSON or text."""
     try:
         store = _open_reader()
         rows = []
         if store is not None:
             with store:
-                rows = records.stats(store)
+                rows = build(store)
     except StoreError as err:
         return _fail(err)
-    print(json.dumps(rows) if args.json else "\n".join(records.stats_text(rows)))
+    print(json.dumps(rows) if args.json else "\n".join(as_text(rows)))
     return 0
 
 

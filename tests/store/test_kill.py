@@ -109,7 +109,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(env, data: Path, se
         how = rng.choice(("after_answer", "in_flight", "half_line"))
         if how == "in_flight":  # the next line is being parsed, applied or committed
             chat.send(lines[answered] + "\n")
-            time.sleep(rng.uniform(0, 0.004))
+            time.sleep(rng.uniform(0, 0.0015))
         elif how == "half_line":
             chat.send(lines[answered][: len(lines[answered]) // 2])
         chat.kill()
