@@ -159,3 +159,27 @@ def test_readers_on_an_empty_data_folder_create_nothing(env, data: Path) -> None
     out = lifeguard(env, "export")
     assert out.returncode == 2 and "No games yet" in out.stderr
     assert list(data.iterdir()) == []
+
+
+def test_export_carries_the_house_rules_back_into_import(env, data: Path, tmp_path: Path) -> None:
+    config = tmp_path / "rules.toml"
+    config.write_text("[rules]\nlowest_tie_loses = 1\nall_equal = \"everyone_loses_1\"\n")
+    import random
+
+    from assistant.commands import canonical
+    from engine.rules import HouseRules
+    from engine.simulate import simulate_game
+
+    rules = HouseRules(lowest_tie_loses=1, all_equal="everyone_loses_1")
+    lines = [canonical(a) for a in simulate_game(random.Random(38), rules=rules)]
+    out = lifeguard(env, "--config", str(config), "chat", "--jsonl",
+                    input="".join(line + "\n" for line in lines))
+    assert out.returncode == 0 and '"ok": false' not in out.stdout, out.stderr
+    played = json.loads(lifeguard(env, "status", "--json").stdout)
+    assert played["rules"]["lowest_tie_loses"] == 1
+    path = tmp_path / "game.txt"
+    lifeguard(env, "export", "-o", str(path))
+    assert lifeguard(env, "import", str(path)).returncode == 0  # with the default rules configured
+    imported = json.loads(lifeguard(env, "export", "2", "--format", "json").stdout)
+    assert imported["game"]["rules"] == played["rules"]
+    assert imported["state"] == played

@@ -225,3 +225,19 @@ def test_journal_writes_are_committed_when_they_return(data: Path) -> None:
             count = other.execute("SELECT count(*) FROM entries").fetchone()[0]
             other.close()
             assert count == journal.count
+
+
+def test_a_resumed_game_keeps_its_own_house_rules(data: Path) -> None:
+    from engine.rules import HouseRules
+
+    played = Settings(rules=HouseRules(lowest_tie_loses=1, knock_requires_swap=False))
+    lines = game_lines(12)
+    with open_session(played, data) as s:
+        for line in lines[:15]:
+            assert s.referee.handle(line).ok
+        rules = s.referee.state()["rules"]
+    with open_session(Settings(), data) as s:  # today's settings differ
+        assert s.referee.state()["rules"] == rules and rules["lowest_tie_loses"] == 1
+        assert s.referee.handle("new game ann ben cid").ok is False
+        assert s.referee.handle("yes").ok
+        assert s.referee.state()["rules"]["lowest_tie_loses"] == 2  # a new game: today's rules
