@@ -183,3 +183,16 @@ def test_export_carries_the_house_rules_back_into_import(env, data: Path, tmp_pa
     imported = json.loads(lifeguard(env, "export", "2", "--format", "json").stdout)
     assert imported["game"]["rules"] == played["rules"]
     assert imported["state"] == played
+
+
+def test_no_store_and_replay_write_nothing(env, data: Path, tmp_path: Path) -> None:
+    replies = [json.loads(x) for x in lifeguard(
+        env, "chat", "--jsonl", "--no-store", input="new game ann ben cid\n").stdout.splitlines()]
+    assert replies[0]["ok"]
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(game_lines(39)) + "\n")
+    assert lifeguard(env, "replay", str(path), "--json").returncode == 0
+    assert list(data.iterdir()) == []
+    usage = lifeguard(env, "--help").stdout
+    for command in ("status", "history", "stats", "export", "import"):
+        assert command in usage
