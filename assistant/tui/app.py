@@ -362,8 +362,7 @@ class LifeguardApp(App):
         self.submit("repeat", source="key")
 
     def action_toggle_known(self) -> None:
-        shown = self.table.toggle_known()
-        self.notify("Known cards shown." if shown else "Known cards hidden.", timeout=2)
+        self.table.toggle_known()
 
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):

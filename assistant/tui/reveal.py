@@ -224,12 +224,12 @@ class ResultsView(Static):
             text.append_text(animal_chip(animal))
             text.append("\n\n")
             for p in players:
-                text.append(f"{title(p):<8} ")
-                text.append_text(lives_cell(ended, p))
+                text.append(f"{title(p):<8} loses {ended.losses.get(p, 0)}, lives left: ")
+                text.append_text(lives_left(ended, p))
                 text.append("\n")
             return text
         table = Table(
-            title=f"Round {ended.round} results (Enter: next round's rows)", box=None,
+            title=f"Round {ended.round} results", box=None,
             expand=False, padding=(0, 1), title_style="bold", title_justify="left",
             header_style="bold underline",
         )
@@ -246,7 +246,7 @@ class ResultsView(Static):
             for p in players:
                 n = self.hands.get(p, Cards()).count(animal) if self.hands else None
                 if m.winner == p:
-                    cells.append(Text(f"★{n if n is not None else m.count}", style="bold reverse"))
+                    cells.append(Text(f"[{n if n is not None else m.count}]", style="bold reverse"))
                 elif n is None:
                     cells.append(Text("?", style="dim"))
                 else:
@@ -260,13 +260,15 @@ class ResultsView(Static):
             table.add_row(*cells)
         table.add_row(Text("points", style="bold"),
                       *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives", style="bold"), *[lives_cell(ended, p) for p in players], "")
+        table.add_row(Text("lives lost", style="bold"),
+                      *[Text(f"-{ended.losses.get(p, 0)}" if ended.losses.get(p, 0) else "0")
+                        for p in players], "")
+        table.add_row(Text("lives left", style="bold"), *[lives_left(ended, p) for p in players], "")
         return table
 
 
-def lives_cell(ended: RoundEnded, player: str) -> Text:
-    """``-2 → 3`` (lives lost, lives left), ``OUT`` when none are left."""
-    lost = ended.losses.get(player, 0)
-    left = "OUT" if player in ended.out else str(ended.lives[player])
-    return Text(f"-{lost}→{left}" if lost else f"0→{left}",
-                style="bold red" if player in ended.out else ("bold" if lost else ""))
+def lives_left(ended: RoundEnded, player: str) -> Text:
+    """Lives left after the round, ``OUT`` when none are."""
+    if player in ended.out:
+        return Text("OUT", style="bold red")
+    return Text(str(ended.lives[player]), style="bold")

@@ -62,9 +62,11 @@ def card_lines(animal: Animal | None, height: int) -> list[Text]:
     return [Text(line, style=style) for line in body[:height]]
 
 
-def animal_chip(animal: Animal, count: int | None = None) -> Text:
-    """A one-line card: `` BEAR 8 `` in the animal's colours, for lists of known cards."""
-    label = f" {animal.value} " if count is None else f" {count}×{animal.value} "
+def animal_chip(animal: Animal, count: int | None = None, pad: bool = True) -> Text:
+    """An animal's name in its card colours (``2x pig`` with a count), for lists and tables."""
+    label = animal.value if count is None else f"{count}x {animal.value}"
+    if pad:
+        label = f" {label} "
     return Text(label, style=animal_style(animal))
 
 
@@ -172,18 +174,17 @@ class PlayersPanel(Static):
                 if p in game.winners:
                     marks.append("WINNER")
             detail.append(" · ".join(marks), style="italic")
+            out.append(detail)
             if self.show_known and lives:
                 known = game.known[p]
-                if marks:
-                    detail.append("  ")
-                detail.append("knows: ", style="dim")
+                line = Text("    knows: ", style="dim")
                 if known:
                     for animal, n in known.counts().items():
-                        detail.append_text(animal_chip(animal, n if n > 1 else None))
-                        detail.append(" ")
+                        line.append_text(animal_chip(animal, n if n > 1 else None, pad=False))
+                        line.append(" ")
                 else:
-                    detail.append("nothing", style="dim")
-            out.append(detail)
+                    line.append("nothing", style="dim")
+                out.append(line)
         return out
 
     def render(self) -> Text:
@@ -333,11 +334,14 @@ class StatusLine(Static):
         self.refresh()
 
     def text(self) -> str:
-        def part(label: str, value: tuple[str, str | None]) -> str:
-            state, reason = value
-            return f"{label}: {state}" + (f" ({reason})" if reason and state == "unavailable" else "")
-
-        return f"{part('mic', self.mic)} · {part('speech', self.speech)} · data: {self.data_label}"
+        """States first (they fit), then the data file, then why anything is unavailable."""
+        reasons = [
+            f"{label} {reason}"
+            for label, (state, reason) in (("mic:", self.mic), ("speech:", self.speech))
+            if reason and state == "unavailable"
+        ]
+        text = f"mic: {self.mic[0]} · speech: {self.speech[0]} · data: {self.data_label}"
+        return text + (" · " + "; ".join(reasons) if reasons else "")
 
     def render(self) -> Text:
         return Text(self.text(), no_wrap=True, overflow="ellipsis")

@@ -1,0 +1,105 @@
+"""End to end in a real terminal: tmux runs ``lifeguard`` in a fresh data directory, keys are
+typed with ``send-keys``, the screen is read with ``capture-pane``, the app is quit, and
+``lifeguard status --json`` shows the lives the game left."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+LIFEGUARD = Path(sys.executable).with_name("lifeguard")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make setup installs it)"),
+]
+
+
+class Terminal:
+    """One tmux server of our own (its own socket), one window of 100x30."""
+
+    def __init__(self, tmp_path: Path, env: dict[str, str]) -> None:
+        self.socket = f"lifeguard-test-{os.getpid()}-{tmp_path.name}"
+        self.env = env
+
+    def tmux(self, *args: str, check: bool = True) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
+                              env=self.env, check=check)
+        return done.stdout
+
+    def start(self, command: str) -> None:
+        self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "table", command)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "table", check=False)
+
+    def wait_for(self, text: str, limit: float = 60.0) -> str:
+        """The screen once it shows ``text`` (a safety limit, not a timing check)."""
+        deadline = time.monotonic() + limit
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen shows:\n{screen}")
+
+    def type(self, line: str, echo: str | None = None) -> str:
+        """Type a line and press Enter; wait until the log shows it (or ``echo``)."""
+        self.tmux("send-keys", "-t", "table", "-l", line)
+        self.wait_for(line)
+        self.tmux("send-keys", "-t", "table", "Enter")
+        return self.wait_for(echo or f"› {line}")
+
+    def alive(self) -> bool:
+        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "table"],
+                              capture_output=True, env=self.env).returncode == 0
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, env=self.env)
+
+
+def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    env.update(LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               TERM="xterm-256color")
+    env.pop("LIFEGUARD_CONFIG", None)
+    term = Terminal(tmp_path, env)
+    term.start(f"{LIFEGUARD} --seed 0")
+    try:
+        term.wait_for("players, in seating order")  # the setup screen: no unfinished game
+        term.tmux("send-keys", "-t", "table", "Escape")
+        term.wait_for("type a command")
+        term.type("new game alice bob carol")
+        for line in ("row 1 giraffe", "row 2 bear dog", "row 3 mole pig pig", "row 4 mole goat sheep mouse"):
+            term.type(line)
+        screen = term.wait_for("turn: swap")
+        assert "GIRAFFE" in screen and "MOUSE" in screen
+        assert "♥ ♥ ♥ ♥ ♥" in screen
+        screen = term.type("dave knocks", echo="✗ dave knocks refused")
+        assert "'dave' is not playing" in screen
+        term.type("bob has all cats")
+        screen = term.wait_for("Round 2 · rows")
+        assert "Sudden death! Bob has all cats." in screen
+        assert "Alice loses 1 life." in screen
+        term.tmux("send-keys", "-t", "table", "C-q")
+        deadline = time.monotonic() + 30
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not term.alive(), "the app did not quit on ctrl+q"
+    finally:
+        term.close()
+    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
+                          env=env, check=True)
+    state = json.loads(done.stdout)
+    lives = {p["name"]: p["lives"] for p in state["players"]}
+    assert lives == {"alice": 4, "bob": 5, "carol": 4}
+    assert state["round"] == 2 and state["phase"] == "rows"
