@@ -189,7 +189,11 @@ def expand(template: str) -> tuple[tuple[Element, ...], ...]:
 
 # --------------------------------------------------------------------------- tokens
 
-_TOKEN = re.compile(r"[a-z]+|\d+")
+# Words are runs of letters (any alphabet, so that Jörg and Zoë stay one name) or of digits.
+_TOKEN = re.compile(r"[^\W\d_]+|\d+")
+#: Longer digit runs are read as this (no count or row is that big; int() of thousands of
+#: digits would raise).
+_TOO_BIG = 999_999
 
 
 def tokenize(text: str) -> list[str]:
@@ -198,7 +202,7 @@ def tokenize(text: str) -> list[str]:
 
 def number(word: str) -> int | None:
     if word.isdigit():
-        return int(word)
+        return int(word) if len(word) <= 6 else _TOO_BIG
     return NUMBERS.get(word)
 
 
@@ -221,7 +225,7 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
             if pending is not None:
                 raise _SlotError(f"Two numbers in a row ({pending} {tok}): name an animal after each number.")
             if n == 0 or n > 10:
-                raise _SlotError(f"{tok} cards of one animal? Counts go from 1 to 10.")
+                raise _SlotError(f"{n} cards of one animal? Counts go from 1 to 10.")
             pending = n
             continue
         animal = ANIMAL_WORDS.get(tok)
@@ -303,7 +307,7 @@ def _match(
                 return None, i, None
             slots[slot] = tok
         elif slot == "row":
-            n = int(tok) if tok.isdigit() else ROW_WORDS.get(tok)
+            n = number(tok) if tok.isdigit() else ROW_WORDS.get(tok)
             if n is None:
                 return None, i, None
             if not 1 <= n <= 4:

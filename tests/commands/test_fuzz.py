@@ -7,11 +7,17 @@ import json
 import os
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from assistant.commands import ParseError, canonical, parse
-from assistant.commands.grammar import ANIMAL_WORDS, NUMBERS, RESERVED_WORDS, ROW_WORDS
+from assistant.commands.grammar import (
+    ANIMAL_WORDS,
+    LIST_SEPARATORS,
+    NUMBERS,
+    RESERVED_WORDS,
+    ROW_WORDS,
+)
 from assistant.referee import Referee
 from engine.simulate import simulate_game
 
@@ -124,3 +130,38 @@ def test_command_sequences_never_raise_and_refusals_change_nothing(
             assert referee.history() == history
         else:
             assert reply.said
+
+
+@SETTINGS
+@given(st.lists(st.text(st.characters(categories=["Lu", "Ll", "Lo"]), min_size=1, max_size=8),
+                min_size=3, max_size=5))
+def test_names_in_any_alphabet_stay_one_word_and_round_trip(names: list[str]) -> None:
+    # 'and' separates names; a letter whose lower case is not a letter (İ) is out of scope.
+    assume(all(n.lower() not in LIST_SEPARATORS and n.lower().isalpha() for n in names))
+    try:
+        command = parse("new game " + " ".join(names))
+    except ParseError as err:
+        assert err.message
+        return
+    assert len(command.names) == len(names)
+    assert parse(command.canonical).canonical == command.canonical
+    referee = Referee(rng=random.Random(0))
+    reply = referee.handle(command.canonical)
+    assert reply.ok or reply.error
+
+
+def test_huge_numbers_are_refused_not_crashed() -> None:
+    digits = "9" * 5000
+    for text in (f"row {digits} pig", f"alice has {digits} pigs", f"alice swaps {digits} pig"):
+        try:
+            parse(text, PLAYERS)
+        except ParseError as err:
+            assert "999999" in err.message
+        else:  # pragma: no cover
+            raise AssertionError(text)
+
+
+def test_names_with_accents_are_one_word() -> None:
+    command = parse("New game Jörg, Zoë and Åsa")
+    assert command.names == ("jörg", "zoë", "åsa")
+    assert parse("Zoë knocks", command.names).canonical == "zoë knocks"
