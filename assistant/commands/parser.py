@@ -229,6 +229,11 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
             pending = n
             continue
         animal = ANIMAL_WORDS.get(tok)
+        if animal is None and tok == "all":
+            raise _SlotError(
+                "Sudden death is 'all cats', 'all rabbits' or 'all pigs'; a hand is counted "
+                "cards, e.g. '3 giraffe 2 bear 5 dog'."
+            )
         if animal is None:
             close = difflib.get_close_matches(tok, list(ANIMAL_WORDS), n=1, cutoff=0.6)
             hint = f" Did you mean {close[0]}?" if close else ""
