@@ -41,6 +41,14 @@ carol has 1 giraffe 1 mole 4 sheep 3 cat 1 pig
 """
 
 
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs must not pick up a settings file of whoever runs the tests."""
+    monkeypatch.delenv("LIFEGUARD_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("LIFEGUARD_DATA_DIR", str(tmp_path / "data"))
+
+
 def write(tmp_path: Path, text: str, name: str = "game.txt") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
