@@ -45,7 +45,8 @@ def settings_or_exit(args: argparse.Namespace) -> Settings:
 # ---------------------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
     settings = settings_or_exit(args)
-    referee = Referee(settings.rules, random.Random(args.seed), confirm_new_game=False)
+    seed = 0 if args.seed is None else args.seed  # replay is reproducible by default
+    referee = Referee(settings.rules, random.Random(seed), confirm_new_game=False)
     try:
         stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
     except OSError as err:
@@ -174,7 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="run a file of commands and print the announcements")
     replay.add_argument("file", metavar="FILE", help="command file, one command per line ('-' for stdin)")
     replay.add_argument("--json", action="store_true", help="print only the final state as JSON")
-    replay.add_argument("--seed", type=int, default=0, help="seed for drawing lots (default 0)")
+    # SUPPRESS: without it the subcommand's default would overwrite 'lifeguard --seed N replay'.
+    replay.add_argument("--seed", type=int, default=argparse.SUPPRESS,
+                        help="seed for drawing lots (default 0)")
     replay.set_defaults(func=cmd_replay)
 
     chat = sub.add_parser("chat", help="the referee as a line-by-line conversation")

@@ -356,3 +356,18 @@ def test_bad_config_in_a_real_process(tmp_path: Path, isolated_env: dict[str, st
     done = run(["replay", str(game)], isolated_env)
     assert done.returncode == 2
     assert done.stderr == f"lifeguard: {tmp_path / 'missing.toml'}: no such config file.\n"
+
+
+def test_seed_before_or_after_replay_draws_the_same_lot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "new game alice bob carol\n")
+
+    def lot(argv: list[str]) -> str:
+        assert main(argv) == 0
+        return next(line for line in capsys.readouterr().out.splitlines() if line.startswith("By lot"))
+
+    assert lot(["replay", str(path)]) == lot(["replay", str(path), "--seed", "0"])
+    drawn = {seed: lot(["replay", str(path), "--seed", str(seed)]) for seed in range(6)}
+    assert len(set(drawn.values())) > 1  # the seed matters
+    for seed, said in drawn.items():
+        # 'lifeguard --seed N replay' used to be overwritten by replay's own default
+        assert lot(["--seed", str(seed), "replay", str(path)]) == said
