@@ -130,6 +130,9 @@ def test_command_sequences_never_raise_and_refusals_change_nothing(
             assert referee.history() == history
         else:
             assert reply.said
+    # Whatever happened, the accepted commands alone rebuild the same state (the store's resume).
+    if referee.game is not None:
+        assert Referee.resume(referee.history()).state() == referee.state()
 
 
 @SETTINGS
