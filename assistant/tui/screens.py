@@ -222,13 +222,17 @@ class TableScreen(Screen):
     def update_table(self) -> None:
         app = _app(self)
         game = app.referee.game
-        self.query_one("#next", Static).update(next_line(game))
+        line = next_line(game)
+        self.query_one("#next", Static).update(line, layout=line.cell_len > self.size.width - 2
+                                               or getattr(self, "_next_long", True))
+        self._next_long = line.cell_len > self.size.width - 2
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
-        switcher.current = view
-        self.query_one("#players").display = view == "play"
+        if switcher.current != view:
+            switcher.current = view
+            self.query_one("#players").display = view == "play"
         if view == "reveal":
             grid = self.query_one(HandGrid)
             grid.update_from(game)

@@ -85,7 +85,7 @@ class CardRows(Static):
 
     def update_from(self, game: Game | None) -> None:
         self.rows = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
-        self.refresh(layout=True)
+        self.refresh()  # same height whatever the cards: no new layout (a full-screen repaint)
 
     def card_height(self) -> int:
         return 3 if self.tall else 2
@@ -140,7 +140,10 @@ class PlayersPanel(Static):
         self.game = game
         if show_known is not None:
             self.show_known = show_known
-        self.refresh(layout=True)
+        height = len(self.lines())
+        # A new layout repaints the whole screen: only when the panel's height changes.
+        self.refresh(layout=height != getattr(self, "_height", None))
+        self._height = height
 
     def lines(self) -> list[Text]:
         game = self.game
