@@ -22,7 +22,6 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
-    MarkdownViewer,
     Select,
     Static,
     Switch,
@@ -356,6 +355,9 @@ class RulesScreen(Screen):
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
 
     def compose(self) -> ComposeResult:
+        # Imported only when the rules are opened, so start-up stays fast.
+        from textual.widgets import MarkdownViewer
+
         try:
             markdown = RULES_FILE.read_text(encoding="utf-8")
         except OSError:
