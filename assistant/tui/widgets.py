@@ -275,6 +275,8 @@ def suggest(value: str, players: Sequence[str]) -> str | None:
     else:
         candidates = [a.value for a in ANIMALS] + sorted(w for w in ANIMAL_WORDS if w not in
                                                          {a.value for a in ANIMALS})
+    if prefix in candidates:  # a whole word already: a plural is no help
+        return None
     for word in candidates:
         if word.startswith(prefix) and word != prefix:
             return value + word[len(prefix):]
