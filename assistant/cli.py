@@ -48,14 +48,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     seed = 0 if args.seed is None else args.seed  # replay is reproducible by default
     referee = Referee(settings.rules, random.Random(seed), confirm_new_game=False)
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        # Bytes, decoded line by line: one line in another encoding is a refused line, not
+        # the end of the replay (a text-mode read fails on the whole first 8 KB at once).
+        stream = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else open(args.file, "rb")
     except OSError as err:
         print(f"lifeguard: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
         return 2
     refused = 0
     with stream:
-        try:
-            for number, line in command_lines(stream):
+        for number, raw in enumerate(stream, start=1):
+            if isinstance(raw, bytes):
+                if b"\0" in raw:
+                    print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
+                    return 2
+                raw = raw.split(b"#", 1)[0]  # a comment may be in any encoding
+                try:
+                    raw = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError:
+                    refused += 1
+                    print(f"line {number}: This line is not UTF-8 text; save the file as UTF-8.",
+                          file=sys.stderr)
+                    continue
+            for _, line in command_lines(raw.splitlines()):
                 reply = referee.handle(line)
                 if not reply.ok:
                     refused += 1
@@ -63,9 +77,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 elif not args.json:
                     for sentence in reply.said:
                         print(sentence)
-        except UnicodeDecodeError:
-            print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
-            return 2
     if args.json:
         print(json.dumps(referee.state()))
     return 1 if refused else 0

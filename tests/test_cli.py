@@ -371,3 +371,16 @@ def test_seed_before_or_after_replay_draws_the_same_lot(tmp_path: Path, capsys: 
     for seed, said in drawn.items():
         # 'lifeguard --seed N replay' used to be overwritten by replay's own default
         assert lot(["--seed", str(seed), "replay", str(path)]) == said
+
+
+def test_a_line_in_another_encoding_is_one_refused_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin1.txt"
+    # a UTF-8 byte order mark (Windows editors), then a line saved as Latin-1
+    path.write_bytes("\ufeffnew game alice bob carol\n".encode() + "# Jörg watches\n".encode("latin-1")
+                     + "alice starts # für Jörg\nrow 1 giraffe\r\nrow 2 bär bär\n".encode("latin-1")
+                     + b"row 2 bear bear\n")
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err == "line 5: This line is not UTF-8 text; save the file as UTF-8.\n"
+    assert "Alice starts." in out and "Row 1: giraffe. Still missing: row 2, 3, 4." in out
+    assert "Row 2: bear and bear. Still missing: row 3, 4." in out
