@@ -11,6 +11,7 @@ import argparse
 import importlib
 import json
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TextIO
@@ -99,6 +100,9 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         for line in greeting or ("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",):
             stdout.write(line + "\n")
         stdout.flush()
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if reconfigure is not None:  # under a strict UTF-8 locale a stray byte would end the chat
+        reconfigure(errors="surrogateescape")
     for raw in stdin:
         line = raw.strip()
         if not line:
@@ -107,8 +111,15 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
             continue
         if not jsonl and line.lower() in ("quit", "exit"):
             break
+        if _UNDECODED.search(line):
+            emit(Reply(False, error="That line is not UTF-8 text: type it again."))
+            continue
         emit(referee.handle(line))
     return 0
+
+
+#: Bytes that were not UTF-8, as ``surrogateescape`` keeps them.
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 
 def cmd_chat(args: argparse.Namespace) -> int:

@@ -384,3 +384,17 @@ def test_a_line_in_another_encoding_is_one_refused_line(tmp_path: Path, capsys: 
     assert err == "line 5: This line is not UTF-8 text; save the file as UTF-8.\n"
     assert "Alice starts." in out and "Row 1: giraffe. Still missing: row 2, 3, 4." in out
     assert "Row 2: bear and bear. Still missing: row 3, 4." in out
+
+
+@pytest.mark.slow
+def test_chat_survives_a_line_that_is_not_utf8(isolated_env: dict[str, str]) -> None:
+    # A strict UTF-8 locale (as on most desktops) used to end the chat with a traceback.
+    env = dict(isolated_env, PYTHONIOENCODING="utf-8:strict")
+    done = subprocess.run(
+        [str(LIFEGUARD), "chat", "--jsonl"], input=b"help\n\xff\xfe garbage\nstatus\n",
+        capture_output=True, env=env, timeout=60,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, True]
+    assert answers[1]["error"] == "That line is not UTF-8 text: type it again."
