@@ -1,0 +1,183 @@
+"""Audio inputs for SpeechRecognition: WAV files at real-time pace, and the microphone via arecord.
+
+Used by the listener (``assistant.voice.listener``) and the voice benchmark. Both are
+``speech_recognition.AudioSource``s (``SAMPLE_RATE``, ``SAMPLE_WIDTH``, ``CHUNK``, ``stream``
+with ``read``), so ``Recognizer.listen`` and ``listen_in_background`` work on them unchanged.
+PyAudio (SpeechRecognition's own ``Microphone``) has no Linux wheel, hence ``ArecordSource``.
+
+Both can be *deafened* (``deaf = True``) while the referee speaks: audio keeps flowing at the
+same pace but reads as silence, so the referee never hears itself.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+
+from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, speech_recognition
+
+sr = speech_recognition()
+
+CHUNK = 1024  # frames per read: 64 ms at 16 kHz
+
+
+class AudioUnavailable(RuntimeError):
+    """No audio input; the message is one line for the status bar."""
+
+
+class _PacedStream:
+    """Reads from a byte buffer no faster than real time (when ``realtime``)."""
+
+    def __init__(self, source: WavSource) -> None:
+        self.source = source
+        self.position = 0
+
+    def read(self, frames: int) -> bytes:
+        source = self.source
+        data = source.data
+        if source.closed or self.position >= len(data):
+            return b""
+        size = frames * SAMPLE_WIDTH
+        chunk = data[self.position : self.position + size]
+        self.position += len(chunk)
+        if source.realtime:
+            if source.started_at is None:
+                source.started_at = time.monotonic()
+            due = source.started_at + self.position / (SAMPLE_RATE * SAMPLE_WIDTH)
+            delay = due - time.monotonic()
+            if delay > 0:
+                source.wake.wait(delay)
+        if source.deaf:
+            return bytes(len(chunk))
+        return chunk
+
+
+class WavSource(sr.AudioSource):
+    """WAV files played in as if spoken into a microphone, one after another.
+
+    Files may have any sample rate and be mono or stereo. ``gap`` seconds of silence separate
+    them (so each is its own utterance) and ``trailing_silence`` follows the last; then the
+    stream ends. ``started_at`` is the monotonic time the first chunk was read.
+    """
+
+    def __init__(
+        self,
+        files: Sequence[str],
+        *,
+        gap: float = 0.8,
+        leading_silence: float = 0.3,
+        trailing_silence: float = 1.0,
+        realtime: bool = True,
+    ) -> None:
+        self.files = tuple(files)
+        self.gap = gap
+        self.leading_silence = leading_silence
+        self.trailing_silence = trailing_silence
+        self.realtime = realtime
+        self.SAMPLE_RATE = SAMPLE_RATE
+        self.SAMPLE_WIDTH = SAMPLE_WIDTH
+        self.CHUNK = CHUNK
+        self.stream: _PacedStream | None = None
+        self.data = b""
+        self.started_at: float | None = None
+        self.deaf = False
+        self.closed = False
+        self.wake = threading.Event()  # set by close() to cut a paced wait short
+
+    def load(self) -> None:
+        """Read and convert the files (raises ``AudioUnavailable`` naming a bad file)."""
+        parts = [_silence(self.leading_silence)]
+        for i, path in enumerate(self.files):
+            try:
+                audio = read_wav(path)
+            except (OSError, ValueError, AssertionError, EOFError) as err:
+                raise AudioUnavailable(f"cannot read audio input {path}: {err or 'not a WAV file'}") from None
+            if i:
+                parts.append(_silence(self.gap))
+            parts.append(audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH))  # type: ignore[attr-defined]
+        parts.append(_silence(self.trailing_silence))
+        self.data = b"".join(parts)
+
+    def __enter__(self) -> WavSource:
+        if not self.data:
+            self.load()
+        self.closed = False
+        self.stream = _PacedStream(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stream = None
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
+
+
+class _ArecordStream:
+    def __init__(self, process: subprocess.Popen[bytes], source: ArecordSource) -> None:
+        self.process = process
+        self.source = source
+
+    def read(self, frames: int) -> bytes:
+        stdout = self.process.stdout
+        if stdout is None:
+            return b""
+        data = stdout.read(frames * SAMPLE_WIDTH)
+        if self.source.deaf:
+            return bytes(len(data))
+        return data
+
+
+class ArecordSource(sr.AudioSource):
+    """The default microphone through ALSA's ``arecord`` (16 kHz mono, 16-bit)."""
+
+    def __init__(self, device: str | None = None) -> None:
+        self.device = device
+        self.SAMPLE_RATE = SAMPLE_RATE
+        self.SAMPLE_WIDTH = SAMPLE_WIDTH
+        self.CHUNK = CHUNK
+        self.stream: _ArecordStream | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.deaf = False
+
+    def __enter__(self) -> ArecordSource:
+        exe = shutil.which("arecord")
+        if exe is None:
+            raise AudioUnavailable("no microphone: arecord (alsa-utils) is not installed")
+        command = [exe, "-q", "-t", "raw", "-f", "S16_LE", "-r", str(SAMPLE_RATE), "-c", "1"]
+        if self.device:
+            command += ["-D", self.device]
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        assert process.stdout is not None
+        first = process.stdout.read(CHUNK * SAMPLE_WIDTH)
+        if not first:
+            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            process.wait()
+            lines = [line for line in err.splitlines() if line.strip()]
+            detail = lines[-1].split(": ", 2)[-1] if lines else f"exit status {process.returncode}"
+            raise AudioUnavailable(f"no microphone ({detail.strip()[:100]})")
+        self.process = process
+        self.stream = _ArecordStream(process, self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        process = self.process
+        self.process = None
+        self.stream = None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _silence(seconds: float) -> bytes:
+    return bytes(int(seconds * SAMPLE_RATE) * SAMPLE_WIDTH)

@@ -1,0 +1,220 @@
+"""The speech grammar (JSGF), generated from the command language's tables.
+
+Called by ``assistant.voice.recognizer`` whenever what the referee knows changes. Nothing here
+is written by hand: the sentence shapes come from ``grammar.TEMPLATES`` (whose syntax is already
+JSGF's: ``(a|b)``, ``[a]``; only ``{slot}`` becomes a rule), the words from ``NUMBERS``,
+``ROW_WORDS``, ``ANIMAL_WORDS``, ``SUDDEN_DEATH_WORDS`` and ``LIST_SEPARATORS``. So a spoken
+command can never say something the typed parser does not understand.
+
+What the referee knows narrows the grammar, which is most of what makes recognition reliable:
+  * ``{player}`` is one of the current players (any name at all: unknown words get a generated
+    pronunciation in ``pronounce``);
+  * a swap of row k and a row k both name exactly k cards, counted by the grammar itself ("two
+    pigs and a cat" is 3 cards); a hand names exactly 10, checked after decoding (see
+    ``_slot_rules`` for why);
+  * the phase and whose turn it is weight the alternatives (JSGF ``/weight/``): in the turns
+    phase "<turn player> swaps/knocks" is far likelier than a row or a hand.
+Digits are not speakable, so the speech grammar only uses number words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from assistant.commands.grammar import (
+    ANIMAL_WORDS,
+    LIST_SEPARATORS,
+    NUMBERS,
+    ROW_WORDS,
+    SUDDEN_DEATH_WORDS,
+    TEMPLATES,
+    plural_word,
+)
+from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS
+from engine.game import Game, Phase
+
+#: Intents whose first slot is the player acting in turn (their weight follows the turn).
+TURN_INTENTS = frozenset({"swap", "knock", "pass"})
+#: Meta commands: always possible, at a modest weight.
+META_INTENTS = ("undo", "redo", "no", "yes", "status", "repeat", "help")
+
+_TOKEN = re.compile(r"\(|\)|\[|\]|\||\{\w+\}|[^\s()\[\]|{}]+")
+
+
+@dataclass(frozen=True)
+class SpeechGrammar:
+    """A JSGF grammar and the words it uses (every one must be in the decoder's dictionary)."""
+
+    jsgf: str
+    words: frozenset[str]
+    intents: tuple[str, ...]
+
+
+def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float]:
+    """How likely each intent is now; 0 leaves it out of the grammar."""
+    w: dict[str, float] = dict.fromkeys(TEMPLATES, 0.0)
+    for meta in META_INTENTS:
+        w[meta] = 0.5
+    w["undo"] = w["no"] = 1.0
+    if players:
+        w["new_game"] = 0.2  # the same players again, in seating order
+    if game is None:
+        if players:  # players known but no game state (``lifeguard hear --players``): any command
+            for intent in ("new_game", "row", "swap", "knock", "pass", "hand", "starts"):
+                w[intent] = 1.0
+            w["sudden_death"] = 0.3
+        return w
+    phase = game.phase
+    in_round = phase in (Phase.ROWS, Phase.TURNS, Phase.FINAL_TURNS, Phase.REVEAL)
+    if in_round:
+        w["sudden_death"] = 0.3
+    if phase is Phase.ROWS:
+        w["row"] = 4.0
+        w["starts"] = 1.0 if game.starter is None else 0.2
+    elif phase is Phase.TURNS:
+        w["swap"] = 4.0
+        w["knock"] = 1.5
+        w["row"] = 0.2  # correcting a row
+        w["starts"] = 1.0 if game.starter is None else 0.0
+    elif phase is Phase.FINAL_TURNS:
+        w["swap"] = 3.0
+        w["pass"] = 2.0
+        w["knock"] = 0.5  # knocking again counts as a pass
+    elif phase is Phase.REVEAL:
+        w["hand"] = 4.0
+    elif phase is Phase.GAME_OVER:
+        w["new_game"] = 2.0
+        w["status"] = 1.0
+    return w
+
+
+def build_grammar(players: Sequence[str], game: Game | None = None) -> SpeechGrammar:
+    """The JSGF grammar for ``players`` (lower-case names) in the state of ``game``."""
+    players = tuple(p.lower() for p in players)
+    weights = intent_weights(players, game)
+    if not players:
+        for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
+            weights[intent] = 0.0
+    rules: dict[str, str] = {}
+    top: list[tuple[float, str]] = []
+    for intent, templates in TEMPLATES.items():
+        weight = weights.get(intent, 0.0)
+        if weight <= 0:
+            continue
+        bodies = [_template_body(intent, t, rules) for t in templates]
+        rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
+        top.append((weight, f"<i_{intent}>"))
+    _slot_rules(rules, players, game)
+    # Only keep the rules that are reachable, so the grammar stays small.
+    used = _reachable(rules, [ref for _, ref in top])
+    lines = ["#JSGF V1.0;", "grammar lifeguard;"]
+    lines.append("public <command> = " + " | ".join(f"/{w:g}/ {ref}" for w, ref in top) + ";")
+    for name in sorted(used):
+        lines.append(f"<{name}> = {rules[name]};")
+    jsgf = "\n".join(lines) + "\n"
+    return SpeechGrammar(jsgf, _words_of(used, rules), tuple(i for i, w in weights.items() if w > 0))
+
+
+def _strip_rules(jsgf: str) -> str:
+    return re.sub(r"<[^>]*>|/[^/]*/", " ", jsgf)
+
+
+def _words_of(used: Iterable[str], rules: dict[str, str]) -> frozenset[str]:
+    words: set[str] = set()
+    for name in used:
+        words.update(re.findall(r"[a-z][a-z']*", _strip_rules(rules[name])))
+    return frozenset(words)
+
+
+def _reachable(rules: dict[str, str], roots: Sequence[str]) -> set[str]:
+    seen: set[str] = set()
+    todo = [r.strip("<>") for r in roots]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(re.findall(r"<(\w+)>", rules[name]))
+    return seen
+
+
+def _template_body(intent: str, template: str, rules: dict[str, str]) -> str:
+    """A template in JSGF: the same brackets; slots become rules (row and cards coupled)."""
+    tokens = _TOKEN.findall(template)
+    slots = {t[1:-1] for t in tokens if t.startswith("{")}
+    player_rule = "<turn_player>" if intent in TURN_INTENTS else "<player>"
+    cards_rule = "<cards_hand>" if intent == "hand" else "<cards_any>"
+    names = {"player": player_rule, "cards": cards_rule, "sd_animal": "<sd_animal>", "names": "<names>"}
+    if "row" in slots and "cards" in slots:
+        # A row k holds k cards and a swap of row k puts down k: one branch per row after the
+        # shared words before the row number (sharing them keeps the decoder's search small).
+        split = tokens.index("{row}")
+        depth = sum(1 if t in "([" else -1 if t in ")]" else 0 for t in tokens[:split])
+        assert depth == 0, f"{{row}} must not be inside brackets: {template}"
+        prefix = " ".join(_jsgf_token(t, names) for t in tokens[:split])
+        branches = []
+        for k in ROW_SIZES:
+            coupled = {**names, "row": f"<row_{k}>", "cards": f"<cards_{k}>"}
+            branches.append("( " + " ".join(_jsgf_token(t, coupled) for t in tokens[split:]) + " )")
+        return f"{prefix} ( {' | '.join(branches)} )"
+    return " ".join(_jsgf_token(t, names) for t in tokens)
+
+
+def _jsgf_token(token: str, slots: dict[str, str]) -> str:
+    if token.startswith("{"):
+        return slots[token[1:-1]]
+    return token
+
+
+def _alt(words: Iterable[str]) -> str:
+    return "( " + " | ".join(dict.fromkeys(words)) + " )"
+
+
+def _slot_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | None) -> None:
+    """The slot rules: players (turn-weighted), rows, counted card lists, animals, names."""
+    if players:
+        rules["player"] = _alt(players)
+        turn = game.turn if game is not None else None
+        if turn in players:
+            others = [f"/1/ {p}" for p in players if p != turn]
+            rules["turn_player"] = " | ".join([f"/6/ {turn}", *others])
+        else:
+            rules["turn_player"] = rules["player"]
+        rules["names"] = " ".join(players)
+    for k in ROW_SIZES:
+        rules[f"row_{k}"] = _alt(w for w, n in ROW_WORDS.items() if n == k)
+    # "all the pigs": plurals only (the typed parser also takes "all the pig").
+    rules["sd_animal"] = _alt(
+        w for w, a in SUDDEN_DEATH_WORDS.items()
+        if a in SUDDEN_DEATH_ANIMALS and (w == plural_word(a) or w.endswith("s") and w != a.value)
+    )
+    separators = _alt(sorted(LIST_SEPARATORS))
+    # One card: "pig", "a pig", "one pig". m cards: "two pigs".
+    plural = {
+        a: [w for w, b in ANIMAL_WORDS.items() if b is a and (w == plural_word(a) or w.endswith("s") and w != a.value)]
+        for a in ANIMALS
+    }
+    singular = {
+        a: [w for w, b in ANIMAL_WORDS.items() if b is a and (w == a.value or w not in plural[a])]
+        for a in ANIMALS
+    }
+    one_words = [w for w, n in NUMBERS.items() if n == 1]
+    rules["animal_one"] = _alt(w for a in ANIMALS for w in singular[a])
+    rules["animal_many"] = _alt(w for a in ANIMALS for w in plural[a])
+    rules["item_1"] = f"[ {_alt(one_words)} ] <animal_one>"
+    for m in range(2, HAND_SIZE + 1):
+        count_words = [w for w, n in NUMBERS.items() if n == m]
+        rules[f"item_{m}"] = f"{_alt(count_words)} <animal_many>"
+    # cards_n: exactly n cards, as items whose counts add up to n. (Counting up to a hand's 10
+    # this way multiplies out to ~1 s of FSG building in pocketsphinx, so a hand is a free list
+    # of items and its 10 cards are checked after decoding.)
+    rules["item_any"] = " | ".join(f"<item_{m}>" for m in range(1, HAND_SIZE + 1))
+    rules["cards_hand"] = f"<item_any> ( [ {separators} ] <item_any> )*"
+    for n in ROW_SIZES:
+        alternatives = [f"<item_{n}>"]
+        for m in range(1, n):
+            alternatives.append(f"<item_{m}> [ {separators} ] <cards_{n - m}>")
+        rules[f"cards_{n}"] = " | ".join(f"( {a} )" for a in alternatives)
+    rules["cards_any"] = " | ".join(f"<cards_{n}>" for n in ROW_SIZES)

@@ -1,0 +1,275 @@
+"""Speech in: listen for spoken commands, on one owned thread, and report what was heard.
+
+Used by the Textual app and ``lifeguard listen``. The listener thread opens the audio input
+(the microphone through ``arecord``, or WAV files played in at real-time pace), loads the
+recogniser in the background (the caller never waits for it), and then, per utterance:
+
+1. asks ``context()`` what the referee knows (players, game) and narrows the grammar to it;
+2. waits for speech with SpeechRecognition's ``Recognizer.listen`` (energy threshold, pause
+   detection) in streaming mode, feeding each chunk to the decoder *while* the player speaks, so
+   that little decoding is left when they stop (``listen_in_background`` would only hand over
+   the finished phrase and add the whole decoding time to the wait);
+3. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
+   command, with the reason) through ``on_event``, from the listener thread.
+
+Modes: "push_to_talk" (default: one utterance per ``push_to_talk()``), "continuous", "off".
+``pause()`` / ``resume()`` deafen the input while the referee speaks, so it never hears itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assistant.commands import Command
+from assistant.config import LISTEN_MODES, VoiceSettings
+from engine.game import Game
+
+if TYPE_CHECKING:
+    from assistant.referee import Referee
+
+#: Seconds of quiet that end an utterance. Short, because it is added to every answer's delay;
+#: people pausing longer mid-command are heard as two utterances (and told so by a rejection).
+PAUSE_SECONDS = 0.25
+#: Longest utterance; a hand declaration of ten cards takes about six seconds.
+PHRASE_LIMIT_SECONDS = 12.0
+#: How long a push-to-talk press waits for speech to start.
+PUSH_TIMEOUT_SECONDS = 6.0
+
+
+@dataclass(frozen=True)
+class ListenContext:
+    """What the referee knows, to narrow what is listened for."""
+
+    players: tuple[str, ...]
+    game: Game | None
+
+    @classmethod
+    def from_referee(cls, referee: Referee) -> ListenContext:
+        game = referee.game
+        return cls(players=tuple(referee.players), game=game.copy() if game is not None else None)
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A recognised command."""
+
+    command: Command
+    text: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """Speech that was not a command."""
+
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ListenerState:
+    state: str  # "off" | "listening" | "hearing" | "unavailable"
+    reason: str | None
+
+
+def tune_recognizer(recognizer: object) -> None:
+    """SpeechRecognition's end-of-speech settings for commands (see ``PAUSE_SECONDS``)."""
+    recognizer.pause_threshold = PAUSE_SECONDS  # type: ignore[attr-defined]
+    recognizer.non_speaking_duration = min(0.2, PAUSE_SECONDS)  # type: ignore[attr-defined]
+    recognizer.phrase_threshold = 0.15  # type: ignore[attr-defined]
+    recognizer.dynamic_energy_threshold = True  # type: ignore[attr-defined]
+
+
+class Listener:
+    """Listens on its own thread; see the module docstring."""
+
+    def __init__(
+        self,
+        settings: VoiceSettings,
+        context: Callable[[], ListenContext],
+        on_event: Callable[[Heard | Rejected | ListenerState], None],
+        audio_input: Sequence[str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.context = context
+        self.on_event = on_event
+        files = audio_input if audio_input is not None else settings.audio_input
+        self.audio_input: tuple[str, ...] = tuple(files or ())
+        self.mode = settings.listen if settings.listen in LISTEN_MODES else "push_to_talk"
+        self.state = "off"
+        self.reason: str | None = None
+        self.recognizer = None  # the CommandRecognizer, once loaded
+        self._source = None
+        self._thread: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._push = threading.Event()
+        self._closed = threading.Event()
+        self._paused = False
+        self._input_ended = False
+
+    # ------------------------------------------------------------------ public interface
+    def start(self) -> None:
+        """Start the listener thread; the decoder loads there, in the background."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="lifeguard-listener", daemon=True)
+        self._thread.start()
+
+    def push_to_talk(self) -> None:
+        """Listen for one utterance (push-to-talk mode; in continuous mode it does nothing)."""
+        self._push.set()
+        self._wake.set()
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in LISTEN_MODES:
+            raise ValueError(f"unknown listening mode {mode!r}; allowed: {', '.join(LISTEN_MODES)}")
+        self.mode = mode
+        if mode != "push_to_talk":
+            self._push.clear()
+        self._wake.set()
+
+    def pause(self) -> None:
+        """Stop hearing (the referee is speaking); audio in the meantime is ignored."""
+        self._paused = True
+        if self._source is not None:
+            self._source.deaf = True
+
+    def resume(self) -> None:
+        self._paused = False
+        if self._source is not None:
+            self._source.deaf = False
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closed.set()
+        self._wake.set()
+        source = self._source
+        if source is not None and hasattr(source, "close"):
+            source.close()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    @property
+    def input_ended(self) -> bool:
+        """True once WAV audio input has been played in completely."""
+        return self._input_ended
+
+    # ------------------------------------------------------------------ the listener thread
+    def _run(self) -> None:
+        try:
+            self._run_inner()
+        except Exception as err:  # noqa: BLE001 - never die silently: say why hearing stopped
+            self._set_state("unavailable", f"listening stopped: {type(err).__name__}: {err}"[:120])
+
+    def _run_inner(self) -> None:
+        from assistant.voice.audio import ArecordSource, AudioUnavailable, WavSource
+        from assistant.voice.recognizer import CommandRecognizer, RecognizerUnavailable
+
+        try:
+            self.recognizer = CommandRecognizer()
+        except RecognizerUnavailable as err:
+            self._set_state("unavailable", str(err))
+            return
+        source = WavSource(self.audio_input) if self.audio_input else ArecordSource()
+        source.deaf = self._paused
+        self._source = source
+        try:
+            source.__enter__()
+        except AudioUnavailable as err:
+            self._set_state("unavailable", str(err))
+            return
+        try:
+            self._loop(source)
+        finally:
+            source.__exit__(None, None, None)
+            if isinstance(source, ArecordSource):
+                source.close()
+
+    def _loop(self, source: object) -> None:
+        from assistant.voice.recognizer import speech_recognition
+
+        sr = speech_recognition()
+
+        recognizer = sr.Recognizer()
+        tune_recognizer(recognizer)
+        is_file = bool(self.audio_input)
+        if not is_file:
+            recognizer.adjust_for_ambient_noise(source, duration=0.5)
+        self._set_state("off" if self.mode != "continuous" else "listening")
+        while not self._closed.is_set():
+            mode = self.mode
+            wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set())
+            if not wanted or self._paused:
+                self._set_state("off")
+                if is_file:
+                    self._wake.wait(0.5)  # a file does not run on while nobody listens
+                else:
+                    source.stream.read(source.CHUNK)  # type: ignore[attr-defined]  # drop it
+                self._wake.clear()
+                continue
+            self._push.clear()
+            self._set_state("listening")
+            timeout = PUSH_TIMEOUT_SECONDS if mode == "push_to_talk" else 1.0
+            event = self._one_utterance(recognizer, source, timeout)
+            if event is not None and not self._closed.is_set():
+                self._emit(event)
+            if is_file and source.stream.position >= len(source.data):  # type: ignore[attr-defined]
+                self._input_ended = True
+                self._set_state("off", "audio input ended")
+                self._wake.wait()
+                self._wake.clear()
+
+    def _one_utterance(self, recognizer: object, source: object, timeout: float) -> Heard | Rejected | None:
+        from assistant.voice.recognizer import speech_recognition
+
+        sr = speech_recognition()
+
+        context = self.context()
+        engine = self.recognizer
+        assert engine is not None
+        engine.set_context(context.players, context.game)
+        chunks = recognizer.listen(  # type: ignore[attr-defined]
+            source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True
+        )
+        started = False
+        try:
+            for chunk in chunks:
+                if not started:
+                    started = True
+                    engine.start()
+                    self._set_state("hearing")
+                engine.feed(chunk.get_raw_data(convert_rate=16000, convert_width=2))
+                if self._closed.is_set():
+                    break
+        except sr.WaitTimeoutError:
+            # A noise too short to be a phrase was streamed, then nothing followed.
+            if started:
+                engine.finish()
+            return None
+        if not started:
+            return None
+        decoded = engine.finish()
+        if self._paused:
+            return None  # the referee started speaking meanwhile: do not trust what was heard
+        if decoded.command is not None:
+            return Heard(decoded.command, decoded.text, decoded.confidence)
+        if decoded.audio_seconds < 0.15 and not decoded.text:
+            return None  # a click or a cough
+        return Rejected(decoded.text, decoded.reason or "not a command")
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, event: Heard | Rejected | ListenerState) -> None:
+        try:
+            self.on_event(event)
+        except Exception:  # noqa: BLE001 - a broken callback must not stop listening
+            pass
+
+    def _set_state(self, state: str, reason: str | None = None) -> None:
+        if state == self.state and reason == self.reason:
+            return
+        self.state = state
+        self.reason = reason
+        self._emit(ListenerState(state, reason))

@@ -1,0 +1,282 @@
+"""Speech out: the referee's announcements, spoken on one owned thread, never blocking the caller.
+
+Used by the Textual app and ``lifeguard listen``. pyttsx3's espeak driver must be created and
+driven on a single thread, speaks only one of several queued ``say()`` calls, plays through
+``aplay`` with its errors going straight to the terminal, and prints "Audio saved to ..." after
+``save_to_file``. So: one thread owns the engine and a queue; each announcement is synthesised
+to a WAV file (``save_to_file``, with the driver's print silenced) and played by a player process
+of our own whose output goes to /dev/null. ``stop`` kills the player and empties the queue.
+
+States (``on_state`` is called from the speaker thread on every change):
+    "on"           ready, idle
+    "speaking"     an announcement is playing
+    "muted"        announcements are dropped
+    "unavailable"  no espeak-ng or no audio device; ``reason`` says which, ``say`` does nothing
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import wave
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from assistant.config import VoiceSettings
+
+#: The default player: ALSA's aplay, quiet. ``{file}`` is replaced by the WAV to play.
+DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
+
+_STOP = object()
+
+
+class Speaker:
+    """Speaks announcements in order on its own thread.
+
+    ``player``: the command that plays one WAV (``{file}`` is replaced), default aplay.
+    ``wav_dir``: also keep each utterance's WAV there, numbered in order (tests, demos).
+    """
+
+    def __init__(
+        self,
+        settings: VoiceSettings,
+        on_state: Callable[[str, str | None], None] | None = None,
+        *,
+        player: Sequence[str] | None = None,
+        wav_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.on_state = on_state
+        self.player = tuple(player or DEFAULT_PLAYER)
+        self.wav_dir = Path(wav_dir) if wav_dir is not None else None
+        self.state: str = "on"
+        self.reason: str | None = None
+        self._muted = not settings.speak
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._process_lock = threading.Lock()
+        self._generation = 0  # bumped by stop(): queued items of older generations are dropped
+        self._count = 0
+        self._ready = threading.Event()
+        self._closed = False
+        if self._muted:
+            self.state = "muted"
+
+    # ------------------------------------------------------------------ public interface
+    def start(self) -> None:
+        """Start the speech thread (engine set-up happens there, so this returns at once)."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="lifeguard-speaker", daemon=True)
+        self._thread.start()
+
+    def say(self, text: str) -> None:
+        """Queue ``text``; returns at once. Spoken in order; dropped while muted or unavailable."""
+        text = " ".join(text.split())
+        if not text or self._closed or self.state == "unavailable" or self._muted:
+            return
+        self._queue.put((self._generation, text))
+
+    def stop(self) -> None:
+        """Interrupt what is being said and forget what is queued."""
+        with self._process_lock:  # a player starting right now sees the new generation
+            self._generation += 1
+        self._drain()
+        self._kill_player()
+
+    def mute(self) -> None:
+        self._muted = True
+        self.stop()
+        if self.state != "unavailable":
+            self._set_state("muted")
+
+    def unmute(self) -> None:
+        self._muted = False
+        if self.state == "muted":
+            self._set_state("on")
+
+    def toggle_mute(self) -> bool:
+        """Mute or unmute; returns True when now muted."""
+        if self._muted:
+            self.unmute()
+        else:
+            self.mute()
+        return self._muted
+
+    def close(self) -> None:
+        self._closed = True
+        self.stop()
+        self._queue.put(_STOP)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until everything queued has been spoken (for tests and ``listen``)."""
+        self._ready.wait(timeout)
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    @property
+    def speaking(self) -> bool:
+        return self.state == "speaking"
+
+    # ------------------------------------------------------------------ the speech thread
+    def _run(self) -> None:
+        engine = None
+        workdir = tempfile.mkdtemp(prefix="lifeguard-speech-")
+        try:
+            engine, reason = self._set_up(workdir)
+            if engine is None:
+                self._set_state("unavailable", reason)
+                self._drain()
+            elif not self._muted:
+                self._set_state("on")
+            self._ready.set()
+            while True:
+                item = self._queue.get()
+                if item is _STOP:
+                    break
+                if isinstance(item, threading.Event):
+                    item.set()
+                    continue
+                if engine is None:
+                    continue
+                generation, text = item  # type: ignore[misc]
+                if generation != self._generation or self._muted:
+                    continue
+                self._speak(engine, text, workdir, generation)
+        finally:
+            self._ready.set()
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def _set_up(self, workdir: str) -> tuple[object | None, str | None]:
+        """The pyttsx3 engine and a working player, or None and a one-line reason."""
+        if shutil.which("espeak-ng") is None and shutil.which("espeak") is None:
+            return None, "speech off: espeak-ng is not installed"
+        try:
+            import pyttsx3
+            import pyttsx3.drivers.espeak as espeak_driver
+
+            # The driver prints "Audio saved to ..." after every file: not on our terminal.
+            espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+            engine = pyttsx3.init("espeak")
+            engine.setProperty("rate", self.settings.rate)
+            engine.setProperty("volume", self.settings.volume)
+            try:
+                engine.setProperty("voice", self.settings.voice)
+            except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
+                pass
+        except Exception as err:  # noqa: BLE001 - any failure of the back end means no speech
+            return None, f"speech off: the speech engine failed to start ({_one_line(err)})"
+        # Is there a device to play on? Play a short silence and see.
+        probe = Path(workdir) / "probe.wav"
+        with wave.open(str(probe), "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(22050)
+            w.writeframes(bytes(441 * 2))
+        ok, reason = self._play(probe, probe=True)
+        if not ok:
+            return None, reason
+        return engine, None
+
+    def _speak(self, engine: object, text: str, workdir: str, generation: int) -> None:
+        self._count += 1
+        path = Path(workdir) / f"say{self._count:05d}.wav"
+        try:
+            engine.save_to_file(text, str(path))  # type: ignore[attr-defined]
+            engine.runAndWait()  # type: ignore[attr-defined]
+        except Exception as err:  # noqa: BLE001
+            self._set_state("unavailable", f"speech off: synthesis failed ({_one_line(err)})")
+            return
+        if not path.exists() or generation != self._generation or self._muted:
+            return
+        if self.wav_dir is not None:
+            self.wav_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, self.wav_dir / f"{self._count:05d}.wav")
+        self._set_state("speaking")
+        try:
+            ok, reason = self._play(path, generation=generation)
+            if not ok and generation == self._generation:
+                self._set_state("unavailable", reason)
+                self._drain()
+                return
+        finally:
+            path.unlink(missing_ok=True)
+        if self.state == "speaking":
+            self._set_state("muted" if self._muted else "on")
+
+    def _play(self, path: Path, probe: bool = False, generation: int | None = None) -> tuple[bool, str | None]:
+        command = [part.replace("{file}", str(path)) for part in self.player]
+        if shutil.which(command[0]) is None:
+            return False, f"speech off: no audio player ({command[0]} is not installed)"
+        try:
+            with self._process_lock:
+                if generation is not None and generation != self._generation:
+                    return True, None  # stopped before it began
+                process = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                )
+                if not probe:  # stop() must not kill the device probe (mute right after start)
+                    self._process = process
+            try:
+                _, err = process.communicate(timeout=3 if probe else None)
+            except subprocess.TimeoutExpired:
+                # Still playing 10 ms of silence after 3 s: a slow device, but a device.
+                process.kill()
+                process.communicate()
+                return True, None
+        except OSError as error:
+            return False, f"speech off: cannot run {command[0]} ({error.strerror})"
+        finally:
+            with self._process_lock:
+                self._process = None
+        if process.returncode == 0 or (process.returncode < 0 and not probe):
+            return True, None  # a negative code: stop() killed it on purpose
+        detail = _one_line(err.decode(errors="replace")) or f"exit status {process.returncode}"
+        return False, f"speech off: no audio device ({command[0]}: {detail})"
+
+    # ------------------------------------------------------------------ helpers
+    def _kill_player(self) -> None:
+        with self._process_lock:
+            process = self._process
+        if process is not None and process.poll() is None:
+            process.terminate()
+
+    def _drain(self) -> None:
+        keep = []
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP or isinstance(item, threading.Event):
+                keep.append(item)
+        for item in keep:
+            self._queue.put(item)
+
+    def _set_state(self, state: str, reason: str | None = None) -> None:
+        if state == self.state and reason == self.reason:
+            return
+        self.state = state
+        self.reason = reason
+        if self.on_state is not None:
+            try:
+                self.on_state(state, reason)
+            except Exception:  # noqa: BLE001 - a broken callback must not kill speech
+                pass
+
+
+def _one_line(value: object) -> str:
+    """The last line of an error, without ALSA's "aplay: main:831:" source-position prefix."""
+    lines = [line.strip() for line in str(value).splitlines() if line.strip()]
+    line = lines[-1] if lines else ""
+    return re.sub(r"^[\w-]+: \w+:\d+: ", "", line)[:120]

@@ -1,0 +1,185 @@
+"""Run the voice benchmark over the corpus of ``bench/voice_corpus.py`` and print the figures.
+
+Run: ``.venv/bin/python bench/voice_corpus.py && .venv/bin/python bench/voice_run.py``
+(``--tune`` also prints the confidence threshold that the tune split alone would choose).
+
+Printed, per split (tune / test) and condition (clean / noise / chatter):
+  * exact-command accuracy: the canonical command decoded from the file equals the one spoken;
+  * table-talk rejection: the share of non-commands that yield no command;
+  * decode time per utterance (median, p95) and the real-time factor (decode time / audio time);
+  * end of speech -> parsed command, with the audio arriving at real-time pace through the WAV
+    audio source and ``Recognizer.listen`` (a sample of the test split);
+  * start-up: from starting a fresh interpreter to the first command heard from a WAV input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from assistant.referee import Referee  # noqa: E402
+from assistant.voice.recognizer import CommandRecognizer, read_wav  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def decode_all(manifest: list[dict], recognizer: CommandRecognizer) -> list[dict]:
+    results = []
+    for item in manifest:
+        referee = Referee.resume(item["context"])
+        recognizer.set_context(item["players"], referee.game)
+        decoded = recognizer.decode_audio(read_wav(item["file"]))
+        got = decoded.command.canonical if decoded.command else None
+        results.append({**item, "got": got, "heard": decoded.text, "confidence": decoded.confidence,
+                        "reason": decoded.reason, "seconds": decoded.seconds,
+                        "audio_seconds": decoded.audio_seconds})
+    return results
+
+
+def report(results: list[dict]) -> None:
+    print(f"{'split':6} {'condition':8} {'commands':>8} {'exact':>7} {'talk':>5} {'rejected':>8}")
+    for split in ("tune", "test"):
+        for condition in ("clean", "noise", "chatter"):
+            rows = [r for r in results if r["split"] == split and r["condition"] == condition]
+            if not rows:
+                continue
+            cmds = [r for r in rows if r["expected"] is not None]
+            talk = [r for r in rows if r["expected"] is None]
+            exact = sum(r["got"] == r["expected"] for r in cmds) / max(len(cmds), 1)
+            rejected = sum(r["got"] is None for r in talk) / max(len(talk), 1)
+            print(f"{split:6} {condition:8} {len(cmds):8d} {exact:7.1%} {len(talk):5d} {rejected:8.1%}")
+    times = [r["seconds"] for r in results]
+    rtf = [r["seconds"] / r["audio_seconds"] for r in results if r["audio_seconds"]]
+    print(f"decode time per utterance: median {statistics.median(times) * 1000:.0f} ms, "
+          f"p95 {percentile(times, 0.95) * 1000:.0f} ms; real-time factor median "
+          f"{statistics.median(rtf):.3f}, p95 {percentile(rtf, 0.95):.3f}")
+
+
+def show_errors(results: list[dict], split: str, limit: int = 25) -> None:
+    wrong = [r for r in results if r["split"] == split and r["got"] != r["expected"]]
+    for r in wrong[:limit]:
+        print(f"  {r['id']} {r['condition']:7} {r['voice']:14} said {r['text']!r:50} heard {r['heard']!r} "
+              f"-> {r['got']!r} conf {r['confidence']:.2f} ({r['reason']})")
+
+
+def tune(results: list[dict], split: str = "tune") -> None:
+    """The confidence threshold this split alone would pick (decoded with no threshold)."""
+    rows = [r for r in results if r["split"] == split]
+    cmds = [r for r in rows if r["expected"] is not None]
+    talk = [r for r in rows if r["expected"] is None]
+    best = None
+    for step in range(100):
+        t = step / 100
+        exact = sum(r["got"] == r["expected"] and r["confidence"] >= t for r in cmds) / len(cmds)
+        rejected = sum(r["got"] is None or r["confidence"] < t for r in talk) / len(talk)
+        if best is None or exact + rejected > best[0]:
+            best = (exact + rejected, t, exact, rejected)
+        if step % 10 == 0:
+            print(f"  threshold {t:.2f}: exact {exact:.1%}, talk rejected {rejected:.1%}")
+    assert best is not None
+    print(f"{split} split: best threshold {best[1]:.2f} (exact {best[2]:.1%}, talk rejected {best[3]:.1%})")
+
+
+def realtime_latency(manifest: list[dict], count: int) -> None:
+    """End of speech -> parsed command, audio at real-time pace through ``Recognizer.listen``."""
+    import speech_recognition as sr
+
+    from assistant.voice.audio import WavSource
+    from assistant.voice.listener import tune_recognizer
+
+    items = [m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
+             and m["expected"] is not None][:count]
+    recognizer = CommandRecognizer()
+    latencies = []
+    for item in items:
+        referee = Referee.resume(item["context"])
+        recognizer.set_context(item["players"], referee.game)
+        source = WavSource([item["file"]], trailing_silence=2.0)
+        listener = sr.Recognizer()
+        tune_recognizer(listener)
+        with source:
+            audio = listener.listen(source, timeout=5)
+            decoded = recognizer.decode_audio(audio)
+            done = time.monotonic()
+            speech_end = source.started_at + item["pad_seconds"] + item["speech_seconds"]
+        if decoded.command is not None:
+            latencies.append(done - speech_end)
+    if latencies:
+        print(f"end of speech -> parsed command (real-time pace, {len(latencies)}/{len(items)} heard): "
+              f"median {statistics.median(latencies) * 1000:.0f} ms, p95 {percentile(latencies, 0.95) * 1000:.0f} ms")
+
+
+def startup(manifest: list[dict]) -> None:
+    """From starting the program to the first command heard (a fresh interpreter, WAV input)."""
+    item = next(m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
+                and m["expected"] is not None and not m["context"][2:])
+    code = (
+        "import time, sys; t0 = time.monotonic()\n"
+        "from assistant.voice.listener import Listener, ListenContext, Heard\n"
+        "from assistant.config import VoiceSettings\n"
+        "import threading; done = threading.Event(); out = {}\n"
+        "def on_event(e):\n"
+        "    if isinstance(e, Heard) and not done.is_set(): out['t'] = time.monotonic() - t0; out['c'] = e.command.canonical; done.set()\n"
+        f"ctx = ListenContext(players=tuple({item['players']!r}), game=None)\n"
+        f"l = Listener(VoiceSettings(listen='continuous'), lambda: ctx, on_event, audio_input=[{item['file']!r}])\n"
+        "l.start(); done.wait(20); l.close()\n"
+        "print(out.get('t', -1), out.get('c'))\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    wall = time.monotonic() - started
+    fields = done.stdout.split(maxsplit=1)
+    audio = item["pad_seconds"] + item["speech_seconds"]
+    if fields and float(fields[0]) > 0:
+        print(f"start-up: first command heard {float(fields[0]):.2f} s after the interpreter started "
+              f"(process wall time {wall:.2f} s; the command's audio itself lasts {audio:.2f} s, "
+              f"so {float(fields[0]) - audio:.2f} s of that is start-up and decoding): {fields[1].strip()}")
+    else:
+        print(f"start-up: no command heard ({done.stderr.strip()[-300:]})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default=str(ROOT / "bench" / "out" / "voice"))
+    parser.add_argument("--limit", type=int, default=None, help="at most this many files")
+    parser.add_argument("--tune", action="store_true", help="print the threshold the tune split picks")
+    parser.add_argument("--errors", action="store_true", help="list the test split's misses")
+    parser.add_argument("--latency-samples", type=int, default=30)
+    parser.add_argument("--no-realtime", action="store_true", help="skip the real-time-pace runs")
+    args = parser.parse_args(argv)
+    path = Path(args.corpus) / "manifest.json"
+    if not path.exists():
+        print(f"voice_run: no corpus at {path}; run bench/voice_corpus.py first.", file=sys.stderr)
+        return 2
+    manifest = json.loads(path.read_text())[: args.limit]
+    started = time.monotonic()
+    recognizer = CommandRecognizer(min_confidence=0.0) if args.tune else CommandRecognizer()
+    print(f"decoder ready in {time.monotonic() - started:.2f} s; {len(manifest)} files")
+    results = decode_all(manifest, recognizer)
+    report(results)
+    if args.tune:
+        tune(results)
+    if args.errors:
+        show_errors(results, "test")
+    if not args.no_realtime:
+        realtime_latency(manifest, args.latency_samples)
+        startup(manifest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
