@@ -148,6 +148,7 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
         self.last_heard: str | None = None
+        self._context_snapshot: Any = None
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
@@ -160,7 +161,7 @@ class LifeguardApp(App):
         else:
             table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
             previous = game.players if game is not None else ()
-            await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_enabled))
+            await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_on_default))
         self._start_voice()
 
     def on_unmount(self) -> None:
@@ -186,9 +187,22 @@ class LifeguardApp(App):
         bridge.load()
 
     def _listen_context(self) -> Any:
+        """What the listener (on its own thread) may listen for: a snapshot the UI thread made
+        after the last change, never the live game that the UI thread is changing."""
+        context = self._context_snapshot
+        if context is None:
+            from assistant.voice.listener import ListenContext
+
+            context = self._context_snapshot = ListenContext.from_referee(self.referee)
+        return context
+
+    def _refresh_listen_context(self) -> None:
+        if self.voice is None or self.voice.listener is None:
+            self._context_snapshot = None  # made on first use
+            return
         from assistant.voice.listener import ListenContext
 
-        return ListenContext.from_referee(self.referee)
+        self._context_snapshot = ListenContext.from_referee(self.referee)
 
     # ------------------------------------------------------------------ widgets
     @property
@@ -265,6 +279,7 @@ class LifeguardApp(App):
 
     def after_change(self) -> None:
         """Bring every screen in line with the game after a command."""
+        self._refresh_listen_context()
         self.table.update_table()
         game = self.referee.game
         over = game is not None and game.phase is Phase.GAME_OVER
@@ -305,7 +320,11 @@ class LifeguardApp(App):
         players = game.players if game is not None else ()
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()
-        self.push_screen(SetupScreen(players, self.referee.rules, self.voice_enabled))
+        self.push_screen(SetupScreen(players, self.referee.rules, self.voice_on_default))
+
+    @property
+    def voice_on_default(self) -> bool:
+        return self.voice_enabled and self.settings.voice.speak
 
     def game_duration(self) -> str:
         if self.game_started_at is None:
@@ -322,7 +341,7 @@ class LifeguardApp(App):
 
     def set_voice(self, on: bool) -> None:
         if self.voice is not None:
-            self.voice.set_speech(on)
+            self.voice.set_voice(on)
 
     def on_speech_state(self, message: SpeechState) -> None:
         self.status_line.set_speech(message.state, message.reason)

@@ -64,6 +64,8 @@ class VoiceBridge:
         self.listener: Any = None
         self._closed = threading.Event()
         self._lock = threading.Lock()
+        #: False when voice is switched off on the setup screen: the listener stays deaf.
+        self.listening_wanted = True
 
     # ------------------------------------------------------------------ loading (worker thread)
     def load(self) -> None:
@@ -72,9 +74,8 @@ class VoiceBridge:
         self._load_listener()
 
     def _load_speaker(self) -> None:
-        if not self.settings.speak:
-            self.post(SpeechState("off", "speech is switched off in the settings"))
-            return
+        # Made even when speech is switched off in the settings: it starts muted, and the mute
+        # key can turn it on during the game.
         try:
             from assistant.voice.speaker import Speaker
         except Exception as err:  # the voice package is missing or broken: no speech
@@ -91,7 +92,7 @@ class VoiceBridge:
                 speaker.close()
                 return
             self.speaker = speaker
-        self.post(SpeechState(speaker.state, getattr(speaker, "reason", None)))
+        self.post(SpeechState(speaker.state, reason_text(getattr(speaker, "reason", None))))
 
     def _load_listener(self) -> None:
         if self.settings.listen == "off" and not self.audio_input:
@@ -109,11 +110,12 @@ class VoiceBridge:
             elif isinstance(event, Rejected):
                 self.post(RejectedSpeech(event.text, event.reason))
             elif isinstance(event, ListenerState):
-                self.post(MicState(event.state, event.reason))
+                self.post(MicState(event.state, reason_text(event.reason)))
 
         settings = self.settings
         if self.audio_input:
-            settings = replace(settings, audio_input=tuple(self.audio_input))
+            # Files played in run on by themselves, as if people were talking at the table.
+            settings = replace(settings, audio_input=tuple(self.audio_input), listen="continuous")
         try:
             listener = Listener(settings, self.context, on_event, audio_input=self.audio_input)
             listener.start()
@@ -132,13 +134,13 @@ class VoiceBridge:
         listener = self.listener
         if listener is not None:
             try:
-                if state == "speaking":
+                if state == "speaking" or not self.listening_wanted:
                     listener.pause()
                 else:
                     listener.resume()
             except Exception:  # a listener that cannot pause is still better than a crash
                 pass
-        self.post(SpeechState(state, reason))
+        self.post(SpeechState(state, reason_text(reason)))
 
     # ------------------------------------------------------------------ used by the app
     def say(self, text: str) -> None:
@@ -155,13 +157,19 @@ class VoiceBridge:
             return None
         return bool(self.speaker.toggle_mute())
 
-    def set_speech(self, on: bool) -> None:
-        if self.speaker is None:
-            return
-        if on:
-            self.speaker.unmute()
-        else:
-            self.speaker.mute()
+    def set_voice(self, on: bool) -> None:
+        """Voice on or off as a whole (the setup screen's switch): speech and listening."""
+        self.listening_wanted = on
+        if self.speaker is not None:
+            if on:
+                self.speaker.unmute()
+            else:
+                self.speaker.mute()
+        if self.listener is not None:
+            if on:
+                self.listener.resume()
+            else:
+                self.listener.pause()
 
     def push_to_talk(self) -> bool:
         """Start one utterance; False when there is no listener."""
@@ -181,6 +189,16 @@ class VoiceBridge:
                     device.close()
                 except Exception:
                     pass
+
+
+def reason_text(reason: str | None) -> str | None:
+    """A device's reason without the "speech off:" its own label already says."""
+    if not reason:
+        return reason
+    for prefix in ("speech off: ", "listening off: "):
+        if reason.startswith(prefix):
+            return reason[len(prefix):]
+    return reason
 
 
 def _short(err: BaseException) -> str:

@@ -1,0 +1,75 @@
+"""Voice inside the app with real audio: espeak-ng says a command into a WAV file, the app plays
+it in as if spoken (``--audio-input``), the listener hears it on its own thread, and the table
+shows what was heard (a command is read back and applied, anything else is said and changes
+nothing), while staying interactive. Recognition quality itself is the voice package's tests'
+business; applying a heard command is also tested directly in test_tui_game.py."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from assistant.config import Settings, VoiceSettings
+from engine.game import Phase
+
+from .conftest import play
+
+OPENING = [
+    "new game alice bob carol",
+    "alice starts",
+    "row 1 giraffe",
+    "row 2 bear dog",
+    "row 3 pig pig cat",
+    "row 4 mole goat sheep mouse",
+]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed"),
+]
+
+
+def spoken(text: str, path: Path) -> str:
+    subprocess.run(["espeak-ng", "-v", "en-us", "-s", "150", "-w", str(path), text], check=True)
+    return str(path)
+
+
+async def test_a_spoken_command_is_heard_read_back_and_applied(make_app, tmp_path: Path) -> None:
+    try:
+        import assistant.voice.listener  # noqa: F401
+    except ImportError:
+        pytest.skip("the listener (assistant.voice.listener) is not installed yet")
+    first = make_app()
+    async with first.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+    wav = spoken("alice swaps two cat and mouse", tmp_path / "swap.wav")
+    settings = Settings(voice=VoiceSettings(speak=False))
+    app = make_app(settings, voice=True, audio_input=[wav])
+    async with app.run_test() as pilot:
+        assert app.referee.game.turn == "alice"  # the resumed game, table ready at once
+        deadline = time.monotonic() + 90  # a safety limit for a loaded machine, not a timing check
+        while app.referee.game.turn == "alice" and time.monotonic() < deadline:
+            if app.status_line.mic == ("off", "audio input ended"):
+                await pilot.pause(0.5)  # the last event may still be on its way
+                break
+            await pilot.pause(0.1)
+        log = app.table_log.plain
+        heard = [line for line in log if line.startswith("🎤")]
+        assert heard, f"nothing from the listener reached the table; mic: {app.status_line.mic}"
+        if "🎤 alice swaps 2 cat mouse" in log:
+            assert "  Alice swaps 2: cat and mouse." in log
+            assert app.referee.game.turn == "bob"
+            assert [a.value for a in app.referee.game.rows[1]] == ["cat", "mouse"]
+        else:  # misheard: said calmly, and nothing changed
+            assert app.referee.game.turn == "alice"
+            assert [a.value for a in app.referee.game.rows[1]] == ["bear", "dog"]
+        assert app.referee.game.phase is Phase.TURNS
+        assert app.status_line.speech[0] in ("muted", "unavailable")  # no audio device in CI
+        # the table stayed interactive throughout
+        await play(pilot, ["status"])
+        assert app.table_log.plain[-1].endswith("swap.") or "turn" in app.table_log.plain[-1]
