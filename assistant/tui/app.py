@@ -359,15 +359,17 @@ class LifeguardApp(App):
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:
-        if self.voice is None or not self.voice.push_to_talk():
-            mic, reason = self.status_line.mic
+        mic, reason = self.status_line.mic
+        if mic in ("unavailable", "loading") or self.voice is None or not self.voice.push_to_talk():
             self.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
                         severity="warning")
 
     def action_mute(self) -> None:
-        muted = self.voice.toggle_mute() if self.voice is not None else None
+        speech, reason = self.status_line.speech
+        muted = None
+        if speech not in ("unavailable", "loading") and self.voice is not None:
+            muted = self.voice.toggle_mute()
         if muted is None:
-            speech, reason = self.status_line.speech
             self.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
                         severity="warning")
 

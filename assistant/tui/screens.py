@@ -68,6 +68,10 @@ CHOICE_WORDS: dict[object, str] = {
 }
 
 
+def on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
 def _app(node: Any) -> LifeguardApp:
     return cast("LifeguardApp", node.app)
 
@@ -115,6 +119,7 @@ class SetupScreen(Screen):
                     yield Label(RULE_LABELS[name], classes="rule-label")
                     if isinstance(value, bool):
                         yield Switch(value=value, id=f"rule-{name}")
+                        yield Label(on_off(value), id=f"rule-{name}-word", classes="switch-word")
                     else:
                         options = [(CHOICE_WORDS[c], c) for c in HouseRules.CHOICES[name]]
                         yield Select(options, value=value, allow_blank=False, id=f"rule-{name}",
@@ -122,6 +127,7 @@ class SetupScreen(Screen):
             with Horizontal(classes="rule"):
                 yield Label("Voice (speak and listen)", classes="rule-label")
                 yield Switch(value=self.voice_on, id="voice")
+                yield Label(on_off(self.voice_on), id="voice-word", classes="switch-word")
             yield Static("", id="setup-error")
             yield Button("Start the game (ctrl+s)", variant="primary", id="start", compact=True)
         yield Footer()
@@ -142,6 +148,11 @@ class SetupScreen(Screen):
             widget = self.query_one(f"#rule-{name}")
             values[name] = widget.value  # type: ignore[attr-defined]
         return HouseRules(**values)  # type: ignore[arg-type]
+
+    @on(Switch.Changed)
+    def _switch_word(self, event: Switch.Changed) -> None:
+        """A switch's state in words beside it: colour never carries meaning alone."""
+        self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
 
     @on(Input.Submitted, ".name")
     def _name_entered(self, event: Input.Submitted) -> None:
@@ -342,6 +353,11 @@ class HelpScreen(ModalScreen):
         player = app.referee.players[0] if app.referee.players else "alice"
         for example in EXAMPLES.values():
             text.append(f"  {example.format(p=player)}\n")
+        text.append("\nVoice\n", style="bold underline")
+        status = app.status_line
+        for label, (state, reason) in (("microphone", status.mic), ("speech", status.speech)):
+            text.append(f"  {label}: {state}" + (f" ({reason})" if reason else "") + "\n")
+        text.append(f"  data file: {status.data_label}\n")
         text.append("\nHand grid (end of round): digits set a count, + and - change it, "
                     "Enter declares the column's hand.", style="italic")
         with VerticalScroll(id="help-body"):

@@ -321,7 +321,7 @@ class StatusLine(Static):
     """Microphone, speech and the data file, in words (never colour alone)."""
 
     DEFAULT_CSS = """
-    StatusLine { height: 1; }
+    StatusLine { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, data_label: str, **kwargs) -> None:
