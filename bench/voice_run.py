@@ -110,8 +110,8 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
         recognizer.set_context(item["players"], referee.game)
         source = WavSource([item["file"]], trailing_silence=2.0)
         listener = sr.Recognizer()
-        tune_recognizer(listener)
         with source:
+            tune_recognizer(listener, source)
             audio = listener.listen(source, timeout=5)
             decoded = recognizer.decode_audio(audio)
             done = time.monotonic()

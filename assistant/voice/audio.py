@@ -157,6 +157,9 @@ class ArecordSource(sr.AudioSource):
         if not first:
             err = process.stderr.read().decode(errors="replace") if process.stderr else ""
             process.wait()
+            for pipe in (process.stdout, process.stderr):
+                if pipe is not None:
+                    pipe.close()
             lines = [line for line in err.splitlines() if line.strip()]
             detail = lines[-1].split(": ", 2)[-1] if lines else f"exit status {process.returncode}"
             raise AudioUnavailable(f"no microphone ({detail.strip()[:100]})")
@@ -171,12 +174,17 @@ class ArecordSource(sr.AudioSource):
         process = self.process
         self.process = None
         self.stream = None
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        if process is not None:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            for pipe in (process.stdout, process.stderr):
+                if pipe is not None:
+                    pipe.close()
 
 
 def _silence(seconds: float) -> bytes:

@@ -75,12 +75,25 @@ class ListenerState:
     reason: str | None
 
 
-def tune_recognizer(recognizer: object) -> None:
-    """SpeechRecognition's end-of-speech settings for commands (see ``PAUSE_SECONDS``)."""
+#: The lowest energy threshold: below it, even a quiet room would count as speech.
+MIN_ENERGY_THRESHOLD = 150.0
+
+
+def tune_recognizer(recognizer: object, source: object | None = None) -> None:
+    """SpeechRecognition's settings for commands (see ``PAUSE_SECONDS``).
+
+    The energy threshold is measured once on the input's first quarter second, then fixed:
+    SpeechRecognition's dynamic threshold also adapts *during* a phrase, towards 1.5 times the
+    speech's own energy, so the quieter end of a longer command ("... and dog") fell below it
+    and was cut off (a two-command file then lost half of its second command).
+    """
     recognizer.pause_threshold = PAUSE_SECONDS  # type: ignore[attr-defined]
     recognizer.non_speaking_duration = min(0.2, PAUSE_SECONDS)  # type: ignore[attr-defined]
     recognizer.phrase_threshold = 0.15  # type: ignore[attr-defined]
-    recognizer.dynamic_energy_threshold = True  # type: ignore[attr-defined]
+    recognizer.dynamic_energy_threshold = False  # type: ignore[attr-defined]
+    if source is not None:
+        recognizer.adjust_for_ambient_noise(source, duration=0.25)  # type: ignore[attr-defined]
+    recognizer.energy_threshold = max(recognizer.energy_threshold, MIN_ENERGY_THRESHOLD)  # type: ignore[attr-defined]
 
 
 class Listener:
@@ -194,21 +207,23 @@ class Listener:
         sr = speech_recognition()
 
         recognizer = sr.Recognizer()
-        tune_recognizer(recognizer)
+        tune_recognizer(recognizer, source)
         is_file = bool(self.audio_input)
-        if not is_file:
-            recognizer.adjust_for_ambient_noise(source, duration=0.5)
         self._set_state("off" if self.mode != "continuous" else "listening")
         while not self._closed.is_set():
             mode = self.mode
             wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set())
             if not wanted or self._paused:
                 self._set_state("off")
-                if is_file:
-                    self._wake.wait(0.5)  # a file does not run on while nobody listens
-                else:
-                    source.stream.read(source.CHUNK)  # type: ignore[attr-defined]  # drop it
-                self._wake.clear()
+                if is_file and not self._paused:
+                    self._wake.wait(0.5)  # push-to-talk: a file waits for the next press
+                    self._wake.clear()
+                elif not source.stream.read(source.CHUNK):  # type: ignore[attr-defined]
+                    # Audio runs on (deafened while paused, dropped while idle) like a
+                    # microphone's; a file that ends meanwhile has ended.
+                    self._input_ended = True
+                    self._set_state("off", "audio input ended")
+                    self._wake.wait()
                 continue
             self._push.clear()
             self._set_state("listening")

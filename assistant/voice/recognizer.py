@@ -49,7 +49,7 @@ FRAMES_PER_SECOND = 100
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Per-frame score gap (grammar vs phone loop, in log units of the decoder) at which the
 #: confidence is 0.5; the confidence falls off as a logistic around it.
-GAP_MIDPOINT = 22.0
+GAP_MIDPOINT = 36.0
 GAP_SCALE = 4.0
 
 _LOG_BASE = math.log(1.0001)  # PocketSphinx's log base: scores are in units of log(1.0001)
@@ -79,7 +79,7 @@ class Decoded:
 
 
 def confidence_from_gap(gap: float) -> float:
-    return 1.0 / (1.0 + math.exp((gap - GAP_MIDPOINT) / GAP_SCALE))
+    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, (gap - GAP_MIDPOINT) / GAP_SCALE))))
 
 
 class CommandRecognizer:
@@ -210,8 +210,8 @@ class CommandRecognizer:
         with self._lock:
             self._decoder.end_utt()
             self._filler.end_utt()
-            text, score, frames = _best(self._decoder)
-            _, filler_score, _ = _best(self._filler)
+            text = _hypothesis(self._decoder)
+            gap = _speech_gap(self._decoder, self._filler) if text else 0.0
         audio_seconds = utterance.samples / SAMPLE_RATE
 
         def result(command: Command | None, confidence: float, reason: str | None) -> Decoded:
@@ -222,7 +222,7 @@ class CommandRecognizer:
             return result(None, 0.0, "too short to be a command")
         if not text:
             return result(None, 0.0, "no command heard")
-        confidence = confidence_from_gap((filler_score - score) / max(frames, 1))
+        confidence = confidence_from_gap(gap)
         if confidence < self.min_confidence:
             return result(None, confidence, f"not sure it was a command (confidence {confidence:.2f})")
         try:
@@ -253,16 +253,44 @@ class _Utterance:
     busy: float = 0.0  # seconds spent decoding
 
 
-def _best(decoder: object) -> tuple[str, float, int]:
-    """The best hypothesis, its acoustic log-score and the number of frames."""
+def _hypothesis(decoder: object) -> str:
     hyp = decoder.hyp()  # type: ignore[attr-defined]
-    frames = decoder.n_frames()  # type: ignore[attr-defined]
-    if hyp is None:
-        return "", 0.0, frames
-    # The Python API hands scores out as probabilities (logmath.exp of the decoder's scaled
-    # integer scores in units of log(1.0001)); take logs back to compare two searches.
-    acoustic = sum(math.log(max(seg.ascore, 1e-300)) for seg in decoder.seg())  # type: ignore[attr-defined]
-    return hyp.hypstr.strip(), acoustic / _LOG_BASE, frames
+    return hyp.hypstr.strip() if hyp is not None else ""
+
+
+def _segments(decoder: object) -> list[tuple[str, int, int, float]]:
+    """(word, first frame, last frame, acoustic log-score) of the best path.
+
+    The Python API hands scores out as probabilities (logmath.exp of the decoder's scaled
+    integer scores, in units of log(1.0001)); the logs are taken back to compare two searches.
+    """
+    return [
+        (seg.word, seg.start_frame, seg.end_frame, math.log(max(seg.ascore, 1e-300)) / _LOG_BASE)
+        for seg in (decoder.seg() or [])  # type: ignore[attr-defined]
+    ]
+
+
+def _speech_gap(grammar: object, filler: object) -> float:
+    """How much worse, per frame of *speech*, the grammar's words fit than free phones do.
+
+    Silence and noise segments are left out: averaged over the whole utterance, the padding
+    around a command diluted the gap (on the tune split, rejecting 90% of table talk kept 33% of
+    the correct commands that way, against 53% with the speech frames only).
+    """
+    phones = _segments(filler)
+    if not phones:
+        return 0.0
+    per_frame = [0.0] * (max(end for _, _, end, _ in phones) + 1)
+    for _, start, end, score in phones:
+        for t in range(start, end + 1):
+            per_frame[t] = score / (end - start + 1)
+    gap, frames = 0.0, 0
+    for word, start, end, score in _segments(grammar):
+        if word.startswith(("<", "[", "+")) or word == "(NULL)":
+            continue
+        gap += sum(per_frame[start : end + 1]) - score
+        frames += end - start + 1
+    return gap / frames if frames else 0.0
 
 
 def _noise_table() -> bytes:

@@ -1,0 +1,165 @@
+"""The listener and its WAV audio input: real espeak-ng speech, real decoding, real threads."""
+
+from __future__ import annotations
+
+import queue
+import time
+from pathlib import Path
+
+from assistant.config import VoiceSettings
+from assistant.referee import Referee
+from assistant.voice.audio import WavSource
+from assistant.voice.listener import (
+    Heard,
+    ListenContext,
+    Listener,
+    ListenerState,
+    Rejected,
+    tune_recognizer,
+)
+from assistant.voice.recognizer import CommandRecognizer, speech_recognition
+
+from .conftest import join_wavs, needs_espeak
+
+pytestmark = needs_espeak
+
+PLAYERS = ("alice", "bob", "carol")
+
+
+def rows_phase() -> Referee:
+    referee = Referee(confirm_new_game=False)
+    assert referee.handle("new game alice bob carol").ok
+    return referee
+
+
+def test_a_file_with_two_commands_and_a_pause_yields_two_commands(synth, tmp_path: Path) -> None:
+    """The WAV source, at real-time pace, through SpeechRecognition's Recognizer.listen."""
+    sr = speech_recognition()
+    both = join_wavs([synth("row one pig"), synth("row two bear and dog")], tmp_path / "two.wav", 1.0)
+    referee = rows_phase()
+    decoder = CommandRecognizer(referee.players, referee.game)
+    recognizer = sr.Recognizer()
+    source = WavSource([str(both)], trailing_silence=0.5)
+    heard = []
+    with source:
+        tune_recognizer(recognizer, source)
+        for _ in range(2):
+            audio = recognizer.listen(source, timeout=5)
+            assert isinstance(audio, sr.AudioData)
+            decoded = decoder.decode_audio(audio)
+            assert decoded.command is not None, decoded
+            heard.append(decoded.command.canonical)
+            assert referee.execute(decoded.command).ok
+            decoder.set_context(referee.players, referee.game)
+        elapsed = time.monotonic() - (source.started_at or 0)
+    assert heard == ["row 1 pig", "row 2 bear dog"]
+    duration = len(source.data) / (2 * 16000)
+    assert elapsed >= duration - 0.6  # it ran at the pace of the audio, not as fast as it could
+
+
+def collect(listener: Listener, events: queue.Queue, until, timeout: float = 30.0) -> list:
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            event = events.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        seen.append(event)
+        if until(seen):
+            break
+    return seen
+
+
+def test_continuous_listening_hears_each_command_and_rejects_table_talk(synth) -> None:
+    files = [synth("row one pig"), synth("what time is it"), synth("row two bear and dog")]
+    referee = rows_phase()
+    events: queue.Queue = queue.Queue()
+
+    def on_event(event) -> None:
+        events.put(event)
+        if isinstance(event, Heard):
+            referee.execute(event.command)  # the context follows the game, as in the app
+
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext.from_referee(referee),
+                        on_event, audio_input=[str(f) for f in files])
+    listener.start()
+    seen = collect(listener, events, lambda s: listener.input_ended)
+    listener.close()
+    heard = [e.command.canonical for e in seen if isinstance(e, Heard)]
+    assert heard == ["row 1 pig", "row 2 bear dog"]
+    # The table talk was either rejected or not taken for speech at all; never a command.
+    assert all(isinstance(e, Heard | Rejected | ListenerState) for e in seen)
+    states = [e.state for e in seen if isinstance(e, ListenerState)]
+    assert "listening" in states and "hearing" in states
+
+
+def test_push_to_talk_hears_one_utterance_per_press(synth) -> None:
+    files = [synth("row one pig"), synth("row two bear and dog")]
+    referee = rows_phase()
+    events: queue.Queue = queue.Queue()
+    listener = Listener(VoiceSettings(), lambda: ListenContext.from_referee(referee), events.put,
+                        audio_input=[str(f) for f in files])
+    assert listener.mode == "push_to_talk"
+    listener.start()
+    # No press: nothing is heard, the file does not run on.
+    seen = collect(listener, events, lambda s: False, timeout=2.0)
+    assert not [e for e in seen if isinstance(e, Heard | Rejected)]
+    listener.push_to_talk()
+    seen = collect(listener, events, lambda s: any(isinstance(e, Heard) for e in s))
+    assert [e.command.canonical for e in seen if isinstance(e, Heard)] == ["row 1 pig"]
+    referee.handle("row 1 pig")
+    listener.push_to_talk()
+    seen = collect(listener, events, lambda s: any(isinstance(e, Heard) for e in s))
+    listener.close()
+    assert [e.command.canonical for e in seen if isinstance(e, Heard)] == ["row 2 bear dog"]
+
+
+def test_while_the_referee_speaks_nothing_is_heard(synth) -> None:
+    """Deafened while "speaking": the first command passes unheard, the second is heard."""
+    files = [synth("row one pig"), synth("row two bear and dog")]
+    referee = rows_phase()
+    events: queue.Queue = queue.Queue()
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext.from_referee(referee),
+                        events.put, audio_input=[str(f) for f in files])
+    listener.pause()  # as the app does while the speaker is speaking
+    listener.start()
+    deadline = time.monotonic() + 20
+    while (listener._source is None or listener._source.started_at is None) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    source = listener._source
+    # The first command ends ~1.3 s into the input, the second starts ~2.3 s in.
+    time.sleep(max(0.0, source.started_at + 1.8 - time.monotonic()))
+    listener.resume()
+    seen = collect(listener, events, lambda s: listener.input_ended, timeout=15)
+    listener.close()
+    assert [e.command.canonical for e in seen if isinstance(e, Heard)] == ["row 2 bear dog"]
+
+
+def test_no_microphone_is_reported_as_unavailable_with_a_reason() -> None:
+    events: queue.Queue = queue.Queue()
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(PLAYERS, None),
+                        events.put)
+    listener.start()
+    seen = collect(listener, events, lambda s: any(
+        isinstance(e, ListenerState) and e.state in ("unavailable", "listening") for e in s), timeout=20)
+    listener.close()
+    final = [e for e in seen if isinstance(e, ListenerState)][-1]
+    if final.state == "unavailable":  # this machine (and CI) has no sound card
+        assert final.reason and final.reason.startswith("no microphone")
+        assert listener.state == "unavailable"
+    else:  # a machine with a microphone listens
+        assert final.state == "listening"
+
+
+def test_a_bad_audio_input_file_is_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.wav"
+    bad.write_text("not audio")
+    events: queue.Queue = queue.Queue()
+    listener = Listener(VoiceSettings(), lambda: ListenContext(PLAYERS, None), events.put,
+                        audio_input=[str(bad)])
+    listener.start()
+    seen = collect(listener, events, lambda s: any(isinstance(e, ListenerState) and e.state == "unavailable" for e in s), timeout=10)
+    listener.close()
+    assert listener.state == "unavailable" and "notes.wav" in (listener.reason or "")
+    assert seen
