@@ -244,9 +244,10 @@ class LifeguardApp(App):
         """A spoken command: shown in the input for a moment, read back, applied."""
         field = self.command_input
         shown = f"heard: {command.canonical}"
-        field.value = shown
-        self.last_heard = shown
-        self.set_timer(1.5, lambda: self._clear_heard(shown))
+        if not field.value or field.value == self.last_heard:  # never over what someone types
+            field.value = shown
+            self.last_heard = shown
+            self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = self.referee.execute(command)
         if reply.ok and command.intent not in ("undo", "redo", "no", "yes", "status", "repeat", "help"):
             reply.said = [announce.readback(command.canonical, command.intent), *reply.said]

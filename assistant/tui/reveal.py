@@ -224,7 +224,7 @@ class ResultsView(Static):
             text.append_text(animal_chip(animal))
             text.append("\n\n")
             for p in players:
-                text.append(f"{title(p):<8} loses {ended.losses.get(p, 0)}, lives left: ")
+                text.append(f"{title(p):<8} lives: ")
                 text.append_text(lives_left(ended, p))
                 text.append("\n")
             return text
@@ -260,15 +260,13 @@ class ResultsView(Static):
             table.add_row(*cells)
         table.add_row(Text("points", style="bold"),
                       *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives lost", style="bold"),
-                      *[Text(f"-{ended.losses.get(p, 0)}" if ended.losses.get(p, 0) else "0")
-                        for p in players], "")
-        table.add_row(Text("lives left", style="bold"), *[lives_left(ended, p) for p in players], "")
+        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "")
         return table
 
 
 def lives_left(ended: RoundEnded, player: str) -> Text:
-    """Lives left after the round, ``OUT`` when none are."""
-    if player in ended.out:
-        return Text("OUT", style="bold red")
-    return Text(str(ended.lives[player]), style="bold")
+    """Lives left after the round and, in brackets, lost in it: ``3 (-2)``, ``OUT (-1)``."""
+    lost = ended.losses.get(player, 0)
+    left = "OUT" if player in ended.out else str(ended.lives[player])
+    return Text(f"{left} (-{lost})" if lost else left,
+                style="bold red" if player in ended.out else "bold")

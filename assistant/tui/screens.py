@@ -208,6 +208,8 @@ class TableScreen(Screen):
         self.update_table()
 
     def on_resize(self) -> None:
+        # The log, the input and the lines around them always stay on screen.
+        self.query_one("#main").styles.max_height = max(8, self.size.height - 9)
         rows = self.query_one(CardRows)
         tall = self.size.height >= 34
         if rows.tall != tall:

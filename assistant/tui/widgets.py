@@ -177,21 +177,41 @@ class PlayersPanel(Static):
                 if p in game.winners:
                     marks.append("WINNER")
             detail.append(" · ".join(marks), style="italic")
-            out.append(detail)
             if self.show_known and lives:
-                known = game.known[p]
-                line = Text("    knows: ", style="dim")
-                if known:
-                    for animal, n in known.counts().items():
-                        line.append_text(animal_chip(animal, n if n > 1 else None, pad=False))
-                        line.append(" ")
-                else:
-                    line.append("nothing", style="dim")
-                out.append(line)
+                width = self.size.width or 40
+                known = known_text(game.known[p])
+                if detail.cell_len + 2 + known.cell_len <= width:
+                    detail.append("  ")
+                    detail.append_text(known)
+                else:  # its own line, in short names if need be, so nothing wraps
+                    out.append(detail)
+                    detail = Text("  ")
+                    if 2 + known.cell_len > width:
+                        known = known_text(game.known[p], short=True)
+                    detail.append_text(known)
+            out.append(detail)
         return out
 
     def render(self) -> Text:
         return Text("\n").join(self.lines())
+
+
+def known_text(cards: Cards, short: bool = False) -> Text:
+    """``knows: 2x pig cat``: the cards known to be in a hand, as coloured names.
+
+    ``short`` uses the first three letters, which still tell the ten animals apart.
+    """
+    text = Text("knows: ", style="dim")
+    if not cards:
+        text.append("nothing", style="dim")
+        return text
+    for i, (animal, n) in enumerate(cards.counts().items()):
+        if i:
+            text.append(" ")
+        name = animal.value[:3] if short else animal.value
+        label = name if n == 1 else f"{n}x {name}"
+        text.append(label, style=animal_style(animal))
+    return text
 
 
 def _ordinal(n: int) -> str:

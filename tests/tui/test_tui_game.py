@@ -286,3 +286,15 @@ async def test_resumed_game_skips_setup(make_app, data_dir) -> None:
         assert isinstance(again.screen, TableScreen)
         assert again.referee.game.turn == "bob"
         assert [a.value for a in again.referee.game.rows[1]] == ["cat", "mouse"]
+
+
+async def test_heard_command_never_overwrites_what_someone_is_typing(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        app.command_input.value = "bob sw"
+        app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
+        assert app.command_input.value == "bob sw"
+        assert app.referee.game.turn == "bob"
+        assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
