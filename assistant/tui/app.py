@@ -265,8 +265,7 @@ class LifeguardApp(App):
     def _show_reply(self, text: str, reply: Reply, source: str) -> None:
         log = self.table_log
         if reply.ok:
-            log.command(reply.command or text, source)
-            log.said(reply.said)
+            log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
         else:
             log.refused(text, reply.error or "not understood")

@@ -228,13 +228,22 @@ class TableLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, **kwargs)
         self.plain: list[str] = []
 
-    def command(self, text: str, source: str = "") -> None:
+    def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
+        """An accepted command and what the referee said, in one write (one relayout)."""
         prefix = {"heard": "🎤 ", "grid": "▦ "}.get(source, "› ")
-        self._add(Text.assemble((prefix, "bold"), (text, "bold")), prefix + text)
+        rich = Text.assemble((prefix, "bold"), (text, "bold"))
+        self.plain.append(prefix + text)
+        for line in said:
+            rich.append("\n  " + line)
+            self.plain.append("  " + line)
+        self.write(rich)
 
     def said(self, lines: Sequence[str]) -> None:
-        for line in lines:
-            self._add(Text("  " + line), "  " + line)
+        """Sentences without a command (a greeting), in one write."""
+        if not lines:
+            return
+        self.plain.extend("  " + line for line in lines)
+        self.write(Text("\n").join(Text("  " + line) for line in lines))
 
     def refused(self, text: str, reason: str) -> None:
         line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (" refused: ", "bold red"), reason)
