@@ -177,7 +177,7 @@ class TableScreen(Screen):
     """The table as the referee knows it; the command input always has the focus."""
 
     BINDINGS = [
-        Binding("escape", "dismiss_results", "Rows", show=False),
+        Binding("escape", "dismiss_results", "Back to the rows"),
     ]
 
     def __init__(self, data_label: str) -> None:
@@ -245,6 +245,7 @@ class TableScreen(Screen):
         if switcher.current != view:
             switcher.current = view
             self.query_one("#players").display = view == "play"
+            self.refresh_bindings()
         if view == "reveal":
             grid = self.query_one(HandGrid)
             grid.update_from(game)
@@ -256,6 +257,12 @@ class TableScreen(Screen):
         ended = game.rounds[-1] if game.rounds else None
         hands = last_round_hands(_app(self).referee.log.current) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers 'back to the rows' only while the results are shown."""
+        if action == "dismiss_results":
+            return self.query_one("#view", ContentSwitcher).current == "results"
+        return True
 
     def action_dismiss_results(self) -> None:
         game = _app(self).referee.game
