@@ -160,6 +160,10 @@ class HandGrid(DataTable):
             self.declare(self.players[column - 1])
 
     def declare(self, player: str) -> None:
+        if self.game is not None and player in self.game.declared:
+            self.notify(f"{title(player)} has declared already; 'undo' takes it back to change it.",
+                        severity="warning")
+            return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
     def checks_text(self) -> Text:

@@ -285,6 +285,8 @@ class TableScreen(Screen):
         if not text:
             self.action_dismiss_results()
             return
+        if text == _app(self).last_heard:  # the heard command on show: it is applied already
+            return
         field.remember(text)
         _app(self).submit(text)
 

@@ -298,3 +298,17 @@ async def test_heard_command_never_overwrites_what_someone_is_typing(make_app) -
         assert app.command_input.value == "bob sw"
         assert app.referee.game.turn == "bob"
         assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
+
+
+async def test_enter_on_a_heard_line_does_not_apply_it_twice(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
+        assert app.command_input.value == "heard: alice swaps 2 cat mouse"
+        app.command_input.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.referee.game.turn == "bob"
+        assert not any(line.startswith("✗") for line in app.table_log.plain)
