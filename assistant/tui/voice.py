@@ -81,18 +81,10 @@ class VoiceBridge:
         except Exception as err:  # the voice package is missing or broken: no speech
             self.post(SpeechState("unavailable", f"speech could not load: {_short(err)}"))
             return
-        try:
-            speaker = Speaker(self.settings, on_state=self._speaker_state)
-            speaker.start()
-        except Exception as err:
-            self.post(SpeechState("unavailable", _short(err)))
-            return
-        with self._lock:
-            if self._closed.is_set():
-                speaker.close()
-                return
-            self.speaker = speaker
-        self.post(SpeechState(speaker.state, reason_text(getattr(speaker, "reason", None))))
+        speaker = self._adopt("speaker", SpeechState,
+                              lambda: Speaker(self.settings, on_state=self._speaker_state))
+        if speaker is not None:
+            self.post(SpeechState(speaker.state, reason_text(getattr(speaker, "reason", None))))
 
     def _load_listener(self) -> None:
         if self.settings.listen == "off" and not self.audio_input:
@@ -116,18 +108,27 @@ class VoiceBridge:
         if self.audio_input:
             # Files played in run on by themselves, as if people were talking at the table.
             settings = replace(settings, audio_input=tuple(self.audio_input), listen="continuous")
+        listener = self._adopt("listener", MicState, lambda: Listener(
+            settings, self.context, on_event, audio_input=self.audio_input))
+        if listener is not None:
+            self.post(MicState(listener.state, reason_text(getattr(listener, "reason", None))))
+
+    def _adopt(self, name: str, state: type[SpeechState] | type[MicState],
+               make: Callable[[], Any]) -> Any:
+        """Make and start a device and keep it as ``self.<name>``; None (said) when it fails or
+        the app closed meanwhile (then the device is closed at once)."""
         try:
-            listener = Listener(settings, self.context, on_event, audio_input=self.audio_input)
-            listener.start()
-        except Exception as err:
-            self.post(MicState("unavailable", _short(err)))
-            return
+            device = make()
+            device.start()
+        except Exception as err:  # a device that cannot start is "unavailable", not a crash
+            self.post(state("unavailable", _short(err)))
+            return None
         with self._lock:
             if self._closed.is_set():
-                listener.close()
-                return
-            self.listener = listener
-        self.post(MicState(listener.state, getattr(listener, "reason", None)))
+                device.close()
+                return None
+            setattr(self, name, device)
+        return device
 
     def _speaker_state(self, state: str, reason: str | None) -> None:
         # While the speaker speaks, the listener must not hear it.

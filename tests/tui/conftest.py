@@ -14,6 +14,16 @@ from assistant.tui.app import LifeguardApp
 HERE = Path(__file__).parent
 GAME_FILE = HERE / "game_152.txt"
 
+#: A new game of three and the first round's rows: Alice's turn next.
+OPENING = [
+    "new game alice bob carol",
+    "alice starts",
+    "row 1 giraffe",
+    "row 2 bear dog",
+    "row 3 pig pig cat",
+    "row 4 mole goat sheep mouse",
+]
+
 
 def game_lines(path: Path = GAME_FILE) -> list[str]:
     return [
@@ -59,4 +69,4 @@ async def play(pilot, lines: list[str]) -> None:
         await type_command(pilot, line)
 
 
-__all__ = ["GAME_FILE", "game_lines", "parse", "play", "type_command"]
+__all__ = ["GAME_FILE", "OPENING", "game_lines", "parse", "play", "type_command"]

@@ -13,16 +13,7 @@ from assistant.tui.screens import GameOverScreen, HelpScreen, RulesScreen, Setup
 from assistant.tui.widgets import PlayersPanel
 from engine.game import Phase
 
-from .conftest import game_lines, play, type_command
-
-OPENING = [
-    "new game alice bob carol",
-    "alice starts",
-    "row 1 giraffe",
-    "row 2 bear dog",
-    "row 3 pig pig cat",
-    "row 4 mole goat sheep mouse",
-]
+from .conftest import OPENING, game_lines, play, type_command
 
 
 def headless(lines: list[str]) -> Referee:

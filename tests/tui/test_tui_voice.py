@@ -16,16 +16,7 @@ import pytest
 from assistant.config import Settings, VoiceSettings
 from engine.game import Phase
 
-from .conftest import play
-
-OPENING = [
-    "new game alice bob carol",
-    "alice starts",
-    "row 1 giraffe",
-    "row 2 bear dog",
-    "row 3 pig pig cat",
-    "row 4 mole goat sheep mouse",
-]
+from .conftest import OPENING, play
 
 pytestmark = [
     pytest.mark.slow,
