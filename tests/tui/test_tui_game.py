@@ -303,3 +303,36 @@ async def test_enter_on_a_heard_line_does_not_apply_it_twice(make_app) -> None:
         await pilot.pause()
         assert app.referee.game.turn == "bob"
         assert not any(line.startswith("✗") for line in app.table_log.plain)
+
+
+async def test_command_palette_runs_a_command(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"status")
+        from textual.widgets import OptionList
+
+        for _ in range(100):  # the palette searches in the background: wait for its hits
+            await pilot.pause(0.05)
+            if app.screen.query(OptionList) and app.screen.query_one(OptionList).option_count:
+                break
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "› status" in app.table_log.plain
+        assert "  Round 1. Alice 5 lives, Bob 5 lives, Carol 5 lives." in app.table_log.plain
+
+
+async def test_game_over_setup_key_keeps_the_players(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, game_lines())
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        names = [app.screen.query_one(f"#name-{i}").value for i in range(3)]
+        assert names == list(app.referee.game.players)
