@@ -95,3 +95,18 @@ async def test_table_follows_textual_themes(make_app, theme: str) -> None:
         await play(pilot, ["new game alice bob carol", "row 1 giraffe"])
         assert app.theme == theme
         assert app.referee.game.rows[0] == Cards.of("giraffe")
+
+
+def test_run_says_why_when_the_store_is_in_use(data_dir, capsys) -> None:
+    """A second table on the same store gets a sentence, not a traceback, and no screen."""
+    import argparse
+
+    from assistant.store.session import open_session
+    from assistant.tui.app import run
+
+    with open_session(Settings(), data_dir=data_dir):
+        code = run(argparse.Namespace(config=None, seed=None, audio_input=None))
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lifeguard: ") and "in use by another Lifeguard" in err
+    assert "Traceback" not in err
