@@ -64,9 +64,17 @@ async def type_command(pilot, text: str) -> None:
     await pilot.pause()
 
 
+async def submit_all(pilot, lines: list[str]) -> None:
+    """Lines straight through ``app.submit`` (what Enter calls), for tests that only need the
+    game played, not typed; one pause at the end."""
+    for line in lines:
+        pilot.app.submit(line)
+    await pilot.pause()
+
+
 async def play(pilot, lines: list[str]) -> None:
     for line in lines:
         await type_command(pilot, line)
 
 
-__all__ = ["GAME_FILE", "OPENING", "game_lines", "parse", "play", "type_command"]
+__all__ = ["GAME_FILE", "OPENING", "game_lines", "parse", "play", "submit_all", "type_command"]

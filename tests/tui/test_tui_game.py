@@ -13,7 +13,7 @@ from assistant.tui.screens import GameOverScreen, HelpScreen, RulesScreen, Setup
 from assistant.tui.widgets import PlayersPanel
 from engine.game import Phase
 
-from .conftest import OPENING, game_lines, play, type_command
+from .conftest import OPENING, game_lines, play, submit_all, type_command
 
 
 def headless(lines: list[str]) -> Referee:
@@ -329,7 +329,7 @@ async def test_game_over_setup_key_keeps_the_players(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("escape")
-        await play(pilot, game_lines())
+        await submit_all(pilot, game_lines())
         assert isinstance(app.screen, GameOverScreen)
         await pilot.press("s")
         await pilot.pause()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import game_lines, play
+from .conftest import game_lines, play, submit_all
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -71,7 +71,7 @@ def test_end_of_round_results(snap_compare, make_app, size) -> None:
         await pilot.press("escape")
         lines = game_lines()
         hands = [i for i, line in enumerate(lines) if " has " in line]
-        await play(pilot, lines[: hands[2] + 1])  # through the first round's third hand
+        await submit_all(pilot, lines[: hands[2] + 1])  # through the first round's third hand
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -81,6 +81,6 @@ def test_end_of_round_results(snap_compare, make_app, size) -> None:
 def test_game_over_screen(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await pilot.press("escape")
-        await play(pilot, game_lines())
+        await submit_all(pilot, game_lines())
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
