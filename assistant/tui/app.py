@@ -176,11 +176,13 @@ class LifeguardApp(App):
             status.set_speech("off")
             return
         status.set_mic("loading")
-        status.set_speech("loading" if self.settings.voice.speak else "off")
+        status.set_speech("loading")
         self.voice = VoiceBridge(
             self.settings.voice, self.post_message, self._listen_context, self.audio_input
         )
-        self._load_voice(self.voice)
+        # The heavy imports start a moment later, so they do not hold up the table's first frame.
+        bridge = self.voice
+        self.set_timer(0.1, lambda: self._load_voice(bridge))
 
     @work(thread=True, exclusive=True, group="voice")
     def _load_voice(self, bridge: VoiceBridge) -> None:

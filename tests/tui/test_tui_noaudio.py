@@ -31,9 +31,12 @@ async def test_starts_and_accepts_a_command_without_audio_or_espeak(
         # the table takes commands while the voice may still be loading
         await play(pilot, ["new game alice bob carol", "row 1 giraffe"])
         assert app.referee.game.rows[0] is not None
-        await app.workers.wait_for_complete()
-        await pilot.pause()
         status = app.status_line
+        for _ in range(600):  # voice loads in the background: wait for it (a safety limit only)
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.05)
+            if "loading" not in (status.mic[0], status.speech[0]):
+                break
         mic, mic_reason = status.mic
         speech, speech_reason = status.speech
         assert mic != "loading" and speech != "loading"
