@@ -105,7 +105,8 @@ class SetupScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup-body"):
-            yield Label("New game: 3 to 5 players, in seating order (clockwise)", classes="title")
+            yield Label("New game: 3 to 5 players, in seating order; Enter on an empty name starts",
+                        classes="title")
             with Horizontal(id="names"):
                 for i in range(MAX_PLAYERS):
                     value = self.names[i] if i < len(self.names) else ""
@@ -156,10 +157,9 @@ class SetupScreen(Screen):
 
     @on(Input.Submitted, ".name")
     def _name_entered(self, event: Input.Submitted) -> None:
+        """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts."""
         index = int((event.input.id or "name-0").split("-")[1])
-        filled = self.names_entered()
-        if index + 1 < MAX_PLAYERS and (event.value.strip() and (index + 1 < MIN_PLAYERS or
-                                                                  len(filled) < MIN_PLAYERS)):
+        if event.value.strip() and index + 1 < MAX_PLAYERS:
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             self.action_start()
