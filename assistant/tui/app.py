@@ -287,7 +287,7 @@ class LifeguardApp(App):
         over = game is not None and game.phase is Phase.GAME_OVER
         on_top = self.screen
         if over and not isinstance(on_top, GameOverScreen):
-            self.push_screen(GameOverScreen(id="game-over"))
+            self.push_screen(GameOverScreen())
         elif over and isinstance(on_top, GameOverScreen):
             on_top.update_view()
         elif not over and isinstance(on_top, GameOverScreen):
