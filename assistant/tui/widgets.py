@@ -84,7 +84,10 @@ class CardRows(Static):
         self.tall = False
 
     def update_from(self, game: Game | None) -> None:
-        self.rows = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
+        rows = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
+        if rows == self.rows:
+            return  # nothing to repaint (most commands leave most rows alone)
+        self.rows = rows
         self.refresh()  # same height whatever the cards: no new layout (a full-screen repaint)
 
     def card_height(self) -> int:
@@ -140,10 +143,12 @@ class PlayersPanel(Static):
         self.game = game
         if show_known is not None:
             self.show_known = show_known
-        height = len(self.lines())
+        lines = self.lines()
+        if lines == getattr(self, "_lines", None):
+            return  # nothing to repaint
         # A new layout repaints the whole screen: only when the panel's height changes.
-        self.refresh(layout=height != getattr(self, "_height", None))
-        self._height = height
+        self.refresh(layout=len(lines) != len(getattr(self, "_lines", None) or ()))
+        self._lines = lines
 
     def lines(self) -> list[Text]:
         game = self.game
