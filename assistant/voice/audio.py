@@ -21,7 +21,7 @@ from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, spee
 
 sr = speech_recognition()
 
-CHUNK = 1024  # frames per read: 64 ms at 16 kHz
+CHUNK = 512  # frames per read: 32 ms at 16 kHz (end-of-speech is detected in whole chunks)
 
 
 class AudioUnavailable(RuntimeError):

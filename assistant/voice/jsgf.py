@@ -90,8 +90,34 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
     return w
 
 
-def build_grammar(players: Sequence[str], game: Game | None = None) -> SpeechGrammar:
-    """The JSGF grammar for ``players`` (lower-case names) in the state of ``game``."""
+#: The filler model's "words": one per CMU phone, so a loop of them matches any speech at all.
+GARBAGE_PHONES = (
+    "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW "
+    "V W Y Z ZH"
+).split()
+GARBAGE_PREFIX = "gb_"
+#: The filler model's price per phone (a probability); tuned on the tune split.
+GARBAGE_PHONE_PENALTY = 1e-7
+GARBAGE_AT_EDGES = False
+#: The fewest phones the filler model takes. Raising it to keep short commands ("no") from
+#: losing to two or three free phones did the opposite on the tune split (short commands right:
+#: 16 of 29 with 1, 8 with 4, 5 with 6), so it stays at 1.
+GARBAGE_MIN_PHONES = 1
+
+
+def garbage_words() -> dict[str, str]:
+    """Filler word -> its one phone (added to the decoder's dictionary)."""
+    return {GARBAGE_PREFIX + p.lower(): p for p in GARBAGE_PHONES}
+
+
+def build_grammar(
+    players: Sequence[str], game: Game | None = None, garbage_weight: float = 0.0
+) -> SpeechGrammar:
+    """The JSGF grammar for ``players`` (lower-case names) in the state of ``game``.
+
+    ``garbage_weight`` > 0 adds the filler model as one more alternative: any sequence of
+    phones. Talk that is not a command fits it better than any command, and is rejected.
+    """
     players = tuple(p.lower() for p in players)
     weights = intent_weights(players, game)
     if not players:
@@ -107,14 +133,31 @@ def build_grammar(players: Sequence[str], game: Game | None = None) -> SpeechGra
         rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
         top.append((weight, f"<i_{intent}>"))
     _slot_rules(rules, players, game)
+    if garbage_weight > 0:
+        # A phone loop whose every further phone costs a factor GARBAGE_PHONE_PENALTY: a free
+        # loop fits any speech better than any command, so it must pay per phone.
+        rules["gphone"] = _alt(garbage_words())
+        rules["garbage"] = " ".join(["<gphone>"] * GARBAGE_MIN_PHONES) + " <garbage_more>"
+        rules["garbage_more"] = f"/{GARBAGE_PHONE_PENALTY:g}/ <gphone> <garbage_more> | /1/ <NULL>"
+        top.append((garbage_weight, "<garbage>"))
     # Only keep the rules that are reachable, so the grammar stays small.
     used = _reachable(rules, [ref for _, ref in top])
     lines = ["#JSGF V1.0;", "grammar lifeguard;"]
-    lines.append("public <command> = " + " | ".join(f"/{w:g}/ {ref}" for w, ref in top) + ";")
+    if garbage_weight > 0 and GARBAGE_AT_EDGES:
+        # Talk just before or after a command (chatter at the table) is absorbed by the filler
+        # model instead of being forced into the command's words.
+        commands = [(w, ref) for w, ref in top if ref != "<garbage>"]
+        rules["commands"] = " | ".join(f"/{w:g}/ {ref}" for w, ref in commands)
+        lines.append(f"public <command> = /{garbage_weight:g}/ <garbage> | /10/ "
+                     "( [ <garbage> ] <commands> [ <garbage> ] );")
+        used.add("commands")
+    else:
+        lines.append("public <command> = " + " | ".join(f"/{w:g}/ {ref}" for w, ref in top) + ";")
     for name in sorted(used):
         lines.append(f"<{name}> = {rules[name]};")
     jsgf = "\n".join(lines) + "\n"
-    return SpeechGrammar(jsgf, _words_of(used, rules), tuple(i for i, w in weights.items() if w > 0))
+    words = frozenset(w for w in _words_of(used, rules) if not w.startswith(GARBAGE_PREFIX))
+    return SpeechGrammar(jsgf, words, tuple(i for i, w in weights.items() if w > 0))
 
 
 def _strip_rules(jsgf: str) -> str:
@@ -124,7 +167,7 @@ def _strip_rules(jsgf: str) -> str:
 def _words_of(used: Iterable[str], rules: dict[str, str]) -> frozenset[str]:
     words: set[str] = set()
     for name in used:
-        words.update(re.findall(r"[a-z][a-z']*", _strip_rules(rules[name])))
+        words.update(re.findall(r"[a-z][a-z_']*", _strip_rules(rules[name])))
     return frozenset(words)
 
 
@@ -136,7 +179,7 @@ def _reachable(rules: dict[str, str], roots: Sequence[str]) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
-        todo.extend(re.findall(r"<(\w+)>", rules[name]))
+        todo.extend(n for n in re.findall(r"<(\w+)>", rules[name]) if n not in ("NULL", "VOID"))
     return seen
 
 

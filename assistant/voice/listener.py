@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 #: Seconds of quiet that end an utterance. Short, because it is added to every answer's delay;
 #: people pausing longer mid-command are heard as two utterances (and told so by a rejection).
-PAUSE_SECONDS = 0.25
+PAUSE_SECONDS = 0.2
 #: Longest utterance; a hand declaration of ten cards takes about six seconds.
 PHRASE_LIMIT_SECONDS = 12.0
 #: How long a push-to-talk press waits for speech to start.

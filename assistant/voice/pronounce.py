@@ -17,7 +17,7 @@ ESPEAK_TO_CMU: dict[str, str] = {
     "aI@": "AY ER", "aI3": "AY ER", "aU@": "AW ER", "i@3": "IH R", "A@": "AA R", "e@": "EH R",
     "i@": "IH R", "O@": "AO R", "o@": "AO R", "U@": "UH R", "3:": "ER", "A:": "AA", "O:": "AO",
     "i:": "IY", "u:": "UW", "aI": "AY", "aU": "AW", "eI": "EY", "OI": "OY", "oU": "OW",
-    "@L": "AH L", "@2": "AH", "@5": "AH", "I2": "IH", "I#": "IH", "a#": "AH", "e#": "EH",
+    "aa": "AA", "@L": "AH L", "@2": "AH", "@5": "AH", "I2": "IH", "I#": "IH", "a#": "AH", "e#": "EH",
     "tS": "CH", "dZ": "JH", "t#": "T", "r-": "R",
     "a": "AE", "A": "AA", "E": "EH", "e": "EY", "I": "IH", "i": "IY", "0": "AA", "O": "AO",
     "o": "OW", "U": "UH", "u": "UW", "V": "AH", "@": "AH", "3": "ER", "y": "UW", "Y": "UH",
@@ -71,6 +71,20 @@ def espeak_to_cmu(phonemes: str) -> list[str]:
 
 
 _VOWELS = {"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"}
+
+
+def espeak_pronunciations(words: list[str], voice: str) -> dict[str, str]:
+    """CMU pronunciations of many words in one espeak-ng call ({} without espeak-ng)."""
+    if not words:
+        return {}
+    phonemes = espeak_phonemes(". ".join(words), voice)
+    if phonemes is None:
+        return {}
+    tokens = phonemes.split()
+    if len(tokens) != len(words):  # espeak joined or split something: do them one by one
+        singles = {w: espeak_phonemes(w, voice) for w in words}
+        return {w: " ".join(espeak_to_cmu(p)) for w, p in singles.items() if p and espeak_to_cmu(p)}
+    return {w: " ".join(espeak_to_cmu(t)) for w, t in zip(words, tokens, strict=True) if espeak_to_cmu(t)}
 
 
 def pronounce(word: str) -> str:

@@ -5,18 +5,26 @@ One persistent ``pocketsphinx.Decoder`` (loading it costs ~0.1 s; SpeechRecognit
 ``recognize_sphinx`` rebuilds it on every call and breaks on a second grammar call), holding:
 
 * one JSGF search per context (``jsgf.build_grammar``), cached, so a turn change costs a few ms;
-* an all-phone search, the *filler model*: an unconstrained phone loop. An utterance is decoded
-  with both; a command's acoustic score comes close to the phone loop's, while table talk forced
-  into the grammar scores far worse per frame. That gap is the confidence measure;
+* inside that grammar, the *filler model*: "any sequence of phones" as one more alternative to
+  the commands, paying a price per phone (``jsgf.GARBAGE_PHONE_PENALTY``). Table talk fits it
+  better than any command and is rejected instead of being forced into one. On the tune split
+  (clean speech) this rejected 91% of table talk at 64% exact commands, where a threshold on a
+  second-pass confidence needed to give up far more commands for the same rejection (88%
+  rejected at 35% exact);
 * generated pronunciations for player names missing from the dictionary (``pronounce``).
+
+The second-pass confidence still exists (``confidence_pass``, on when ``min_confidence`` > 0): an
+all-phone decoder runs on the same audio and the per-frame score gap over the speech frames
+between it and the grammar's words becomes a 0..1 confidence. Without it, an accepted command
+reports confidence 1.0.
 
 Each hypothesis is then parsed by the typed parser (``assistant.commands.parse``) and checked
 against what the grammar cannot count (a hand holds 10 cards). Only then is it a command.
 
-Audio preparation: speech is resampled to 16 kHz mono and gets a faint noise floor (about 30 dB
+Audio preparation: speech is resampled to 16 kHz mono and gets a faint noise floor (about 26 dB
 below the speech). Synthetic and very clean recordings have stretches of exact digital silence
-that the acoustic model, trained on real rooms, mistakes for speech sounds; the benchmark measured
-exact recognition of espeak-ng commands rising from ~55% to ~90% with this alone.
+that the acoustic model, trained on real rooms, mistakes for speech sounds; on a small fixed set
+of espeak-ng commands exact recognition rose from 54% to 90% with this and ``topn``/``bestpath``.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assistant.commands import Command, ParseError, parse
-from assistant.voice.jsgf import SpeechGrammar, build_grammar
+from assistant.voice.jsgf import GARBAGE_PREFIX, SpeechGrammar, build_grammar, garbage_words
 from engine.deck import HAND_SIZE
 from engine.game import Game
 
@@ -44,21 +52,25 @@ SAMPLE_RATE = 16000
 SAMPLE_WIDTH = 2
 FRAMES_PER_SECOND = 100
 
-#: Confidence below which a hypothesis is rejected (0..1). Tuned by ``bench/voice_run.py`` on the
-#: tuning voices only; see the module docstring for what the number measures.
-DEFAULT_MIN_CONFIDENCE = 0.5
+#: Confidence below which a hypothesis is rejected (0..1); 0: the filler model alone decides
+#: (see the module docstring), and the confidence pass does not run.
+DEFAULT_MIN_CONFIDENCE = 0.0
+#: Weight of the filler model (inside the grammar) against the commands' (about 10 together).
+DEFAULT_GARBAGE_WEIGHT = 1.0
 #: Per-frame score gap (grammar vs phone loop, in log units of the decoder) at which the
 #: confidence is 0.5; the confidence falls off as a logistic around it.
 GAP_MIDPOINT = 36.0
 GAP_SCALE = 4.0
 
+#: espeak-ng accents whose pronunciations are added as alternatives to the dictionary's.
+ALTERNATIVE_ACCENTS = ("en-us", "en")
 _LOG_BASE = math.log(1.0001)  # PocketSphinx's log base: scores are in units of log(1.0001)
 _DECODER_OPTIONS = {
     "lm": None,
     "loglevel": "FATAL",
     "dither": True,
-    "bestpath": False,  # lattice rescoring hurt exact accuracy on small grammars (54% -> 65%)
-    "topn": 4,
+    "bestpath": False,  # lattice rescoring hurt exact accuracy on a small grammar (54% -> 65%)
+    "topn": 4,  # 16 helped that small grammar but was slower and worse on the tune split
 }
 
 
@@ -97,7 +109,13 @@ class CommandRecognizer:
         game: Game | None = None,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
         noise_floor: bool = True,
+        alternative_pronunciations: bool = False,
+        garbage_weight: float = DEFAULT_GARBAGE_WEIGHT,
+        confidence_pass: bool | None = None,
     ) -> None:
+        self.alternative_pronunciations = alternative_pronunciations
+        self.garbage_weight = garbage_weight
+        self.confidence_pass = min_confidence > 0 if confidence_pass is None else confidence_pass
         try:
             import pocketsphinx
         except ImportError as err:  # pragma: no cover - a dependency
@@ -109,6 +127,9 @@ class CommandRecognizer:
                 "filler", pocketsphinx.get_model_path("en-us/en-us-phone.lm.bin")
             )
             self._filler.activate_search("filler")
+            words = list(garbage_words().items())
+            for i, (word, phone) in enumerate(words):
+                self._decoder.add_word(word, phone, i == len(words) - 1)
         except (RuntimeError, ValueError, OSError) as err:
             raise RecognizerUnavailable(f"speech model could not be loaded: {err}") from None
         self.min_confidence = min_confidence
@@ -137,7 +158,7 @@ class CommandRecognizer:
     def set_context(self, players: Sequence[str], game: Game | None = None) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game``."""
         players = tuple(p.lower() for p in players)
-        grammar = build_grammar(players, game)
+        grammar = build_grammar(players, game, self.garbage_weight)
         with self._lock:
             self._players = players
             self._grammar = grammar
@@ -157,13 +178,44 @@ class CommandRecognizer:
             self._search = name
 
     def _add_missing_words(self, words: frozenset[str]) -> None:
-        from assistant.voice.pronounce import pronounce
+        """Pronunciations for new grammar words: the dictionary's, plus espeak-ng's.
+
+        Names missing from the dictionary get espeak-ng's American and British pronunciations.
+        With ``alternative_pronunciations`` every grammar word also gets them as alternatives
+        when they differ from the dictionary's ("giraffe": JH ER AE F, and JH IH R AA F). Off by
+        default: on 70 tune-split commands it fixed the giraffes and broke as many bears and
+        goats (78.6% exact either way), and it costs ~1.8 s of espeak-ng calls at start-up.
+        """
+        from assistant.voice.pronounce import espeak_pronunciations, pronounce
 
         missing = [w for w in sorted(words) if w not in self._known_words]
+        if not missing:
+            return
+        decoder = self._decoder
+        asked = missing if self.alternative_pronunciations else [
+            w for w in missing if decoder.lookup_word(w) is None]
+        variants = [espeak_pronunciations(asked, voice) for voice in ALTERNATIVE_ACCENTS] if asked else []
+        additions: list[tuple[str, str]] = []
         for word in missing:
-            if self._decoder.lookup_word(word) is None:
-                self._decoder.add_word(word, pronounce(word), True)
+            first = decoder.lookup_word(word)
+            if first is None:
+                first = next((v[word] for v in variants if word in v), None) or pronounce(word)
+                additions.append((word, first))
+            known = [first]
+            n = 2
+            while (alt := decoder.lookup_word(f"{word}({n})")) is not None:
+                known.append(alt)
+                n += 1
+            for variant in variants:
+                phones = variant.get(word)
+                if phones and phones not in known:
+                    additions.append((f"{word}({n})", phones))
+                    known.append(phones)
+                    n += 1
             self._known_words.add(word)
+        for i, (word, phones) in enumerate(additions):
+            # Only the last addition updates the search (each update rebuilds it).
+            decoder.add_word(word, phones, i == len(additions) - 1)
 
     # ------------------------------------------------------------------ decoding
     def decode_audio(self, audio: object) -> Decoded:
@@ -185,7 +237,8 @@ class CommandRecognizer:
                 self._active = self._search
             self._utterance = _Utterance(self._players, time.perf_counter())
             self._decoder.start_utt()
-            self._filler.start_utt()
+            if self.confidence_pass:
+                self._filler.start_utt()
 
     def feed(self, raw: bytes, full: bool = False) -> None:
         """More audio of the utterance (16 kHz mono 16-bit); ``full``: this is all of it."""
@@ -196,7 +249,8 @@ class CommandRecognizer:
         raw = self._prepare(raw)
         with self._lock:
             self._decoder.process_raw(raw, full_utt=full)
-            self._filler.process_raw(raw, full_utt=full)
+            if self.confidence_pass:
+                self._filler.process_raw(raw, full_utt=full)
         utterance.samples += len(raw) // SAMPLE_WIDTH
         utterance.busy += time.perf_counter() - started
 
@@ -209,9 +263,11 @@ class CommandRecognizer:
         started = time.perf_counter()
         with self._lock:
             self._decoder.end_utt()
-            self._filler.end_utt()
             text = _hypothesis(self._decoder)
-            gap = _speech_gap(self._decoder, self._filler) if text else 0.0
+            gap = 0.0
+            if self.confidence_pass:
+                self._filler.end_utt()
+                gap = _speech_gap(self._decoder, self._filler) if text else 0.0
         audio_seconds = utterance.samples / SAMPLE_RATE
 
         def result(command: Command | None, confidence: float, reason: str | None) -> Decoded:
@@ -222,7 +278,16 @@ class CommandRecognizer:
             return result(None, 0.0, "too short to be a command")
         if not text:
             return result(None, 0.0, "no command heard")
-        confidence = confidence_from_gap(gap)
+        words = text.split()
+        while words and words[0].startswith(GARBAGE_PREFIX):  # talk before the command
+            words.pop(0)
+        while words and words[-1].startswith(GARBAGE_PREFIX):  # ... and after it
+            words.pop()
+        if not words or any(w.startswith(GARBAGE_PREFIX) for w in words):
+            text = ""  # the filler model's phones mean nothing to a person
+            return result(None, 0.0, "that sounded like talk, not a command")
+        text = " ".join(words)
+        confidence = confidence_from_gap(gap) if self.confidence_pass else 1.0
         if confidence < self.min_confidence:
             return result(None, confidence, f"not sure it was a command (confidence {confidence:.2f})")
         try:
