@@ -50,7 +50,6 @@ with warnings.catch_warnings():
 
 SAMPLE_RATE = 16000
 SAMPLE_WIDTH = 2
-FRAMES_PER_SECOND = 100
 
 #: Confidence below which a hypothesis is rejected (0..1); 0: the filler model alone decides
 #: (see the module docstring), and the confidence pass does not run.
@@ -97,10 +96,11 @@ def confidence_from_gap(gap: float) -> float:
 class CommandRecognizer:
     """A persistent decoder for spoken commands.
 
-    Two decoders share the work: one runs the current grammar, the other the phone loop (the
-    filler model). Audio can be fed while it arrives (``start``/``feed``/``finish``, what the
-    listener does, so little is left to do when the speaker stops) or all at once (``decode``).
-    One utterance at a time; ``set_context`` between utterances.
+    One decoder runs the current grammar (with the filler model inside it); a second one, the
+    all-phone confidence pass, only when ``min_confidence`` > 0 or ``confidence_pass``. Audio
+    can be fed while it arrives (``start``/``feed``/``finish``, what the listener does, so little
+    is left to do when the speaker stops) or all at once (``decode``). One utterance at a time;
+    ``set_context`` between utterances.
     """
 
     def __init__(
@@ -122,11 +122,13 @@ class CommandRecognizer:
             raise RecognizerUnavailable(f"speech recognition unavailable: {err}") from None
         try:
             self._decoder = pocketsphinx.Decoder(**_DECODER_OPTIONS)
-            self._filler = pocketsphinx.Decoder(**_DECODER_OPTIONS)
-            self._filler.add_allphone_file(
-                "filler", pocketsphinx.get_model_path("en-us/en-us-phone.lm.bin")
-            )
-            self._filler.activate_search("filler")
+            self._filler = None
+            if self.confidence_pass:
+                self._filler = pocketsphinx.Decoder(**_DECODER_OPTIONS)
+                self._filler.add_allphone_file(
+                    "filler", pocketsphinx.get_model_path("en-us/en-us-phone.lm.bin")
+                )
+                self._filler.activate_search("filler")
             words = list(garbage_words().items())
             for i, (word, phone) in enumerate(words):
                 self._decoder.add_word(word, phone, i == len(words) - 1)
