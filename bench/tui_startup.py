@@ -25,6 +25,15 @@ from pathlib import Path
 LIFEGUARD = Path(sys.executable).with_name("lifeguard")
 
 
+def close_tmux(socket: str, env: dict[str, str]) -> None:
+    """Stop our own tmux server and remove the socket file it leaves behind."""
+    path = subprocess.run(["tmux", "-L", socket, "display-message", "-p", "#{socket_path}"],
+                          capture_output=True, text=True, env=env).stdout.strip()
+    subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, env=env)
+    if path:
+        Path(path).unlink(missing_ok=True)
+
+
 def start_up_times(runs: int) -> list[float]:
     times = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +63,7 @@ def start_up_times(runs: int) -> list[float]:
                                      capture_output=True).returncode == 0:
                     time.sleep(0.02)
         finally:
-            subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, env=env)
+            close_tmux(socket, env)
     return times
 
 
@@ -105,7 +114,7 @@ def enter_to_table_times(commands: int) -> tuple[list[float], list[float]]:
                 wait("x" * (n + 1), start)
                 baseline.append(time.perf_counter() - start)
         finally:
-            subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, env=env)
+            close_tmux(socket, env)
     return times, baseline
 
 

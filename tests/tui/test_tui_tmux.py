@@ -27,6 +27,7 @@ class Terminal:
 
     def __init__(self, tmp_path: Path, env: dict[str, str]) -> None:
         self.socket = f"lifeguard-test-{os.getpid()}-{tmp_path.name}"
+        self.socket_path = ""
         self.env = env
 
     def tmux(self, *args: str, check: bool = True) -> str:
@@ -36,6 +37,7 @@ class Terminal:
 
     def start(self, command: str) -> None:
         self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "table", command)
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}", check=False).strip()
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "table", check=False)
@@ -64,6 +66,8 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, env=self.env)
+        if self.socket_path:
+            Path(self.socket_path).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
 def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
