@@ -170,7 +170,7 @@ def test_replay_ends_with_the_winner(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_replay_through_a_real_process(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     done = run(["replay", str(write(tmp_path, GAME + "dave knocks\n"))], isolated_env)
     assert done.returncode == 1
-    assert done.stderr == "line 18: 'dave' is not playing: the players are alice, bob, carol.\n"
+    assert done.stderr == "line 18: Dave is not playing: the players are Alice, Bob and Carol.\n"
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "Round 2. Bob starts. Enter the four rows."
 
@@ -207,7 +207,7 @@ def test_chat_jsonl_answers_each_line_with_one_object(isolated_env: dict[str, st
     assert answers[5]["said"].startswith("Round 1. Alice 5 lives, Bob 5 lives, Carol 5 lives.")
     assert answers[7]["said"].startswith("Undone: row 1 giraffe.")
     assert answers[8]["said"] == answers[7]["said"]
-    assert answers[9]["error"] == "'dave' is not playing: the players are alice, bob, carol."
+    assert answers[9]["error"] == "Dave is not playing: the players are Alice, Bob and Carol."
     assert "alice swaps 2 bear dog" in answers[10]["said"]
 
 

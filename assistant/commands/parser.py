@@ -36,7 +36,7 @@ from engine.actions import (
     Swap,
 )
 from engine.deck import ANIMALS, Animal, Cards
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, title
 
 GAME_INTENTS = frozenset(
     {"new_game", "starts", "row", "swap", "knock", "pass", "hand", "sudden_death"}
@@ -391,8 +391,8 @@ def _not_understood(text: str, tokens: list[str], players: Sequence[str] | None)
                 f"There is no player '{tokens[0]}'. Did you mean '{guess}'?", suggestion=guess
             )
         if rest and any(_recognize([players[0], *rest], players)):
-            names = ", ".join(players)
-            return ParseError(f"'{tokens[0]}' is not playing: the players are {names}.")
+            names = ", ".join(title(p) for p in players[:-1]) + " and " + title(players[-1])
+            return ParseError(f"{title(tokens[0])} is not playing: the players are {names}.")
     if players and tokens[0] in players:
         player = tokens[0]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]

@@ -125,7 +125,7 @@ def test_misspellings_name_the_closest_command(typed: str, suggestion: str) -> N
 def test_unknown_name_with_a_command_shape_names_the_players() -> None:
     with pytest.raises(ParseError) as refused:
         parse("zed swaps 2 owl", PLAYERS)
-    assert refused.value.message == "'zed' is not playing: the players are alice, bob, carol."
+    assert refused.value.message == "Zed is not playing: the players are Alice, Bob and Carol."
 
 
 def test_any_name_before_a_game_but_not_the_language_itself() -> None:

@@ -170,7 +170,7 @@ def test_engine_refuses_and_changes_nothing(setup, line, error, message) -> None
 
 #: Lines the referee refuses before the engine sees them (the command language).
 PARSE_REFUSALS = [
-    (BASE, "dave knocks", "'dave' is not playing: the players are alice, bob, carol."),
+    (BASE, "dave knocks", "Dave is not playing: the players are Alice, Bob and Carol."),
     (BASE, "alise knocks", "Did you mean 'alice knocks'?"),
     (BASE, "row 5 pig", "There is no row 5: the rows are 1, 2, 3 and 4."),
     (BASE, "alice swaps 0 pig", "There is no row 0"),
