@@ -6,6 +6,8 @@ import queue
 import time
 from pathlib import Path
 
+import pytest
+
 from assistant.config import VoiceSettings
 from assistant.referee import Referee
 from assistant.voice.audio import WavSource
@@ -21,7 +23,7 @@ from assistant.voice.recognizer import CommandRecognizer, speech_recognition
 
 from .conftest import join_wavs, needs_espeak
 
-pytestmark = needs_espeak
+pytestmark = [needs_espeak, pytest.mark.slow]  # real-time audio: each test plays seconds of it
 
 PLAYERS = ("alice", "bob", "carol")
 
