@@ -242,10 +242,14 @@ class Listener:
 
         sr = speech_recognition()
 
-        context = self.context()
         engine = self.recognizer
         assert engine is not None
-        engine.set_context(context.players, context.game)
+        try:
+            context = self.context()
+        except Exception:  # noqa: BLE001 - the app mid-change: keep listening with the last context
+            context = None
+        if context is not None:
+            engine.set_context(context.players, context.game)
         chunks = recognizer.listen(  # type: ignore[attr-defined]
             source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True
         )
