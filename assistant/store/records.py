@@ -146,7 +146,7 @@ def history_text(rows: list[dict]) -> list[str]:
         when = _when(r["date"]).astimezone().strftime("%Y-%m-%d %H:%M")
         winners = ", ".join(r["winners"]) or "-"
         lines.append(
-            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} rounds  "
+            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
             f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
         )
     return lines
