@@ -50,6 +50,53 @@ def decode_all(manifest: list[dict], recognizer: CommandRecognizer) -> list[dict
     return results
 
 
+def _decode_chunk(chunk: list[dict], options: dict) -> list[dict]:
+    return decode_all(chunk, CommandRecognizer(decoder_options=options))
+
+
+def decoder_options(pairs: list[str]) -> dict[str, object]:
+    """``--option beam=1e-40``: PocketSphinx options to try (numbers and booleans converted)."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if value in ("true", "false"):
+            options[key] = value == "true"
+        else:
+            try:
+                options[key] = int(value) if value.lstrip("-").isdigit() else float(value)
+            except ValueError:
+                options[key] = value
+    return options
+
+
+def decode_parallel(manifest: list[dict], jobs: int, options: dict) -> list[dict]:
+    """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
+    cores' times, so the full run's timing figures come from ``--jobs 1``)."""
+    if jobs <= 1:
+        return decode_all(manifest, CommandRecognizer(decoder_options=options))
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [manifest[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_decode_chunk, chunks, [options] * jobs))
+    order = {m["file"]: i for i, m in enumerate(manifest)}
+    return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
+
+
+def per_voice(results: list[dict]) -> None:
+    """Exact-command accuracy per voice and condition (where the misses come from)."""
+    voices = sorted({r["voice"] for r in results})
+    for voice in voices:
+        cells = []
+        for condition in ("clean", "noise", "chatter"):
+            cmds = [r for r in results if r["voice"] == voice and r["condition"] == condition
+                    and r["expected"] is not None]
+            if cmds:
+                cells.append(f"{condition} {sum(r['got'] == r['expected'] for r in cmds) / len(cmds):.2f}"
+                             f" ({len(cmds)})")
+        print(f"  {voice:16} " + ", ".join(cells))
+
+
 def report(results: list[dict]) -> None:
     print(f"{'split':6} {'condition':8} {'commands':>8} {'exact':>7} {'talk':>5} {'rejected':>8}")
     for split in ("tune", "test"):
@@ -191,25 +238,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-samples", type=int, default=30)
     parser.add_argument("--no-realtime", action="store_true", help="skip the real-time-pace runs")
     parser.add_argument("--only-realtime", action="store_true", help="only the real-time-pace runs")
+    parser.add_argument("--split", choices=("tune", "test"), help="only this split")
+    parser.add_argument("--condition", choices=("clean", "noise", "chatter"), action="append",
+                        help="only this condition (repeatable)")
+    parser.add_argument("--jobs", type=int, default=1, help="decode in this many processes")
+    parser.add_argument("--voices", action="store_true", help="print accuracy per voice")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a PocketSphinx decoder option to try (repeatable)")
     args = parser.parse_args(argv)
     path = Path(args.corpus) / "manifest.json"
     if not path.exists():
         print(f"voice_run: no corpus at {path}; run bench/voice_corpus.py first.", file=sys.stderr)
         return 2
-    manifest = json.loads(path.read_text())[: args.limit]
+    manifest = json.loads(path.read_text())
+    if args.split:
+        manifest = [m for m in manifest if m["split"] == args.split]
+    if args.condition:
+        manifest = [m for m in manifest if m["condition"] in args.condition]
+    manifest = manifest[: args.limit]
     if args.only_realtime:
         realtime_latency(manifest, args.latency_samples)
         startup(manifest)
         return 0
     started = time.monotonic()
-    recognizer = CommandRecognizer(min_confidence=0.0) if args.tune else CommandRecognizer()
-    print(f"decoder ready in {time.monotonic() - started:.2f} s; {len(manifest)} files")
-    results = decode_all(manifest, recognizer)
+    if args.jobs > 1:
+        results = decode_parallel(manifest, args.jobs, decoder_options(args.option))
+        print(f"{len(manifest)} files decoded in {time.monotonic() - started:.1f} s ({args.jobs} processes)")
+    else:
+        recognizer = CommandRecognizer(decoder_options=decoder_options(args.option))
+        print(f"decoder ready in {time.monotonic() - started:.2f} s; {len(manifest)} files")
+        results = decode_all(manifest, recognizer)
     report(results)
+    if args.voices:
+        per_voice(results)
     if args.tune:
         tune(results)
     if args.errors:
-        show_errors(results, "test")
+        show_errors(results, args.split or "test")
     if not args.no_realtime:
         realtime_latency(manifest, args.latency_samples)
         startup(manifest)

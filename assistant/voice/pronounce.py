@@ -77,7 +77,8 @@ def espeak_pronunciations(words: list[str], voice: str) -> dict[str, str]:
     """CMU pronunciations of many words in one espeak-ng call ({} without espeak-ng)."""
     if not words:
         return {}
-    phonemes = espeak_phonemes(". ".join(words), voice)
+    # "; " keeps every word its own token ("no. one" reads as "number one" and merges).
+    phonemes = espeak_phonemes("; ".join(words), voice)
     if phonemes is None:
         return {}
     tokens = phonemes.split()

@@ -109,9 +109,10 @@ class CommandRecognizer:
         game: Game | None = None,
         min_confidence: float = DEFAULT_MIN_CONFIDENCE,
         noise_floor: bool = True,
-        alternative_pronunciations: bool = False,
+        alternative_pronunciations: bool = True,
         garbage_weight: float = DEFAULT_GARBAGE_WEIGHT,
         confidence_pass: bool | None = None,
+        decoder_options: dict[str, object] | None = None,
     ) -> None:
         self.alternative_pronunciations = alternative_pronunciations
         self.garbage_weight = garbage_weight
@@ -120,8 +121,9 @@ class CommandRecognizer:
             import pocketsphinx
         except ImportError as err:  # pragma: no cover - a dependency
             raise RecognizerUnavailable(f"speech recognition unavailable: {err}") from None
+        options = {**_DECODER_OPTIONS, **(decoder_options or {})}
         try:
-            self._decoder = pocketsphinx.Decoder(**_DECODER_OPTIONS)
+            self._decoder = pocketsphinx.Decoder(**options)
             self._filler = None
             if self.confidence_pass:
                 self._filler = pocketsphinx.Decoder(**_DECODER_OPTIONS)
