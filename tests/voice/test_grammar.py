@@ -91,3 +91,18 @@ def test_espeak_phonemes_map_onto_cmu_phones() -> None:
 def test_unusual_names_get_a_pronunciation_in_cmu_phones(name: str) -> None:
     phones = pronounce(name).split()
     assert len(phones) >= 3 and set(phones) <= CMU_PHONES
+
+
+def test_no_animal_starts_with_a_vowel_so_the_speech_grammar_has_no_an() -> None:
+    grammar = build_grammar(("alice", "bob"), referee_at(*ROWS).game)
+    assert "an" not in grammar.words and "a" in grammar.words
+
+
+@needs_espeak
+def test_many_words_in_one_espeak_call_keep_their_own_pronunciations() -> None:
+    from assistant.voice.pronounce import espeak_pronunciations
+
+    words = ["no", "one", "giraffe", "dog", "two"]  # "no. one" once read as "number one"
+    phones = espeak_pronunciations(words, "en-us")
+    assert phones["no"] == "N OW" and phones["one"] == "W AH N"
+    assert phones["giraffe"].startswith("JH") and phones["dog"].startswith("D")
