@@ -234,14 +234,15 @@ def test_engine_only_refusals(action: Action, error: type[RuleError], message: s
     assert frozen(game) == before
 
 
+def alice_knowing_nine_cards():
+    """Alice takes rows 4, 3 and 2 (goats, moles, bears): 9 of her 10 cards are known."""
+    game = alice_knowing_nine_cards()
+    return game
+
+
 def test_sudden_death_needs_room_in_the_hand_for_every_copy() -> None:
     # alice takes rows 4, 3 and 2 (goats, moles, bears): 9 known cards, no room for 4 cats.
-    game = new_game()
-    set_rows(game)
-    for k, put in ((4, "dog dog dog dog"), (3, "sheep sheep sheep"), (2, "mouse mouse")):
-        game.apply(Swap("alice", k, cards(put)))
-        game.apply(Swap("bob", 1, cards("pig" if game.row(1) != cards("pig") else "rabbit")))
-        game.apply(Swap("carol", 1, cards("pig" if game.row(1) != cards("pig") else "rabbit")))
+    game = alice_knowing_nine_cards()
     assert len(game.known["alice"]) == 9
     before = frozen(game)
     with pytest.raises(BadClaim) as refused:
@@ -253,12 +254,7 @@ def test_sudden_death_needs_room_in_the_hand_for_every_copy() -> None:
 
 def test_put_down_cards_must_fit_the_unknown_part_of_the_hand() -> None:
     # alice knows 9 cards (see above): she can put down at most 1 card that is not known.
-    game = new_game()
-    set_rows(game)
-    for k, put in ((4, "dog dog dog dog"), (3, "sheep sheep sheep"), (2, "mouse mouse")):
-        game.apply(Swap("alice", k, cards(put)))
-        game.apply(Swap("bob", 1, cards("pig" if game.row(1) != cards("pig") else "rabbit")))
-        game.apply(Swap("carol", 1, cards("pig" if game.row(1) != cards("pig") else "rabbit")))
+    game = alice_knowing_nine_cards()
     before = frozen(game)
     with pytest.raises(BadCards) as refused:
         game.apply(Swap("alice", 2, cards("cat cat")))
