@@ -136,12 +136,9 @@ class Referee:
             if isinstance(action, NewGame):
                 players = tuple(action.players)
             actions.append(action)
-        flags = list(joined)
-        log = referee.log
-        for i, action in enumerate(actions):
-            log.apply(action, joined=flags[i] if i < len(flags) else False)
+        referee.log = GameLog.replay(actions, referee.rules, joined)
         if cursor is not None and cursor < len(actions):
-            log._rebuild(cursor)
+            referee.log.rewind(cursor)
         return referee
 
     # ------------------------------------------------------------------ input
@@ -169,7 +166,7 @@ class Referee:
             self.log, self._pending = log, pending
             if (log.actions, log.joined, log.cursor) != (actions, joined, cursor):
                 log.actions[:], log.joined[:] = actions, joined
-                log._rebuild(cursor)
+                log.rewind(cursor)
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
         if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
             self.last_said = reply.said

@@ -55,7 +55,6 @@ ROW_SIZES = (1, 2, 3, 4)
 #: The animals whose every copy in one hand ends the round at once.
 SUDDEN_DEATH_ANIMALS: tuple[Animal, ...] = (Animal.CAT, Animal.RABBIT, Animal.PIG)
 
-_ORDER = {animal: i for i, animal in enumerate(ANIMALS)}
 
 
 class Cards:
@@ -120,6 +119,3 @@ class Cards:
     def __repr__(self) -> str:
         return f"Cards({' '.join(a.value for a in self)})"
 
-
-def in_deck_order(animals: Iterable[Animal]) -> list[Animal]:
-    return sorted(animals, key=_ORDER.__getitem__)

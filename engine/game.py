@@ -143,13 +143,6 @@ class Game:
     def row(self, k: int) -> Cards | None:
         return self.rows[k - 1]
 
-    def face_up(self) -> Cards:
-        total = Cards()
-        for cards in self.rows:
-            if cards is not None:
-                total = total + cards
-        return total
-
     def waiting_to_declare(self) -> tuple[str, ...]:
         return tuple(p for p in self.alive if p not in self.declared)
 
@@ -245,7 +238,7 @@ class Game:
         return events
 
     # -- turns
-    def _check_turn(self, player: str, verb: str) -> str:
+    def _check_turn(self, player: str) -> str:
         if self.phase is Phase.ROWS:
             rows = " and ".join(f"row {k}" for k in self.missing_rows())
             raise WrongPhase(f"Enter the rows first: {rows} {'is' if ' and ' not in rows else 'are'} missing.")
@@ -268,7 +261,7 @@ class Game:
         return player
 
     def _swap(self, action: Swap) -> list[Event]:
-        player = self._check_turn(action.player, "swap")
+        player = self._check_turn(action.player)
         k = action.row
         if k not in ROW_SIZES:
             raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
@@ -306,7 +299,7 @@ class Game:
         return [Swapped(player, k, taken, put_down, next_player), *self._maybe_reveal()]
 
     def _knock(self, action: Knock) -> list[Event]:
-        player = self._check_turn(action.player, "knock")
+        player = self._check_turn(action.player)
         if self.phase is Phase.FINAL_TURNS:
             # Knocking again after a knock counts as a pass.
             return self._pass(Pass(player))
@@ -328,7 +321,7 @@ class Game:
         return [Knocked(player, self.turn)]
 
     def _pass(self, action: Pass) -> list[Event]:
-        player = self._check_turn(action.player, "pass")
+        player = self._check_turn(action.player)
         if self.phase is not Phase.FINAL_TURNS:
             raise WrongPhase(
                 f"Passing is allowed only after a knock: {title(player)}, swap a row or knock."

@@ -69,7 +69,7 @@ class GameLog:
         start = end - 1
         while start > 0 and self.joined[start]:
             start -= 1
-        self._rebuild(start)
+        self.rewind(start)
         return self.actions[start:end]
 
     def redo(self) -> tuple[list[Action], list[Event]]:
@@ -93,7 +93,8 @@ class GameLog:
         assert self.game is not None
         return self.game.apply(action)
 
-    def _rebuild(self, cursor: int) -> None:
+    def rewind(self, cursor: int) -> None:
+        """Rebuild the game from the first ``cursor`` actions; later ones stay to be redone."""
         self.game = None
         self.cursor = 0
         for action in self.actions[:cursor]:
