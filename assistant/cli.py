@@ -13,10 +13,11 @@ import json
 import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from assistant import __version__
+from assistant.commands.files import NOT_UTF8, NotText, command_lines
 from assistant.config import ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 
@@ -25,14 +26,6 @@ SUBCOMMAND_MODULES = (
     "assistant.store.commands",
     "assistant.voice.commands",
 )
-
-
-def command_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
-    """Numbered lines of a command file, without blank lines and ``#`` comments."""
-    for number, raw in enumerate(stream, start=1):
-        line = raw.split("#", 1)[0].strip()
-        if line:
-            yield number, line
 
 
 def settings_or_exit(args: argparse.Namespace) -> Settings:
@@ -57,27 +50,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     refused = 0
     with stream:
-        for number, raw in enumerate(stream, start=1):
-            if isinstance(raw, bytes):
-                if b"\0" in raw:
-                    print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
-                    return 2
-                raw = raw.split(b"#", 1)[0]  # a comment may be in any encoding
-                try:
-                    raw = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-                except UnicodeDecodeError:
-                    refused += 1
-                    print(f"line {number}: This line is not UTF-8 text; save the file as UTF-8.",
-                          file=sys.stderr)
-                    continue
-            for _, line in command_lines(raw.splitlines()):
-                reply = referee.handle(line)
+        try:
+            for number, line in command_lines(stream):
+                reply = referee.handle(line) if line is not None else Reply(False, error=NOT_UTF8)
                 if not reply.ok:
                     refused += 1
                     print(f"line {number}: {reply.error}", file=sys.stderr)
                 elif not args.json:
                     for sentence in reply.said:
                         print(sentence)
+        except NotText:
+            print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(referee.state()))
     return 1 if refused else 0

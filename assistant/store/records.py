@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from assistant.commands import ParseError, canonical, parse
+from assistant.commands.files import NOT_UTF8, NotText, command_lines
 from assistant.referee import Entry, Referee
 from assistant.store.db import GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.session import rebuild
@@ -319,7 +320,7 @@ class Imported:
 
 
 def read_command_file(
-    lines: Iterable[tuple[int, str]], comments: Iterable[str], rules: HouseRules,
+    lines: Iterable[tuple[int, str | None]], comments: Iterable[str], rules: HouseRules,
     rng: random.Random | None = None,
 ) -> Imported:
     """Validate every line of a command file as one game; raise ``ImportRefused`` naming each
@@ -338,6 +339,9 @@ def read_command_file(
     last_new_game_line = 0
     expect_lot = False
     for number, text in lines:
+        if text is None:
+            problems.append(f"line {number}: {NOT_UTF8}")
+            continue
         try:
             cmd = parse(text, players)
         except ParseError as err:
@@ -394,17 +398,15 @@ class ImportRefused(Exception):
 def import_file(
     store: GameStore, path: Path, rules: HouseRules, abandon_current: bool = False
 ) -> tuple[int, Imported]:
-    from assistant.cli import command_lines
-
+    comments: list[str] = []
     try:
-        with open(path, encoding="utf-8") as f:
-            raw = f.read()
+        with open(path, "rb") as f:
+            lines = list(command_lines(f, comments))
     except OSError as err:
         raise StoreError(f"Cannot read {path}: {err.strerror or err}.", "missing") from None
-    except UnicodeDecodeError:
+    except NotText:
         raise StoreError(f"{path} is not a text file.", "foreign") from None
-    comments = [line for line in raw.splitlines() if line.strip().startswith("#")]
-    imported = read_command_file(command_lines(raw.splitlines(keepends=True)), comments, rules)
+    imported = read_command_file(lines, comments, rules)
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(

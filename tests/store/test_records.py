@@ -83,6 +83,26 @@ def test_import_rejects_the_whole_file_naming_each_bad_line(env, data: Path, tmp
     assert missing.returncode == 2 and "nope.txt" in missing.stderr
 
 
+def test_import_names_a_line_that_is_not_utf8_and_ignores_comments_in_any_encoding(
+    env, data: Path, tmp_path: Path
+) -> None:
+    lines = game_lines(36)[:12]
+    raw = [line.encode() for line in lines]
+    raw.insert(0, "# partie de Zoë".encode("latin-1"))  # a comment in Latin-1 is fine
+    raw[6] = "alice swaps 2 bear dog é".encode("latin-1")  # a command line is not
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"\n".join(raw) + b"\n")
+    out = lifeguard(env, "import", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "line 7: This line is not UTF-8 text; save the file as UTF-8." in out.stderr
+    assert "line 1:" not in out.stderr
+    assert json.loads(lifeguard(env, "history", "--json").stdout) == []
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"new game a b c\n\0\x01\x02\n")
+    refused = lifeguard(env, "import", str(binary))
+    assert refused.returncode == 2 and "is not a text file" in refused.stderr
+
+
 def test_bgstats_export_has_the_fields_bg_stats_reads(env, data: Path) -> None:
     lines = finished_game(env, 35)
     out = lifeguard(env, "export", "--format", "bgstats")
