@@ -97,6 +97,26 @@ def per_voice(results: list[dict]) -> None:
         print(f"  {voice:16} " + ", ".join(cells))
 
 
+def per_intent(results: list[dict]) -> None:
+    """Exact-command accuracy per kind of command (the first word of its canonical form, or
+    the verb after the player's name), so the long card lists and the short commands show apart."""
+    def kind(canonical: str) -> str:
+        words = canonical.split()
+        return words[1] if len(words) > 1 and words[1] in ("swaps", "has", "knocks", "passes", "starts") \
+            else words[0]
+
+    kinds = sorted({kind(r["expected"]) for r in results if r["expected"] is not None})
+    for name in kinds:
+        cells = []
+        for condition in ("clean", "noise", "chatter"):
+            cmds = [r for r in results if r["expected"] is not None and kind(r["expected"]) == name
+                    and r["condition"] == condition]
+            if cmds:
+                cells.append(f"{condition} {sum(r['got'] == r['expected'] for r in cmds) / len(cmds):.2f}"
+                             f" ({len(cmds)})")
+        print(f"  {name:16} " + ", ".join(cells))
+
+
 def report(results: list[dict]) -> None:
     print(f"{'split':6} {'condition':8} {'commands':>8} {'exact':>7} {'talk':>5} {'rejected':>8}")
     for split in ("tune", "test"):
@@ -243,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="only this condition (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="decode in this many processes")
     parser.add_argument("--voices", action="store_true", help="print accuracy per voice")
+    parser.add_argument("--intents", action="store_true", help="print accuracy per kind of command")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a PocketSphinx decoder option to try (repeatable)")
     args = parser.parse_args(argv)
@@ -271,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     report(results)
     if args.voices:
         per_voice(results)
+    if args.intents:
+        per_intent(results)
     if args.tune:
         tune(results)
     if args.errors:

@@ -116,6 +116,11 @@ ANIMAL_WORDS: dict[str, Animal] = {
     **_SYNONYMS,
 }
 
+#: Words typed but not listened for: to PocketSphinx "a hare" and "bear" are nearly the same
+#: sound, and with "hare" in the speech grammar a spoken "bear" was often heard as a rabbit.
+#: People speaking say "rabbit" (the English edition's name); typing "hare" still works.
+UNSPOKEN_WORDS: frozenset[str] = frozenset(_SYNONYMS)
+
 #: Words for ``{sd_animal}``.
 SUDDEN_DEATH_WORDS: dict[str, Animal] = {
     w: a for w, a in ANIMAL_WORDS.items() if a in SUDDEN_DEATH_ANIMALS

@@ -30,6 +30,7 @@ from assistant.commands.grammar import (
     ROW_WORDS,
     SUDDEN_DEATH_WORDS,
     TEMPLATES,
+    UNSPOKEN_WORDS,
     plural_word,
 )
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS
@@ -129,7 +130,7 @@ def build_grammar(
         weight = weights.get(intent, 0.0)
         if weight <= 0:
             continue
-        bodies = [_template_body(intent, t, rules) for t in templates]
+        bodies = [_template_body(intent, t, rules, row_weights(intent, game)) for t in templates]
         rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
         top.append((weight, f"<i_{intent}>"))
     _slot_rules(rules, players, game)
@@ -183,11 +184,31 @@ def _reachable(rules: dict[str, str], roots: Sequence[str]) -> set[str]:
     return seen
 
 
-def _template_body(intent: str, template: str, rules: dict[str, str]) -> str:
+def row_weights(intent: str, game: Game | None) -> dict[int, float]:
+    """How likely each row number is in a ``row`` command: while the rows are being entered, a
+    row still missing is far likelier than one already entered (naming that is a correction)."""
+    weights = dict.fromkeys(ROW_SIZES, 1.0)
+    if intent != "row" or game is None or game.phase is not Phase.ROWS:
+        return weights
+    missing = game.missing_rows()
+    for k in ROW_SIZES:
+        weights[k] = ROW_MISSING if k in missing else 1.0
+    return weights
+
+
+#: Weight of a row still missing against a row already entered.
+ROW_MISSING = 6.0
+#: Weight of a player whose hand is still to be revealed against one who has revealed it.
+REVEAL_WAITING = 6.0
+
+
+def _template_body(
+    intent: str, template: str, rules: dict[str, str], rows: dict[int, float] | None = None
+) -> str:
     """A template in JSGF: the same brackets; slots become rules (row and cards coupled)."""
     tokens = _TOKEN.findall(template)
     slots = {t[1:-1] for t in tokens if t.startswith("{")}
-    player_rule = "<turn_player>" if intent in TURN_INTENTS else "<player>"
+    player_rule = {"hand": "<reveal_player>"}.get(intent, "<turn_player>" if intent in TURN_INTENTS else "<player>")
     cards_rule = "<cards_hand>" if intent == "hand" else "<cards_any>"
     names = {"player": player_rule, "cards": cards_rule, "sd_animal": "<sd_animal>", "names": "<names>"}
     if "row" in slots and "cards" in slots:
@@ -200,7 +221,8 @@ def _template_body(intent: str, template: str, rules: dict[str, str]) -> str:
         branches = []
         for k in ROW_SIZES:
             coupled = {**names, "row": f"<row_{k}>", "cards": f"<cards_{k}>"}
-            branches.append("( " + " ".join(_jsgf_token(t, coupled) for t in tokens[split:]) + " )")
+            weight = f"/{rows[k]:g}/ " if rows else ""
+            branches.append(weight + "( " + " ".join(_jsgf_token(t, coupled) for t in tokens[split:]) + " )")
         return f"{prefix} ( {' | '.join(branches)} )"
     return " ".join(_jsgf_token(t, names) for t in tokens)
 
@@ -225,22 +247,29 @@ def _slot_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | No
             rules["turn_player"] = " | ".join([f"/6/ {turn}", *others])
         else:
             rules["turn_player"] = rules["player"]
+        waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+        if waiting:
+            rules["reveal_player"] = " | ".join(
+                f"/{REVEAL_WAITING if p in waiting else 1:g}/ {p}" for p in players)
+        else:
+            rules["reveal_player"] = rules["player"]
         rules["names"] = " ".join(players)
     for k in ROW_SIZES:
         rules[f"row_{k}"] = _alt(w for w, n in ROW_WORDS.items() if n == k)
     # "all the pigs": plurals only (the typed parser also takes "all the pig").
     rules["sd_animal"] = _alt(
         w for w, a in SUDDEN_DEATH_WORDS.items()
-        if a in SUDDEN_DEATH_ANIMALS and (w == plural_word(a) or w.endswith("s") and w != a.value)
+        if a in SUDDEN_DEATH_ANIMALS and w not in UNSPOKEN_WORDS and (w == plural_word(a) or w.endswith("s") and w != a.value)
     )
     separators = _alt(sorted(LIST_SEPARATORS))
     # One card: "pig", "a pig", "one pig". m cards: "two pigs".
+    spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
     plural = {
-        a: [w for w, b in ANIMAL_WORDS.items() if b is a and (w == plural_word(a) or w.endswith("s") and w != a.value)]
+        a: [w for w, b in spoken.items() if b is a and (w == plural_word(a) or w.endswith("s") and w != a.value)]
         for a in ANIMALS
     }
     singular = {
-        a: [w for w, b in ANIMAL_WORDS.items() if b is a and (w == a.value or w not in plural[a])]
+        a: [w for w, b in spoken.items() if b is a and (w == a.value or w not in plural[a])]
         for a in ANIMALS
     }
     # "an" only where a spoken animal word starts with a vowel (none does today): the typed

@@ -67,7 +67,9 @@ _LOG_BASE = math.log(1.0001)  # PocketSphinx's log base: scores are in units of 
 _DECODER_OPTIONS = {
     "lm": None,
     "loglevel": "FATAL",
-    "dither": True,
+    # No dither: ``_prepare``'s noise floor does its job, and is the same for the same audio
+    # (dither's random state ran on from one utterance to the next).
+    "dither": False,
     "bestpath": False,  # lattice rescoring hurt exact accuracy on a small grammar (54% -> 65%)
     "topn": 4,  # 16 helped that small grammar but was slower and worse on the tune split
 }
@@ -230,7 +232,12 @@ class CommandRecognizer:
         return self.decode(raw)
 
     def decode(self, raw: bytes) -> Decoded:
-        """Decode 16 kHz mono 16-bit audio holding (at most) one command."""
+        """Decode 16 kHz mono 16-bit audio holding (at most) one command, as a recording of
+        its own: the front end's running estimates (noise level, cepstral mean) start afresh,
+        so a file decodes the same whatever was decoded before it. The listener instead keeps
+        them from one utterance to the next: one microphone, one room."""
+        with self._lock:
+            self._decoder.reinit_feat()
         self.start()
         self.feed(raw, full=True)
         return self.finish()

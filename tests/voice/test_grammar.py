@@ -71,6 +71,32 @@ def test_the_phase_and_the_turn_weight_the_grammar() -> None:
     assert "pass" not in turns.words  # passing only happens after a knock
 
 
+def test_rows_still_missing_outweigh_rows_already_entered() -> None:
+    referee = referee_at("new game alice bob carol", "row 2 bear dog")
+    row = rule(build_grammar(referee.players, referee.game).jsgf, "i_row")
+    weights = dict(re.findall(r"/([\d.]+)/ \( <row_(\d)>", row)[i][::-1] for i in range(4))
+    assert float(weights["2"]) < float(weights["1"]) == float(weights["3"]) == float(weights["4"])
+
+
+def test_players_still_to_reveal_outweigh_those_who_have() -> None:
+    referee = referee_at(*ROWS)
+    for animal in ("cat", "pig", "cat"):  # everyone swaps row 1 once, then the next one knocks
+        assert referee.handle(f"{referee.game.turn} swaps 1 {animal}").ok
+    assert referee.handle(f"{referee.game.turn} knocks").ok
+    while referee.game.phase.name == "FINAL_TURNS":
+        assert referee.handle(f"{referee.game.turn} passes").ok
+    assert referee.game.phase.name == "REVEAL"
+    first = referee.game.alive[0]
+    known = [a.value for a in referee.game.known[first]]
+    reply = referee.handle(f"{first} has " + " ".join(known + ["giraffe"] * (10 - len(known))))
+    assert reply.ok, reply.error
+    weights = dict((name, float(w)) for w, name in re.findall(
+        r"/([\d.]+)/ (\w+)", rule(build_grammar(referee.players, referee.game).jsgf, "reveal_player")))
+    others = [p for p in referee.players if p != first]
+    assert all(weights[p] > weights[first] for p in others)
+    assert "<reveal_player>" in rule(build_grammar(referee.players, referee.game).jsgf, "i_hand")
+
+
 def test_no_game_and_no_players_leaves_only_meta_commands() -> None:
     grammar = build_grammar((), None)
     assert set(grammar.intents) == {"undo", "redo", "no", "yes", "status", "repeat", "help"}
