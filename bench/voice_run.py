@@ -136,7 +136,7 @@ def report(results: list[dict]) -> None:
           f"{statistics.median(rtf):.3f}, p95 {percentile(rtf, 0.95):.3f}")
 
 
-def show_errors(results: list[dict], split: str, limit: int = 25) -> None:
+def show_errors(results: list[dict], split: str, limit: int = 400) -> None:
     wrong = [r for r in results if r["split"] == split and r["got"] != r["expected"]]
     for r in wrong[:limit]:
         print(f"  {r['id']} {r['condition']:7} {r['voice']:14} said {r['text']!r:50} heard {r['heard']!r} "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.voice.recognizer import SAMPLE_RATE, CommandRecognizer, read_wav
+from assistant.voice.recognizer import SAMPLE_RATE, CommandRecognizer, _segments, read_wav
 
 from .conftest import needs_espeak
 
@@ -42,3 +42,19 @@ def test_a_hand_that_is_not_ten_cards_is_not_a_command(synth) -> None:
     assert decoded.command is None
     assert decoded.text.startswith("alice ")
     assert "a hand holds 10" in (decoded.reason or "")
+
+
+def test_a_file_decodes_the_same_whatever_was_decoded_before_it(synth) -> None:
+    """``decode`` starts the front end afresh (noise estimate, cepstral mean) and uses no dither."""
+    command = raw16k(synth("carol swaps three giraffe bear dog"))
+    talk = raw16k(synth("who wants another drink", voice="en+m3", pitch=20))
+    first = CommandRecognizer(PLAYERS)
+    alone = first.decode(command)
+    alone_path = _segments(first._decoder)
+    second = CommandRecognizer(PLAYERS)
+    for _ in range(3):
+        second.decode(talk)
+    after_talk = second.decode(command)
+    assert (alone.text, alone.reason) == (after_talk.text, after_talk.reason)
+    assert alone_path == _segments(second._decoder)  # the same words, frames and scores
+    assert alone.command is not None and alone.command.canonical == "carol swaps 3 giraffe bear dog"
