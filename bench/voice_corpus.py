@@ -1,14 +1,14 @@
 """Generate the spoken-command corpus for the voice benchmark (``bench/voice_run.py``).
 
-Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 150]``.
+Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200]``.
 
 Each sample is a moment of a real (simulated, seeded) game: the commands so far are its context,
 the next action is what a player says, phrased at random from the command templates ("bob swaps
 two pigs and a cat", "bob took the row three for pig pig cat"), plus meta commands, plus table
 talk that is not a command (some of it with players' names and animals in it). espeak-ng speaks
 each one with a voice, speed and pitch drawn from the split's own set: the *tune* split's voices
-are the only ones the recogniser's constants were tuned on; the *test* split uses other voices and
-other random sentences. Every sample is written clean, with pink noise at 10 dB SNR, and with
+are the only ones the recogniser's constants were tuned on; the *test* split uses other voices,
+other random commands and other table talk. Every sample is written clean, with pink noise at 10 dB SNR, and with
 background chatter (two other voices talking) at 10 dB SNR. Audio goes to a git-ignored folder.
 """
 
@@ -52,24 +52,51 @@ META = {"undo": ["undo", "undo that", "take that back", "take it back"],
         "repeat": ["repeat", "say that again"], "help": ["help", "what can i say"],
         "redo": ["redo"], "yes": ["yes", "correct"]}
 
-TABLE_TALK = [
-    "pass me the salt please", "who wants another drink", "i think it is your turn now",
-    "that was a great move", "did you see the game last night", "hold on a second",
-    "let me think about it", "where did i put my glasses", "you are cheating again",
-    "the bear is so cute on this card", "two dogs and a cat walked into a bar",
-    "can you shuffle the cards", "i need to go to the bathroom", "what time is it",
-    "this is my favourite game", "oh no not the giraffes again", "how many lives do you have",
-    "i am going to win this round", "nice try", "could you open the window",
-    "my phone is ringing", "shall we order pizza", "the cat is sleeping on the sofa",
-    "i forgot the rules", "wait what happened", "that is not fair at all",
-    "do you want some crisps", "we should play again tomorrow", "your hands are shaking",
-    "look at the time", "tell me a joke", "the dog needs a walk",
-    "put the kettle on", "i love this music", "are you sure about that",
-    "it is raining outside", "i have no idea what to do", "great game everyone",
-    "wow what a hand", "let us take a short break",
+#: Table talk, not commands. The tune split draws from the first list, the test split from the
+#: second, so the rejection figures come from sentences the filler model was not tuned on.
+TABLE_TALK = {
+    "tune": [
+        "pass me the salt please", "who wants another drink", "i think it is your turn now",
+        "that was a great move", "did you see the game last night", "hold on a second",
+        "let me think about it", "where did i put my glasses", "you are cheating again",
+        "the bear is so cute on this card", "two dogs and a cat walked into a bar",
+        "can you shuffle the cards", "i need to go to the bathroom", "what time is it",
+        "this is my favourite game", "oh no not the giraffes again", "how many lives do you have",
+        "i am going to win this round", "nice try", "could you open the window",
+        "my phone is ringing", "shall we order pizza", "the cat is sleeping on the sofa",
+        "i forgot the rules", "wait what happened", "that is not fair at all",
+        "do you want some crisps", "we should play again tomorrow", "your hands are shaking",
+        "look at the time", "tell me a joke", "the dog needs a walk",
+    ],
+    "test": [
+        "put the kettle on", "i love this music", "are you sure about that",
+        "it is raining outside", "i have no idea what to do", "great game everyone",
+        "wow what a hand", "let us take a short break", "who is winning",
+        "i never get the good cards", "can somebody turn the music down", "is there any cake left",
+        "my turn already", "stop looking at my cards", "that was close",
+        "we need more chairs", "where is the remote", "i will get the door",
+        "the pig card is my favourite", "how long have we been playing", "this table is wobbly",
+        "good luck everyone", "pour me a glass of water", "one more round and then bed",
+        "you always win", "did somebody hear that", "three games in a row",
+        "i should have kept the sheep", "your go", "let me see the rules again",
+        "the neighbours are loud tonight", "nobody move",
+    ],
+}
+NAMED_TALK = {
+    "tune": ["{p} you are cheating", "{p} wants more tea", "did {p} just knock on the table",
+             "{p} is thinking too long"],
+    "test": ["come on {p} hurry up", "{p} has a nice watch", "{p} is on a winning streak",
+             "is it {p} or me"],
+}
+#: The background chatter of the chatter condition, in neither split.
+CHATTER_TALK = [
+    "the weather has been awful all week", "i saw a film about penguins yesterday",
+    "my sister is moving to a new flat", "the train was late again this morning",
+    "we are going to the coast in the summer", "the garden needs a lot of work",
+    "have you tried the new bakery", "the traffic on the bridge was terrible",
 ]
-NAMED_TALK = ["{p} you are cheating", "{p} wants more tea", "did {p} just knock on the table",
-              "{p} is thinking too long", "come on {p} hurry up", "{p} has a nice watch"]
+#: The share of samples that are table talk.
+TALK_SHARE = 0.3
 
 
 # --------------------------------------------------------------------------- sentences
@@ -128,10 +155,10 @@ def samples(split: str, count: int, seed: int) -> list[dict]:
                 continue
             context = [canonical(a) for a in actions[:i]]
             roll = rng.random()
-            if roll < 0.2:
-                talk = rng.choice(TABLE_TALK + NAMED_TALK).format(p=rng.choice(players))
+            if roll < TALK_SHARE:
+                talk = rng.choice(TABLE_TALK[split] + NAMED_TALK[split]).format(p=rng.choice(players))
                 out.append({"text": talk, "expected": None, "context": context, "players": players})
-            elif roll < 0.3:
+            elif roll < TALK_SHARE + 0.1:
                 intent = rng.choice(list(META))
                 text = rng.choice(META[intent])
                 out.append({"text": text, "expected": parse(text).canonical, "context": context, "players": players})
@@ -196,7 +223,7 @@ def chatter_track(rng: random.Random) -> bytes:
     voices = ["en-us+m2", "en+f4", "en-gb+m5", "en-us+f1"]
     tracks = []
     for v in range(2):
-        parts = [espeak(rng.choice(TABLE_TALK), voices[(v * 2 + i) % 4], rng.randint(140, 190), 50)
+        parts = [espeak(rng.choice(CHATTER_TALK), voices[(v * 2 + i) % 4], rng.randint(140, 190), 50)
                  + bytes(int(RATE * rng.uniform(0.05, 0.4)) * 2) for i in range(20)]
         tracks.append(b"".join(parts))
     n = min(len(t) for t in tracks)
@@ -206,7 +233,7 @@ def chatter_track(rng: random.Random) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "voice"))
-    parser.add_argument("--per-split", type=int, default=150, help="utterances per split (x3 conditions)")
+    parser.add_argument("--per-split", type=int, default=200, help="utterances per split (x3 conditions)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     for tool in ("espeak-ng", "sox"):
