@@ -58,3 +58,22 @@ def test_a_file_decodes_the_same_whatever_was_decoded_before_it(synth) -> None:
     assert (alone.text, alone.reason) == (after_talk.text, after_talk.reason)
     assert alone_path == _segments(second._decoder)  # the same words, frames and scores
     assert alone.command is not None and alone.command.canonical == "carol swaps 3 giraffe bear dog"
+
+
+# Table talk in the middle of a round. The test tolerates one of the eight taken for a command,
+# as stated: the benchmark measures the real rate (about 9 in 10 rejected).
+TALK = ["pass me the salt please", "who wants another drink", "did you see the game last night",
+        "where did i put my glasses", "i need to go to the bathroom", "shall we order pizza",
+        "do you want some crisps", "my phone is ringing"]
+
+
+def test_table_talk_is_not_taken_for_a_command(synth) -> None:
+    from assistant.referee import Referee
+
+    referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig",
+                              "row 2 bear dog", "row 3 cat cat mouse", "row 4 goat goat sheep mole"])
+    recognizer = CommandRecognizer(PLAYERS, referee.game)
+    heard = {text: recognizer.decode(raw16k(synth(text))) for text in TALK}
+    commands = {text: d.command.canonical for text, d in heard.items() if d.command is not None}
+    assert len(commands) <= 1, commands
+    assert all(d.reason for d in heard.values() if d.command is None)
