@@ -82,6 +82,8 @@ class WavSource(sr.AudioSource):
         self.CHUNK = CHUNK
         self.stream: _PacedStream | None = None
         self.data = b""
+        #: (first byte, end byte) of each file in ``data``.
+        self.spans: list[tuple[int, int]] = []
         self.started_at: float | None = None
         self.deaf = False
         self.closed = False
@@ -90,6 +92,8 @@ class WavSource(sr.AudioSource):
     def load(self) -> None:
         """Read and convert the files (raises ``AudioUnavailable`` naming a bad file)."""
         parts = [_silence(self.leading_silence)]
+        at = len(parts[0])
+        self.spans = []
         for i, path in enumerate(self.files):
             try:
                 audio = read_wav(path)
@@ -97,7 +101,10 @@ class WavSource(sr.AudioSource):
                 raise AudioUnavailable(f"cannot read audio input {path}: {err or 'not a WAV file'}") from None
             if i:
                 parts.append(_silence(self.gap))
+                at += len(parts[-1])
             parts.append(audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH))  # type: ignore[attr-defined]
+            self.spans.append((at, at + len(parts[-1])))
+            at += len(parts[-1])
         parts.append(_silence(self.trailing_silence))
         self.data = b"".join(parts)
 

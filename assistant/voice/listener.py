@@ -96,6 +96,13 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
     recognizer.energy_threshold = max(recognizer.energy_threshold, MIN_ENERGY_THRESHOLD)  # type: ignore[attr-defined]
 
 
+def _input_ended(source: object) -> bool:
+    """Whether a WAV input (not a microphone) has been played in completely."""
+    stream = getattr(source, "stream", None)
+    data = getattr(source, "data", None)
+    return data is not None and stream is not None and stream.position >= len(data)
+
+
 class Listener:
     """Listens on its own thread; see the module docstring."""
 
@@ -231,7 +238,7 @@ class Listener:
             event = self._one_utterance(recognizer, source, timeout)
             if event is not None and not self._closed.is_set():
                 self._emit(event)
-            if is_file and source.stream.position >= len(source.data):  # type: ignore[attr-defined]
+            if is_file and _input_ended(source):
                 self._input_ended = True
                 self._set_state("off", "audio input ended")
                 self._wake.wait()
@@ -277,6 +284,10 @@ class Listener:
             return Heard(decoded.command, decoded.text, decoded.confidence)
         if decoded.audio_seconds < 0.15 and not decoded.text:
             return None  # a click or a cough
+        if decoded.audio_seconds < 0.3 and _input_ended(source):
+            # SpeechRecognition hands over its last fraction of a second of quiet as a phrase
+            # when a WAV input runs out: nobody said anything.
+            return None
         return Rejected(decoded.text, decoded.reason or "not a command")
 
     # ------------------------------------------------------------------ helpers

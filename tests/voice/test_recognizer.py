@@ -28,6 +28,19 @@ def test_fed_in_chunks_as_it_arrives_or_all_at_once_the_command_is_the_same(synt
     assert abs(streamed.audio_seconds - len(raw) / (2 * SAMPLE_RATE)) < 0.01
 
 
+def test_a_sessions_first_utterance_is_decoded_when_it_ends_later_ones_as_they_arrive(synth) -> None:
+    """The running cepstral mean starts cold: the first utterance waits for its own mean."""
+    recognizer = CommandRecognizer(PLAYERS)
+    raw = raw16k(synth("bob swaps two pig cat"))
+    for decoded_while_arriving in (False, True):
+        recognizer.start()
+        for i in range(0, len(raw), 1024):
+            recognizer.feed(raw[i : i + 1024])
+        assert (recognizer._decoder.n_frames() > 10) is decoded_while_arriving
+        decoded = recognizer.finish()
+        assert decoded.command is not None and decoded.command.canonical == "bob swaps 2 pig cat"
+
+
 def test_the_confidence_pass_scores_a_clear_command(synth) -> None:
     recognizer = CommandRecognizer(PLAYERS, confidence_pass=True)
     decoded = recognizer.decode(raw16k(synth("alice knocks")))
