@@ -200,13 +200,15 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
     holder: dict[str, object] = {}
 
     def playing() -> int:
-        """The file now playing or next to play."""
+        """The command being spoken or next to be: the first whose speech has not ended (a
+        file's own padding after the speech belongs to the next command's wait)."""
         source = holder.get("source")
         stream = getattr(source, "stream", None)
         if source is None or stream is None or not source.spans:  # type: ignore[attr-defined]
             return 0
-        return next((i for i, (_, end) in enumerate(source.spans) if end > stream.position),  # type: ignore[attr-defined]
-                    len(items) - 1)
+        speech_ends = [start + int((item["pad_seconds"] + item["speech_seconds"]) * 16000) * 2
+                       for (start, _), item in zip(source.spans, items, strict=True)]  # type: ignore[attr-defined]
+        return next((i for i, end in enumerate(speech_ends) if end > stream.position), len(items) - 1)
 
     def on_event(event) -> None:
         if isinstance(event, Heard | Rejected):
