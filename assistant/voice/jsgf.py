@@ -106,7 +106,9 @@ GARBAGE_PHONE_PENALTY = 3e-7
 # a filler word with that word's pronunciation, at 1e-11 a word. Tune split: 93% of the talk
 # rejected at 62.0% exact (this phone loop: 91% at 61.2%); but on the test split it rejected
 # less of the clean talk (87.5% against 91.2%) and decoded slower (RTF p95 0.105 against 0.094).
-GARBAGE_AT_EDGES = False
+# Also tried: letting the filler model absorb talk just before or after a command (chatter at
+# the table), as "[filler] command [filler]": most table talk then came out as some command with
+# filler around it, so a command is the whole utterance or none of it.
 #: The fewest phones the filler model takes. Raising it to keep short commands ("no") from
 #: losing to two or three free phones did the opposite on the tune split (short commands right:
 #: 16 of 29 with 1, 8 with 4, 5 with 6), so it stays at 1.
@@ -151,16 +153,7 @@ def build_grammar(
     # Only keep the rules that are reachable, so the grammar stays small.
     used = _reachable(rules, [ref for _, ref in top])
     lines = ["#JSGF V1.0;", "grammar lifeguard;"]
-    if garbage_weight > 0 and GARBAGE_AT_EDGES:
-        # Talk just before or after a command (chatter at the table) is absorbed by the filler
-        # model instead of being forced into the command's words.
-        commands = [(w, ref) for w, ref in top if ref != "<garbage>"]
-        rules["commands"] = " | ".join(f"/{w:g}/ {ref}" for w, ref in commands)
-        lines.append(f"public <command> = /{garbage_weight:g}/ <garbage> | /10/ "
-                     "( [ <garbage> ] <commands> [ <garbage> ] );")
-        used.add("commands")
-    else:
-        lines.append("public <command> = " + " | ".join(f"/{w:g}/ {ref}" for w, ref in top) + ";")
+    lines.append("public <command> = " + " | ".join(f"/{w:g}/ {ref}" for w, ref in top) + ";")
     for name in sorted(used):
         lines.append(f"<{name}> = {rules[name]};")
     jsgf = "\n".join(lines) + "\n"
