@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 SYSTEM_COMMANDS := espeak-ng sox tmux aplay
 SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils
 
-.PHONY: run test setup system-packages lint bench clean
+.PHONY: run test setup system-packages lint bench bench-voice clean
 
 run: setup
 	$(BIN)/lifeguard
@@ -46,6 +46,11 @@ lint: setup
 
 bench: setup
 	$(BIN)/python bench/engine_games.py
+
+# The voice benchmark: 1,200 synthesised files (a few seconds), then about six minutes of decoding.
+bench-voice: setup
+	$(BIN)/python bench/voice_corpus.py
+	$(BIN)/python bench/voice_run.py --voices --intents
 
 clean:
 	rm -rf $(VENV) build *.egg-info
