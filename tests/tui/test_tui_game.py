@@ -261,12 +261,6 @@ async def test_help_rules_and_palette_screens(make_app) -> None:
 
 async def test_resumed_game_skips_setup(make_app, data_dir) -> None:
     """Quitting loses nothing: a second app on the same data directory continues the game."""
-    try:
-        import assistant.store.session  # noqa: F401
-    except ImportError:
-        import pytest
-
-        pytest.skip("the game store (assistant.store.session) is not installed yet")
     app = make_app()
     async with app.run_test() as pilot:
         await pilot.press("escape")

@@ -30,10 +30,6 @@ def spoken(text: str, path: Path) -> str:
 
 
 async def test_a_spoken_command_is_heard_read_back_and_applied(make_app, tmp_path: Path) -> None:
-    try:
-        import assistant.voice.listener  # noqa: F401
-    except ImportError:
-        pytest.skip("the listener (assistant.voice.listener) is not installed yet")
     first = make_app()
     async with first.run_test() as pilot:
         await pilot.press("escape")
