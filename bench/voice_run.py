@@ -196,19 +196,19 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
     if not items:
         return
     contexts = [ListenContext.from_referee(Referee.resume(item["context"])) for item in items]
+    speech_ends = [speech_end_seconds(item["file"]) for item in items]  # within each file
+    rate = 16000 * 2  # bytes a second in the WAV source
     events: queue.Queue = queue.Queue()
-    holder: dict[str, object] = {}
 
     def playing() -> int:
         """The command being spoken or next to be: the first whose speech has not ended (a
         file's own padding after the speech belongs to the next command's wait)."""
-        source = holder.get("source")
+        source = listener._source
         stream = getattr(source, "stream", None)
-        if source is None or stream is None or not source.spans:  # type: ignore[attr-defined]
+        if source is None or stream is None or not source.spans:
             return 0
-        speech_ends = [start + int((item["pad_seconds"] + item["speech_seconds"]) * 16000) * 2
-                       for (start, _), item in zip(source.spans, items, strict=True)]  # type: ignore[attr-defined]
-        return next((i for i, end in enumerate(speech_ends) if end > stream.position), len(items) - 1)
+        return next((i for i, ((start, _), end) in enumerate(zip(source.spans, speech_ends, strict=True))
+                     if start / rate + end > stream.position / rate), len(items) - 1)
 
     def on_event(event) -> None:
         if isinstance(event, Heard | Rejected):
@@ -218,9 +218,6 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
                         audio_input=[item["file"] for item in items])
     listener.start()
     deadline = time.monotonic() + sum(i["speech_seconds"] + 2 * i["pad_seconds"] + 0.8 for i in items) + 20
-    while listener._source is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    holder["source"] = listener._source
     while not listener.input_ended and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
@@ -229,9 +226,8 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
     if source is None or source.started_at is None:
         print("end of speech -> parsed command: the listener did not start")
         return
-    rate = 16000 * 2
-    ends = [source.started_at + (span[0] / rate) + speech_end_seconds(item["file"])
-            for span, item in zip(source.spans, items, strict=True)]
+    ends = [source.started_at + start / rate + end
+            for (start, _), end in zip(source.spans, speech_ends, strict=True)]
     latencies: list[float] = []
     first: str | None = None
     correct = heard = 0
