@@ -122,6 +122,11 @@ class WavSource(sr.AudioSource):
         self.closed = True
         self.wake.set()
 
+    @property
+    def ended(self) -> bool:
+        """Whether all of the files have been played in."""
+        return self.stream is not None and self.stream.position >= len(self.data)
+
 
 class _ArecordStream:
     def __init__(self, process: subprocess.Popen[bytes], source: ArecordSource) -> None:

@@ -97,10 +97,8 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
 
 
 def _input_ended(source: object) -> bool:
-    """Whether a WAV input (not a microphone) has been played in completely."""
-    stream = getattr(source, "stream", None)
-    data = getattr(source, "data", None)
-    return data is not None and stream is not None and stream.position >= len(data)
+    """Whether a WAV input has been played in completely (a microphone never ends)."""
+    return bool(getattr(source, "ended", False))
 
 
 class Listener:
