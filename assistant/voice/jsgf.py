@@ -208,7 +208,10 @@ def _template_body(
     """A template in JSGF: the same brackets; slots become rules (row and cards coupled)."""
     tokens = _TOKEN.findall(template)
     slots = {t[1:-1] for t in tokens if t.startswith("{")}
-    player_rule = {"hand": "<reveal_player>"}.get(intent, "<turn_player>" if intent in TURN_INTENTS else "<player>")
+    if intent == "hand":
+        player_rule = "<reveal_player>"
+    else:
+        player_rule = "<turn_player>" if intent in TURN_INTENTS else "<player>"
     cards_rule = "<cards_hand>" if intent == "hand" else "<cards_any>"
     names = {"player": player_rule, "cards": cards_rule, "sd_animal": "<sd_animal>", "names": "<names>"}
     if "row" in slots and "cards" in slots:
