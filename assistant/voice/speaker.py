@@ -3,9 +3,13 @@
 Used by the Textual app and ``lifeguard listen``. pyttsx3's espeak driver must be created and
 driven on a single thread, speaks only one of several queued ``say()`` calls, plays through
 ``aplay`` with its errors going straight to the terminal, and prints "Audio saved to ..." after
-``save_to_file``. So: one thread owns the engine and a queue; each announcement is synthesised
-to a WAV file (``save_to_file``, with the driver's print silenced) and played by a player process
-of our own whose output goes to /dev/null. ``stop`` kills the player and empties the queue.
+``save_to_file``. And espeak-ng is one library per process: initialised once, with one synthesis
+callback, which a second engine takes over and a dying engine sets to nothing (its next file is
+then silently never written). So: one synthesiser thread per process owns the only engine, for
+the life of the process; each speaker has a thread and a queue of its own, has each announcement
+synthesised to a WAV file (``save_to_file``, with the driver's print silenced) and plays it with
+a player process of our own whose output goes to /dev/null. ``stop`` kills the player and
+empties the queue.
 
 States (``on_state`` is called from the speaker thread on every change):
     "on"           ready, idle
@@ -25,6 +29,8 @@ import tempfile
 import threading
 import wave
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from assistant.config import VoiceSettings
@@ -32,7 +38,83 @@ from assistant.config import VoiceSettings
 #: The default player: ALSA's aplay, quiet. ``{file}`` is replaced by the WAV to play.
 DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
 
+#: Longest wait for one announcement's synthesis (a few hundred ms normally) before giving up.
+SYNTHESIS_TIMEOUT = 30.0
+
 _STOP = object()
+
+
+class _Synthesizer:
+    """The process's one pyttsx3 espeak engine, created and driven on one daemon thread.
+
+    Kept for the life of the process: pyttsx3 caches engines only while they live, and an
+    engine's end unregisters espeak-ng's synthesis callback for every engine after it.
+    """
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue[tuple[str | None, str, VoiceSettings, Future[str | None]]] = (
+            queue.Queue())
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def synthesize(self, text: str | None, path: str, settings: VoiceSettings) -> str | None:
+        """Write ``text`` spoken to the WAV ``path``; None when done, else a one-line reason.
+
+        ``text`` None only starts the engine (and reports whether it could). Blocks the caller
+        (a speaker's thread) until done.
+        """
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="lifeguard-synthesizer",
+                                                daemon=True)
+                self._thread.start()
+        done: Future[str | None] = Future()
+        self._requests.put((text, path, settings, done))
+        try:
+            return done.result(SYNTHESIS_TIMEOUT)
+        except FutureTimeout:
+            return f"speech off: synthesis took over {SYNTHESIS_TIMEOUT:.0f} s"
+
+    def _run(self) -> None:
+        engine, failure = _start_engine()
+        while True:
+            text, path, settings, done = self._requests.get()
+            if engine is None or text is None:
+                done.set_result(failure)
+                continue
+            done.set_result(_synthesize(engine, text, path, settings))
+
+
+def _start_engine() -> tuple[object | None, str | None]:
+    try:
+        import pyttsx3
+        import pyttsx3.drivers.espeak as espeak_driver
+
+        # The driver prints "Audio saved to ..." after every file: not on our terminal.
+        espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        return pyttsx3.init("espeak"), None
+    except Exception as err:  # noqa: BLE001 - any failure of the back end means no speech
+        return None, f"speech off: the speech engine failed to start ({_one_line(err)})"
+
+
+def _synthesize(engine: object, text: str, path: str, settings: VoiceSettings) -> str | None:
+    try:
+        engine.setProperty("rate", settings.rate)  # type: ignore[attr-defined]
+        engine.setProperty("volume", settings.volume)  # type: ignore[attr-defined]
+        try:
+            engine.setProperty("voice", settings.voice)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
+            pass
+        engine.save_to_file(text, path)  # type: ignore[attr-defined]
+        engine.runAndWait()  # type: ignore[attr-defined]
+    except Exception as err:  # noqa: BLE001
+        return f"speech off: synthesis failed ({_one_line(err)})"
+    if not Path(path).exists():
+        return "speech off: synthesis wrote no audio"
+    return None
+
+
+_SYNTHESIZER = _Synthesizer()
 
 
 class Speaker:
@@ -129,11 +211,10 @@ class Speaker:
 
     # ------------------------------------------------------------------ the speech thread
     def _run(self) -> None:
-        engine = None
         workdir = tempfile.mkdtemp(prefix="lifeguard-speech-")
         try:
-            engine, reason = self._set_up(workdir)
-            if engine is None:
+            reason = self._set_up(workdir)
+            if reason is not None:
                 self._set_state("unavailable", reason)
                 self._drain()
             elif not self._muted:
@@ -146,35 +227,23 @@ class Speaker:
                 if isinstance(item, threading.Event):
                     item.set()
                     continue
-                if engine is None:
+                if reason is not None:
                     continue
                 generation, text = item  # type: ignore[misc]
                 if generation != self._generation or self._muted:
                     continue
-                self._speak(engine, text, workdir, generation)
+                self._speak(text, workdir, generation)
         finally:
             self._ready.set()
             shutil.rmtree(workdir, ignore_errors=True)
 
-    def _set_up(self, workdir: str) -> tuple[object | None, str | None]:
-        """The pyttsx3 engine and a working player, or None and a one-line reason."""
+    def _set_up(self, workdir: str) -> str | None:
+        """None when the engine and a player work, else a one-line reason."""
         if shutil.which("espeak-ng") is None and shutil.which("espeak") is None:
-            return None, "speech off: espeak-ng is not installed"
-        try:
-            import pyttsx3
-            import pyttsx3.drivers.espeak as espeak_driver
-
-            # The driver prints "Audio saved to ..." after every file: not on our terminal.
-            espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
-            engine = pyttsx3.init("espeak")
-            engine.setProperty("rate", self.settings.rate)
-            engine.setProperty("volume", self.settings.volume)
-            try:
-                engine.setProperty("voice", self.settings.voice)
-            except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
-                pass
-        except Exception as err:  # noqa: BLE001 - any failure of the back end means no speech
-            return None, f"speech off: the speech engine failed to start ({_one_line(err)})"
+            return "speech off: espeak-ng is not installed"
+        failure = _SYNTHESIZER.synthesize(None, "", self.settings)
+        if failure is not None:
+            return failure
         # Is there a device to play on? Play a short silence and see.
         probe = Path(workdir) / "probe.wav"
         with wave.open(str(probe), "wb") as w:
@@ -182,21 +251,19 @@ class Speaker:
             w.setsampwidth(2)
             w.setframerate(22050)
             w.writeframes(bytes(441 * 2))
-        ok, reason = self._play(probe, probe=True)
-        if not ok:
-            return None, reason
-        return engine, None
+        _, reason = self._play(probe, probe=True)
+        return reason
 
-    def _speak(self, engine: object, text: str, workdir: str, generation: int) -> None:
+    def _speak(self, text: str, workdir: str, generation: int) -> None:
         self._count += 1
         path = Path(workdir) / f"say{self._count:05d}.wav"
-        try:
-            engine.save_to_file(text, str(path))  # type: ignore[attr-defined]
-            engine.runAndWait()  # type: ignore[attr-defined]
-        except Exception as err:  # noqa: BLE001
-            self._set_state("unavailable", f"speech off: synthesis failed ({_one_line(err)})")
+        failure = _SYNTHESIZER.synthesize(text, str(path), self.settings)
+        if failure is not None:
+            self._set_state("unavailable", failure)
+            self._drain()
             return
-        if not path.exists() or generation != self._generation or self._muted:
+        if generation != self._generation or self._muted:
+            path.unlink(missing_ok=True)
             return
         if self.wav_dir is not None:
             self.wav_dir.mkdir(parents=True, exist_ok=True)

@@ -108,8 +108,31 @@ def test_muted_announcements_are_dropped_until_unmuted(tmp_path: Path, capfd) ->
     speaker.say("now you hear me")
     assert speaker.wait_idle(15)
     speaker.close()
-    assert len(list((tmp_path / "said").glob("*.wav"))) == 1
+    assert len(list((tmp_path / "said").glob("*.wav"))) == 1, (states.seen, log.read_text())
     assert [s for s, _ in states.seen].count("muted") == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_speakers_starting_and_ending_together_all_speak(tmp_path: Path, capfd) -> None:
+    """espeak-ng is one library per process: two engines at once crashed it, and an ending one
+    left the next announcement unwritten. Speakers share the process's one engine."""
+    dying = [Speaker(VoiceSettings(), player=["sh", "-c", "exit 1"]) for _ in range(2)]
+    talking = [Speaker(VoiceSettings(), player=["true", "{file}"], wav_dir=tmp_path / f"said{i}")
+               for i in range(3)]
+    for speaker in dying + talking:
+        speaker.start()
+    for speaker in talking:
+        speaker.say("status")
+    for speaker in dying:
+        assert speaker.wait_idle(15) and speaker.state == "unavailable"
+        speaker.close()
+    for i, speaker in enumerate(talking):
+        speaker.say("undo")
+        assert speaker.wait_idle(30)
+        assert speaker.state == "on", speaker.reason
+        speaker.close()
+        assert len(list((tmp_path / f"said{i}").glob("*.wav"))) == 2
     out, err = capfd.readouterr()
     assert out == "" and err == ""
 
