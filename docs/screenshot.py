@@ -38,7 +38,7 @@ async def main() -> None:
         async with app.run_test(size=(110, 34)) as pilot:
             await pilot.press("escape")
             for line in LINES:
-                app.submit(line)
+                await app.submit(line)
             app.table.toggle_known()
             await pilot.pause()
             out = Path(__file__).with_name("table.svg")

@@ -206,7 +206,10 @@ class GameStore:
         check_header(path)
         lock_fd = take_lock(path) if lock else None
         try:
-            conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+            # Opened where the session starts, written from where commands run (the table's
+            # command desk has a thread of its own); one user at a time, never two at once.
+            conn = sqlite3.connect(path, isolation_level=None, timeout=5.0,
+                                   check_same_thread=False)
         except sqlite3.Error as err:
             release_lock(lock_fd)
             raise explain(err, path, "open") from None

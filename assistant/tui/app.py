@@ -4,7 +4,9 @@
 referee session (from the game store, which commits every accepted command before the referee
 answers, so quitting never loses anything) and the voice bridge (loaded in a background worker
 so the table is interactive at once). Everything people do ends in ``submit`` (a typed line, a
-hand from the grid) or ``apply_heard`` (a spoken command), both of which go through the referee.
+hand from the grid) or ``apply_heard`` (a spoken command), both of which hand the command to the
+``CommandDesk`` (the referee, with its disk writes, on a thread of its own) and await it; the
+screens draw from ``app.view``, the copy of the table the desk returned with the last answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from assistant import announce
 from assistant.commands.grammar import EXAMPLES
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
+from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
@@ -139,6 +143,9 @@ class LifeguardApp(App):
         rng = random.Random(seed) if seed is not None else None
         self.session = session or open_table_session(self.settings, data_dir, rng)
         self.referee = self.session.referee
+        #: The table as the last command left it; the live referee belongs to the desk's thread.
+        self.view = TableView.of(self.referee)
+        self.desk = CommandDesk(self.referee)
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
         self.voice_enabled = voice
@@ -148,16 +155,18 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
         self.last_heard: str | None = None
-        self._context_snapshot: Any = None
+        #: The listener's context and the view it was made from (made again for a new view).
+        self._listen_context_made: tuple[TableView | None, Any] = (None, None)
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keys))
         await self.push_screen(TableScreen(self.data_label))
         table_log = self.table_log
-        game = self.referee.game
+        game = self.view.game
         if game is not None and not game.is_over:
-            table_log.said(self.session.greeting or self.referee.describe_resume())
+            greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
+            table_log.said(greeting)
         else:
             table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
             previous = game.players if game is not None else ()
@@ -167,6 +176,7 @@ class LifeguardApp(App):
     def on_unmount(self) -> None:
         if self.voice is not None:
             self.voice.close()
+        self.desk.close()
         self.session.close()
 
     def _start_voice(self) -> None:
@@ -189,22 +199,16 @@ class LifeguardApp(App):
         bridge.load()
 
     def _listen_context(self) -> Any:
-        """What the listener (on its own thread) may listen for: a snapshot the UI thread made
-        after the last change, never the live game that the UI thread is changing."""
-        context = self._context_snapshot
-        if context is None:
+        """What the listener (on its own thread) may listen for: made from the table's view,
+        a copy nothing changes, never from the live game that the desk's thread is changing."""
+        view, made = self._listen_context_made
+        if made is None or view is not self.view:
             from assistant.voice.listener import ListenContext
 
-            context = self._context_snapshot = ListenContext.from_referee(self.referee)
-        return context
-
-    def _refresh_listen_context(self) -> None:
-        if self.voice is None or self.voice.listener is None:
-            self._context_snapshot = None  # made on first use
-            return
-        from assistant.voice.listener import ListenContext
-
-        self._context_snapshot = ListenContext.from_referee(self.referee)
+            view = self.view
+            made = ListenContext(players=view.players, game=view.game)
+            self._listen_context_made = (view, made)
+        return made
 
     # ------------------------------------------------------------------ widgets
     @property
@@ -230,7 +234,7 @@ class LifeguardApp(App):
         return self.table.query_one(CommandInput)
 
     # ------------------------------------------------------------------ commands
-    def submit(self, text: str, source: str = "typed") -> Reply | None:
+    async def submit(self, text: str, source: str = "typed") -> Reply | None:
         """One line through the referee (already stored when it returns), then the screen."""
         text = text.strip()
         if not text:
@@ -238,11 +242,16 @@ class LifeguardApp(App):
         if text.lower() in ("quit", "exit") and source == "typed":
             self.exit()
             return None
-        reply = self.referee.handle(text)
+        reply = await self._run(lambda referee: referee.handle(text))
         self._show_reply(text, reply, source)
         return reply
 
-    def apply_heard(self, command: Any, text: str) -> Reply:
+    async def _run(self, work: Callable[[Referee], Reply]) -> Reply:
+        """``work`` on the desk; the view is the table it left."""
+        reply, self.view = await self.desk.run(work)
+        return reply
+
+    async def apply_heard(self, command: Any, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
         field = self.command_input
         shown = f"heard: {command.canonical}"
@@ -250,7 +259,7 @@ class LifeguardApp(App):
             field.value = shown
             self.last_heard = shown
             self.set_timer(1.5, lambda: self._clear_heard(shown))
-        reply = self.referee.execute(command)
+        reply = await self._run(lambda referee: referee.execute(command))
         if reply.ok and command.intent not in ("undo", "redo", "no", "yes", "status", "repeat", "help"):
             reply.said = [announce.readback(command.canonical, command.intent), *reply.said]
         self._show_reply(command.canonical, reply, "heard")
@@ -274,16 +283,16 @@ class LifeguardApp(App):
             if reply.suggestion:
                 log.note(f"  did you mean: {reply.suggestion}")
             self.say(reply.error or "")
-        if reply.ok and reply.intent in ("new_game", "yes") and self.referee.game is not None \
-                and self.referee.game.round == 1 and not self.referee.game.rounds:
+        game = self.view.game
+        if reply.ok and reply.intent in ("new_game", "yes") and game is not None \
+                and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
         self.after_change()
 
     def after_change(self) -> None:
         """Bring every screen in line with the game after a command."""
-        self._refresh_listen_context()
         self.table.update_table()
-        game = self.referee.game
+        game = self.view.game
         over = game is not None and game.phase is Phase.GAME_OVER
         on_top = self.screen
         if over and not isinstance(on_top, GameOverScreen):
@@ -293,18 +302,12 @@ class LifeguardApp(App):
         elif not over and isinstance(on_top, GameOverScreen):
             self.pop_screen()
 
-    def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
+    async def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
         """From the setup screen: a new game with these players and house rules; an error or None."""
         if not names:
             return "Enter 3 to 5 player names, in seating order."
-        game = self.referee.game
-        previous_rules = self.referee.rules
-        self.referee.rules = rules
-        reply = self.referee.handle("new game " + " ".join(names))
-        if not reply.ok and reply.intent == "new_game" and game is not None and not game.is_over:
-            reply = self.referee.handle("yes")  # the setup screen was an explicit choice
+        reply = await self._run(partial(_start_with_rules, names=names, rules=rules))
         if not reply.ok:
-            self.referee.rules = previous_rules
             return reply.error
         self.set_voice(voice_on)
         while not isinstance(self.screen, TableScreen):
@@ -312,17 +315,14 @@ class LifeguardApp(App):
         self._show_reply("new game " + " ".join(names), reply, "typed")
         return None
 
-    def new_game_same_players(self) -> None:
-        game = self.referee.game
-        if game is not None:
-            self.submit("new game " + " ".join(game.players))
+    async def new_game_same_players(self) -> None:
+        if self.view.players:
+            await self.submit("new game " + " ".join(self.view.players))
 
     def open_setup(self) -> None:
-        game = self.referee.game
-        players = game.players if game is not None else ()
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()
-        self.push_screen(SetupScreen(players, self.referee.rules, self.voice_on_default))
+        self.push_screen(SetupScreen(self.view.players, self.view.rules, self.voice_on_default))
 
     @property
     def voice_on_default(self) -> bool:
@@ -351,8 +351,8 @@ class LifeguardApp(App):
     def on_mic_state(self, message: MicState) -> None:
         self.status_line.set_mic(message.state, message.reason)
 
-    def on_heard_command(self, message: HeardCommand) -> None:
-        self.apply_heard(message.command, message.text)
+    async def on_heard_command(self, message: HeardCommand) -> None:
+        await self.apply_heard(message.command, message.text)
 
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
         heard = f"heard '{message.text}': " if message.text else ""
@@ -375,14 +375,14 @@ class LifeguardApp(App):
             self.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
                         severity="warning")
 
-    def action_undo(self) -> None:
-        self.submit("undo", source="key")
+    async def action_undo(self) -> None:
+        await self.submit("undo", source="key")
 
-    def action_redo(self) -> None:
-        self.submit("redo", source="key")
+    async def action_redo(self) -> None:
+        await self.submit("redo", source="key")
 
-    def action_repeat(self) -> None:
-        self.submit("repeat", source="key")
+    async def action_repeat(self) -> None:
+        await self.submit("repeat", source="key")
 
     def action_toggle_known(self) -> None:
         self.table.toggle_known()
@@ -405,7 +405,7 @@ class LifeguardApp(App):
             "Undo": ("Take back the last command", self.action_undo),
             "Redo": ("Apply the undone command again", self.action_redo),
             "Repeat": ("Say the last announcement again", self.action_repeat),
-            "Status": ("Where the game stands", lambda: self.submit("status")),
+            "Status": ("Where the game stands", partial(self.submit, "status")),
             "Known cards": ("Show or hide the cards known to be in each hand", self.action_toggle_known),
             "Talk": ("Push to talk: say one command", self.action_push_to_talk),
             "Mute": ("Mute or unmute the spoken announcements", self.action_mute),
@@ -415,7 +415,7 @@ class LifeguardApp(App):
         }
         for name, (help_text, callback) in actions.items():
             yield SystemCommand(name, help_text, callback)
-        player = self.referee.players[0] if self.referee.players else "alice"
+        player = self.view.players[0] if self.view.players else "alice"
         for intent, example in EXAMPLES.items():
             text = example.format(p=player)
             yield SystemCommand(f"Type: {text}", f"Put '{text}' in the command line ({intent})",
@@ -428,6 +428,19 @@ class LifeguardApp(App):
         field.value = text
         field.cursor_position = len(text)
         field.focus()
+
+
+def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:
+    """A new game under ``rules``; a game under way is replaced (the setup screen was an explicit
+    choice). When it cannot start, the referee keeps its rules."""
+    game, previous_rules = referee.game, referee.rules
+    referee.rules = rules
+    reply = referee.handle("new game " + " ".join(names))
+    if not reply.ok and reply.intent == "new_game" and game is not None and not game.is_over:
+        reply = referee.handle("yes")
+    if not reply.ok:
+        referee.rules = previous_rules
+    return reply
 
 
 def run(args: argparse.Namespace) -> int:

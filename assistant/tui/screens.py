@@ -2,7 +2,8 @@
 rules.
 
 Screens only show state and forward what people do to the app (``LifeguardApp.submit`` and
-friends); the app owns the referee and the voice. They read the game through ``app.referee``.
+friends); the app owns the referee and the voice. They read the game through ``app.view``, the
+copy of the table the last command left (``assistant.tui.desk``).
 """
 
 from __future__ import annotations
@@ -156,18 +157,18 @@ class SetupScreen(Screen):
         self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
 
     @on(Input.Submitted, ".name")
-    def _name_entered(self, event: Input.Submitted) -> None:
+    async def _name_entered(self, event: Input.Submitted) -> None:
         """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts."""
         index = int((event.input.id or "name-0").split("-")[1])
         if event.value.strip() and index + 1 < MAX_PLAYERS:
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
-            self.action_start()
+            await self.action_start()
 
     @on(Button.Pressed, "#start")
-    def action_start(self) -> None:
+    async def action_start(self) -> None:
         voice_on = self.query_one("#voice", Switch).value
-        error = _app(self).start_game(self.names_entered(), self.rules_chosen(), voice_on)
+        error = await _app(self).start_game(self.names_entered(), self.rules_chosen(), voice_on)
         if error:
             self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
 
@@ -198,7 +199,7 @@ class TableScreen(Screen):
                 yield ResultsView(id="results")
             yield PlayersPanel(id="players")
         yield TableLog(id="log")
-        yield CommandInput(lambda: _app(self).referee.players, id="command",
+        yield CommandInput(lambda: _app(self).view.players, id="command",
                            placeholder="type a command, e.g. alice swaps 2 bear dog (help: F2)")
         yield StatusLine(self.data_label, id="status")
         yield Footer()
@@ -233,7 +234,7 @@ class TableScreen(Screen):
 
     def update_table(self) -> None:
         app = _app(self)
-        game = app.referee.game
+        game = app.view.game
         line = next_line(game)
         self.query_one("#next", Static).update(line, layout=line.cell_len > self.size.width - 2
                                                or getattr(self, "_next_long", True))
@@ -255,7 +256,7 @@ class TableScreen(Screen):
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
-        hands = last_round_hands(_app(self).referee.log.current) if ended and not ended.sudden_death else {}
+        hands = last_round_hands(_app(self).view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -265,7 +266,7 @@ class TableScreen(Screen):
         return True
 
     def action_dismiss_results(self) -> None:
-        game = _app(self).referee.game
+        game = _app(self).view.game
         if game is not None and game.rounds:
             self.results_dismissed.add(game.rounds[-1].round)
             self.update_table()
@@ -278,7 +279,7 @@ class TableScreen(Screen):
 
     # -------------------------------------------------------------------- input
     @on(Input.Submitted, "#command")
-    def _command_entered(self, event: Input.Submitted) -> None:
+    async def _command_entered(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         field = self.query_one("#command", CommandInput)
         field.value = ""
@@ -288,11 +289,11 @@ class TableScreen(Screen):
         if text == _app(self).last_heard:  # the heard command on show: it is applied already
             return
         field.remember(text)
-        _app(self).submit(text)
+        await _app(self).submit(text)
 
     @on(HandGrid.Submitted)
-    def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
-        _app(self).submit(event.command, source="grid")
+    async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
+        await _app(self).submit(event.command, source="grid")
 
     @on(HandGrid.CellHighlighted)
     def _grid_moved(self) -> None:
@@ -321,7 +322,7 @@ class GameOverScreen(Screen):
 
     def update_view(self) -> None:
         app = _app(self)
-        game = app.referee.game
+        game = app.view.game
         if game is None:
             return
         winners = announce.names(game.winners)
@@ -336,11 +337,11 @@ class GameOverScreen(Screen):
                    style="bold")
         self.query_one("#out-order", Static).update(out)
         ended = game.rounds[-1] if game.rounds else None
-        hands = last_round_hands(app.referee.log.current) if ended and not ended.sudden_death else {}
+        hands = last_round_hands(app.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
 
-    def action_new_game(self) -> None:
-        _app(self).new_game_same_players()
+    async def action_new_game(self) -> None:
+        await _app(self).new_game_same_players()
 
     def action_setup(self) -> None:
         _app(self).open_setup()
@@ -361,7 +362,7 @@ class HelpScreen(ModalScreen):
             text.append(f"{description}\n")
         text.append("  ctrl+p    command palette (every command)\n")
         text.append("\nCommands (typed or spoken)\n", style="bold underline")
-        player = app.referee.players[0] if app.referee.players else "alice"
+        player = app.view.players[0] if app.view.players else "alice"
         for example in EXAMPLES.values():
             text.append(f"  {example.format(p=player)}\n")
         text.append("\nVoice\n", style="bold underline")

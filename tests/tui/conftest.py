@@ -68,7 +68,7 @@ async def submit_all(pilot, lines: list[str]) -> None:
     """Lines straight through ``app.submit`` (what Enter calls), for tests that only need the
     game played, not typed; one pause at the end."""
     for line in lines:
-        pilot.app.submit(line)
+        await pilot.app.submit(line)
     await pilot.pause()
 
 

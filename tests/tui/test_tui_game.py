@@ -207,14 +207,14 @@ async def test_heard_command_is_shown_read_back_and_applied(make_app) -> None:
         await pilot.press("escape")
         await play(pilot, OPENING)
         command = parse("alice swaps row two for cat and a mouse", app.referee.players)
-        reply = app.apply_heard(command, "alice swaps row two for cat and a mouse")
+        reply = await app.apply_heard(command, "alice swaps row two for cat and a mouse")
         assert reply.ok
         assert app.command_input.value == "heard: alice swaps 2 cat mouse"
         assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
         assert "  Alice swaps 2: cat and mouse." in app.table_log.plain
         assert app.referee.game.turn == "bob"
         # 'no' takes it back
-        app.apply_heard(parse("no", app.referee.players), "no")
+        await app.apply_heard(parse("no", app.referee.players), "no")
         assert app.referee.game.turn == "alice"
         await pilot.pause(1.7)
         assert app.command_input.value == ""  # the heard line was shown for a moment only
@@ -279,7 +279,7 @@ async def test_heard_command_never_overwrites_what_someone_is_typing(make_app) -
         await pilot.press("escape")
         await play(pilot, OPENING)
         app.command_input.value = "bob sw"
-        app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
+        await app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
         assert app.command_input.value == "bob sw"
         assert app.referee.game.turn == "bob"
         assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
@@ -290,7 +290,7 @@ async def test_enter_on_a_heard_line_does_not_apply_it_twice(make_app) -> None:
     async with app.run_test() as pilot:
         await pilot.press("escape")
         await play(pilot, OPENING)
-        app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
+        await app.apply_heard(parse("alice swaps 2 cat mouse", app.referee.players), "alice swaps two cat mouse")
         assert app.command_input.value == "heard: alice swaps 2 cat mouse"
         app.command_input.focus()
         await pilot.press("enter")

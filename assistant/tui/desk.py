@@ -1,0 +1,64 @@
+"""Where the table's commands run: one at a time, in order, off the UI's event loop.
+
+The referee commits every accepted command to the game store (an fsync'd SQLite write) before
+it answers; that disk work must not hold up the screen. So the app hands each command to the
+desk's one thread and awaits it, and the screens draw from a ``TableView``: a private copy of
+the referee's state taken on that thread after the command, which nothing changes afterwards.
+The live referee is only touched on the desk's thread once the app is running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+from assistant.referee import Referee
+from engine.actions import Action
+from engine.game import Game
+from engine.rules import HouseRules
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The referee's state after a command, for drawing: the game is a copy of its own."""
+
+    game: Game | None
+    #: The accepted actions of the current game (undone ones left out), oldest first.
+    actions: tuple[Action, ...]
+    rules: HouseRules
+
+    @classmethod
+    def of(cls, referee: Referee) -> TableView:
+        game = referee.game
+        return cls(game.copy() if game is not None else None, tuple(referee.log.current),
+                   referee.rules)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players if self.game is not None else ()
+
+
+class CommandDesk:
+    """Runs work on the referee in a single thread, first come first served."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lifeguard-commands")
+
+    async def run(self, work: Callable[[Referee], T]) -> tuple[T, TableView]:
+        """``work(referee)`` on the desk's thread, and the table as it left it."""
+
+        def job() -> tuple[T, TableView]:
+            result = work(self.referee)
+            return result, TableView.of(self.referee)
+
+        return await asyncio.wrap_future(self._thread.submit(job))
+
+    def close(self) -> None:
+        """Wait for the commands already handed over (each is committed), then stop."""
+        self._thread.shutdown(wait=True)

@@ -1,0 +1,84 @@
+"""Commands run off the UI's event loop: the store's fsync'd commit never holds up the screen,
+commands are answered in the order given, and quitting waits for what was handed over."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from assistant.store.db import StoreJournal
+
+from .conftest import OPENING, play, submit_all
+
+
+@pytest.fixture
+def held_commits(monkeypatch: pytest.MonkeyPatch):
+    """Every journal write waits for ``gate`` and notes the thread it ran on (the real store
+    still writes)."""
+    gate = threading.Event()
+    gate.set()
+    threads: list[str] = []
+    append = StoreJournal.append
+
+    def held(self, entries, cursor_before):
+        threads.append(threading.current_thread().name)
+        assert gate.wait(10), "the test never let the commit through"
+        return append(self, entries, cursor_before)
+
+    monkeypatch.setattr(StoreJournal, "append", held)
+    return gate, threads
+
+
+async def test_a_slow_commit_does_not_freeze_the_screen(make_app, held_commits) -> None:
+    gate, threads = held_commits
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        gate.clear()  # the disk is slow now: the next commit waits until the test says
+        command = asyncio.create_task(app.submit("alice swaps 2 cat mouse"))
+        ticked = asyncio.Event()
+        app.set_timer(0.01, ticked.set)
+        await asyncio.wait_for(ticked.wait(), 5)  # the UI loop runs on meanwhile
+        assert not command.done()
+        assert app.view.game.turn == "alice"  # nothing is shown before it is committed
+        gate.set()
+        reply = await asyncio.wait_for(command, 10)
+        assert reply.ok and app.view.game.turn == "bob"
+    assert threads and all(name.startswith("lifeguard-commands") for name in threads)
+    assert threading.main_thread().name not in threads
+
+
+async def test_commands_given_together_are_applied_and_shown_in_order(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        replies = await asyncio.gather(*(app.submit(line) for line in (
+            "alice swaps 2 cat mouse", "bob swaps 1 dog", "carol swaps 3 bear bear cat", "undo")))
+        assert [r.ok for r in replies] == [True, True, True, True]
+        assert app.referee.history()[-2:] == ["alice swaps 2 cat mouse", "bob swaps 1 dog"]
+        log = app.table_log.plain
+        shown = [log.index(f"› {line}") for line in ("alice swaps 2 cat mouse", "bob swaps 1 dog",
+                                                       "carol swaps 3 bear bear cat", "undo")]
+        assert shown == sorted(shown)
+        assert app.view.game.turn == "carol"
+
+
+async def test_quitting_waits_for_a_command_handed_over(make_app, held_commits) -> None:
+    gate, _ = held_commits
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        gate.clear()
+        command = asyncio.create_task(app.submit("alice swaps 2 cat mouse"))
+        await asyncio.sleep(0.05)
+        threading.Timer(0.3, gate.set).start()  # the disk answers after the app began to close
+    command.cancel()  # (its answer has no screen left to go to)
+    again = make_app()
+    async with again.run_test() as pilot:
+        await pilot.pause()
+        assert again.view.game.turn == "bob"
