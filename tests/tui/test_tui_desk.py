@@ -10,7 +10,7 @@ import pytest
 
 from assistant.store.db import StoreJournal
 
-from .conftest import OPENING, play, submit_all
+from .conftest import OPENING, submit_all
 
 
 @pytest.fixture
@@ -31,14 +31,19 @@ def held_commits(monkeypatch: pytest.MonkeyPatch):
     return gate, threads
 
 
+async def swap_while_the_disk_is_held(pilot, gate: threading.Event) -> asyncio.Task:
+    """The opening, then Alice's swap handed over while its commit waits for ``gate``."""
+    await pilot.press("escape")
+    await submit_all(pilot, OPENING)
+    gate.clear()
+    return asyncio.create_task(pilot.app.submit("alice swaps 2 cat mouse"))
+
+
 async def test_a_slow_commit_does_not_freeze_the_screen(make_app, held_commits) -> None:
     gate, threads = held_commits
     app = make_app()
     async with app.run_test() as pilot:
-        await pilot.press("escape")
-        await play(pilot, OPENING)
-        gate.clear()  # the disk is slow now: the next commit waits until the test says
-        command = asyncio.create_task(app.submit("alice swaps 2 cat mouse"))
+        command = await swap_while_the_disk_is_held(pilot, gate)
         ticked = asyncio.Event()
         app.set_timer(0.01, ticked.set)
         await asyncio.wait_for(ticked.wait(), 5)  # the UI loop runs on meanwhile
@@ -71,10 +76,7 @@ async def test_quitting_waits_for_a_command_handed_over(make_app, held_commits) 
     gate, _ = held_commits
     app = make_app()
     async with app.run_test() as pilot:
-        await pilot.press("escape")
-        await submit_all(pilot, OPENING)
-        gate.clear()
-        command = asyncio.create_task(app.submit("alice swaps 2 cat mouse"))
+        command = await swap_while_the_disk_is_held(pilot, gate)
         await asyncio.sleep(0.05)
         threading.Timer(0.3, gate.set).start()  # the disk answers after the app began to close
     command.cancel()  # (its answer has no screen left to go to)
