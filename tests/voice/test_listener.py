@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
+import wave
 from pathlib import Path
 
 import pytest
@@ -124,21 +125,24 @@ def test_push_to_talk_hears_one_utterance_per_press(synth) -> None:
     assert [e.command.canonical for e in seen if isinstance(e, Heard)] == ["row 2 bear dog"]
 
 
-def test_while_the_referee_speaks_nothing_is_heard(synth) -> None:
+def test_while_the_referee_speaks_nothing_is_heard(synth, tmp_path: Path) -> None:
     """Deafened while "speaking": the first command passes unheard, the second is heard."""
-    files = [synth("row one pig"), synth("row two bear and dog")]
+    first = synth("row one pig")
+    with wave.open(str(first)) as w:
+        first_ends = w.getnframes() / w.getframerate()
+    pause = 2.0  # the listener is woken in the middle of it: a second's margin either way
+    both = join_wavs([first, synth("row two bear and dog")], tmp_path / "both.wav", pause)
     referee = rows_phase()
     events: queue.Queue = queue.Queue()
     listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext.from_referee(referee),
-                        events.put, audio_input=[str(f) for f in files])
+                        events.put, audio_input=[str(both)])
     listener.pause()  # as the app does while the speaker is speaking
     listener.start()
     deadline = time.monotonic() + 20
     while (listener._source is None or listener._source.started_at is None) and time.monotonic() < deadline:
         time.sleep(0.02)
     source = listener._source
-    # The first command ends ~1.3 s into the input, the second starts ~2.3 s in.
-    time.sleep(max(0.0, source.started_at + 1.8 - time.monotonic()))
+    time.sleep(max(0.0, source.started_at + first_ends + pause / 2 - time.monotonic()))
     listener.resume()
     seen = collect(listener, events, lambda s: listener.input_ended, timeout=15)
     listener.close()
