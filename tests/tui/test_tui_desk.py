@@ -7,6 +7,7 @@ import asyncio
 import threading
 
 import pytest
+from textual.command import CommandList
 
 from assistant.store.db import StoreJournal
 
@@ -84,3 +85,23 @@ async def test_quitting_waits_for_a_command_handed_over(make_app, held_commits) 
     async with again.run_test() as pilot:
         await pilot.pause()
         assert again.view.game.turn == "bob"
+
+
+async def test_a_palette_command_goes_through_the_desk(make_app) -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING[:2])
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Status")
+        hits = app.screen.query_one(CommandList)
+        for _ in range(100):  # the palette searches in the background
+            if hits.option_count and hits.highlighted is not None:
+                break
+            await pilot.pause(0.05)
+        assert "Status" in str(hits.get_option_at_index(hits.highlighted).prompt)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.table_log.plain[-3:] == [
+            "› status", "  Round 1. Alice 5 lives, Bob 5 lives, Carol 5 lives.",
+            "  Round 1: enter row 1, 2, 3, 4."]
