@@ -52,17 +52,21 @@ class _Synthesizer:
     """
 
     def __init__(self) -> None:
-        self._requests: queue.Queue[tuple[str | None, str, VoiceSettings, Future[str | None]]] = (
-            queue.Queue())
+        self._requests: queue.Queue[
+            tuple[str | None, str, VoiceSettings | None, Future[str | None]]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def synthesize(self, text: str | None, path: str, settings: VoiceSettings) -> str | None:
-        """Write ``text`` spoken to the WAV ``path``; None when done, else a one-line reason.
+    def start(self) -> str | None:
+        """Start the engine if need be: None when it runs, else a one-line reason."""
+        return self._ask(None, "", None)
 
-        ``text`` None only starts the engine (and reports whether it could). Blocks the caller
-        (a speaker's thread) until done.
-        """
+    def synthesize(self, text: str, path: str, settings: VoiceSettings) -> str | None:
+        """Write ``text`` spoken to the WAV ``path``: None when done, else a one-line reason."""
+        return self._ask(text, path, settings)
+
+    def _ask(self, text: str | None, path: str, settings: VoiceSettings | None) -> str | None:
+        """Hand a request to the engine's thread and wait for its answer (on a speaker's thread)."""
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="lifeguard-synthesizer",
@@ -79,7 +83,7 @@ class _Synthesizer:
         engine, failure = _start_engine()
         while True:
             text, path, settings, done = self._requests.get()
-            if engine is None or text is None:
+            if engine is None or text is None or settings is None:
                 done.set_result(failure)
                 continue
             done.set_result(_synthesize(engine, text, path, settings))
@@ -241,7 +245,7 @@ class Speaker:
         """None when the engine and a player work, else a one-line reason."""
         if shutil.which("espeak-ng") is None and shutil.which("espeak") is None:
             return "speech off: espeak-ng is not installed"
-        failure = _SYNTHESIZER.synthesize(None, "", self.settings)
+        failure = _SYNTHESIZER.start()
         if failure is not None:
             return failure
         # Is there a device to play on? Play a short silence and see.
