@@ -273,7 +273,14 @@ class LifeguardApp(App):
         if field.value == shown:
             field.value = ""
 
+    @property
+    def table_gone(self) -> bool:
+        """The app is closing: an answer arriving now is stored but has nowhere to be shown."""
+        return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
+
     def _show_reply(self, text: str, reply: Reply, source: str) -> None:
+        if self.table_gone:
+            return
         log = self.table_log
         if reply.ok:
             log.command(reply.command or text, source, reply.said)
@@ -307,7 +314,7 @@ class LifeguardApp(App):
         if not names:
             return "Enter 3 to 5 player names, in seating order."
         reply = await self._run(partial(_start_with_rules, names=names, rules=rules))
-        if not reply.ok:
+        if not reply.ok or self.table_gone:
             return reply.error
         self.set_voice(voice_on)
         while not isinstance(self.screen, TableScreen):
