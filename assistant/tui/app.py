@@ -155,8 +155,6 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
         self.last_heard: str | None = None
-        #: The listener's context and the view it was made from (made again for a new view).
-        self._listen_context_made: tuple[TableView | None, Any] = (None, None)
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
@@ -199,16 +197,13 @@ class LifeguardApp(App):
         bridge.load()
 
     def _listen_context(self) -> Any:
-        """What the listener (on its own thread) may listen for: made from the table's view,
-        a copy nothing changes, never from the live game that the desk's thread is changing."""
-        view, made = self._listen_context_made
-        if made is None or view is not self.view:
-            from assistant.voice.listener import ListenContext
+        """What the listener (on its own thread, once an utterance) may listen for: made from
+        the table's view, a copy nothing changes, never from the live game that the desk's
+        thread is changing."""
+        from assistant.voice.listener import ListenContext
 
-            view = self.view
-            made = ListenContext(players=view.players, game=view.game)
-            self._listen_context_made = (view, made)
-        return made
+        view = self.view
+        return ListenContext(players=view.players, game=view.game)
 
     # ------------------------------------------------------------------ widgets
     @property
