@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from assistant import announce
 from assistant.commands.grammar import (
     ANIMAL_WORDS,
     CANONICAL,
@@ -391,8 +392,8 @@ def _not_understood(text: str, tokens: list[str], players: Sequence[str] | None)
                 f"There is no player '{tokens[0]}'. Did you mean '{guess}'?", suggestion=guess
             )
         if rest and any(_recognize([players[0], *rest], players)):
-            names = ", ".join(title(p) for p in players[:-1]) + " and " + title(players[-1])
-            return ParseError(f"{title(tokens[0])} is not playing: the players are {names}.")
+            return ParseError(f"{title(tokens[0])} is not playing: the players are "
+                              f"{announce.names(players)}.")
     if players and tokens[0] in players:
         player = tokens[0]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
