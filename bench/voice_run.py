@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -83,38 +84,30 @@ def decode_parallel(manifest: list[dict], jobs: int, options: dict) -> list[dict
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
 
 
-def per_voice(results: list[dict]) -> None:
-    """Exact-command accuracy per voice and condition (where the misses come from)."""
-    voices = sorted({r["voice"] for r in results})
-    for voice in voices:
+def accuracy_by(results: list[dict], group: Callable[[dict], str]) -> None:
+    """Exact-command accuracy per group of commands (``group`` of each) and condition."""
+    commands = [r for r in results if r["expected"] is not None]
+    for name in sorted({group(r) for r in commands}):
         cells = []
         for condition in ("clean", "noise", "chatter"):
-            cmds = [r for r in results if r["voice"] == voice and r["condition"] == condition
-                    and r["expected"] is not None]
-            if cmds:
-                cells.append(f"{condition} {sum(r['got'] == r['expected'] for r in cmds) / len(cmds):.2f}"
-                             f" ({len(cmds)})")
-        print(f"  {voice:16} " + ", ".join(cells))
-
-
-def per_intent(results: list[dict]) -> None:
-    """Exact-command accuracy per kind of command (the first word of its canonical form, or
-    the verb after the player's name), so the long card lists and the short commands show apart."""
-    def kind(canonical: str) -> str:
-        words = canonical.split()
-        return words[1] if len(words) > 1 and words[1] in ("swaps", "has", "knocks", "passes", "starts") \
-            else words[0]
-
-    kinds = sorted({kind(r["expected"]) for r in results if r["expected"] is not None})
-    for name in kinds:
-        cells = []
-        for condition in ("clean", "noise", "chatter"):
-            cmds = [r for r in results if r["expected"] is not None and kind(r["expected"]) == name
-                    and r["condition"] == condition]
+            cmds = [r for r in commands if group(r) == name and r["condition"] == condition]
             if cmds:
                 cells.append(f"{condition} {sum(r['got'] == r['expected'] for r in cmds) / len(cmds):.2f}"
                              f" ({len(cmds)})")
         print(f"  {name:16} " + ", ".join(cells))
+
+
+def voice(result: dict) -> str:
+    """Per voice: where the misses come from."""
+    return result["voice"]
+
+
+def kind(result: dict) -> str:
+    """Per kind of command: the first word of its canonical form, or the verb after the
+    player's name, so the long card lists and the short commands show apart."""
+    words = result["expected"].split()
+    return words[1] if len(words) > 1 and words[1] in ("swaps", "has", "knocks", "passes", "starts") \
+        else words[0]
 
 
 def report(results: list[dict]) -> None:
@@ -323,9 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         results = decode_all(manifest, recognizer)
     report(results)
     if args.voices:
-        per_voice(results)
+        accuracy_by(results, voice)
     if args.intents:
-        per_intent(results)
+        accuracy_by(results, kind)
     if args.tune:
         tune(results)
     if args.errors:
