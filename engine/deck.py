@@ -56,7 +56,6 @@ ROW_SIZES = (1, 2, 3, 4)
 SUDDEN_DEATH_ANIMALS: tuple[Animal, ...] = (Animal.CAT, Animal.RABBIT, Animal.PIG)
 
 
-
 class Cards:
     """An immutable multiset of animals, listed in deck order."""
 
@@ -118,4 +117,3 @@ class Cards:
 
     def __repr__(self) -> str:
         return f"Cards({' '.join(a.value for a in self)})"
-
