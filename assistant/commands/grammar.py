@@ -20,6 +20,7 @@ Slots:
 
 from __future__ import annotations
 
+from assistant.commands.templates import Sentence, parse_template, words
 from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal
 
 #: Intent name -> sentence templates, tried in this order (first match wins).
@@ -42,6 +43,11 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "status": ("status", "where are we", "score", "lives"),
     "repeat": ("repeat", "say again", "say that again", "again"),
     "help": ("help", "commands", "what can i say"),
+}
+
+#: The templates parsed once (``assistant.commands.templates``): what every reader walks.
+TREES: dict[str, tuple[Sentence, ...]] = {
+    intent: tuple(parse_template(t) for t in templates) for intent, templates in TEMPLATES.items()
 }
 
 #: Canonical form of each intent: ``str.format`` with the canonical slot values.
@@ -134,14 +140,7 @@ RESERVED_WORDS: frozenset[str] = frozenset()  # filled in below
 
 
 def _template_words() -> set[str]:
-    words: set[str] = set()
-    for templates in TEMPLATES.values():
-        for template in templates:
-            cleaned = template
-            for ch in "()[]|":
-                cleaned = cleaned.replace(ch, " ")
-            words.update(w for w in cleaned.split() if not w.startswith("{"))
-    return words
+    return {w for trees in TREES.values() for tree in trees for w in words(tree)}
 
 
 RESERVED_WORDS = frozenset(_template_words() | set(NUMBERS) | set(ANIMAL_WORDS) | LIST_SEPARATORS)

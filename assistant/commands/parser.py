@@ -25,6 +25,8 @@ from assistant.commands.grammar import (
     SUDDEN_DEATH_WORDS,
     TEMPLATES,
 )
+from assistant.commands.templates import Element, parse_template
+from assistant.commands.templates import expand as expand_tree
 from engine.actions import (
     Action,
     DeclareHand,
@@ -144,48 +146,10 @@ def _plural(animal: Animal) -> str:
 
 # --------------------------------------------------------------------------- templates
 
-Element = tuple[str, ...] | str  # a literal word sequence, or "{slot}"
-
-
 @cache
 def expand(template: str) -> tuple[tuple[Element, ...], ...]:
-    """All token patterns of a template: alternatives and optionals multiplied out."""
-    tokens = re.findall(r"\(|\)|\[|\]|\||\{\w+\}|[^\s()\[\]|{}]+", template)
-    pos = 0
-
-    def sequence() -> list[list[str]]:
-        nonlocal pos
-        results: list[list[str]] = [[]]
-        while pos < len(tokens) and tokens[pos] not in (")", "]", "|"):
-            tok = tokens[pos]
-            if tok in ("(", "["):
-                pos += 1
-                alts = alternatives()
-                closing = ")" if tok == "(" else "]"
-                assert tokens[pos] == closing, template
-                pos += 1
-                if tok == "[":
-                    alts = [[], *alts]
-                results = [r + a for r in results for a in alts]
-            else:
-                pos += 1
-                results = [r + [tok] for r in results]
-        return results
-
-    def alternatives() -> list[list[str]]:
-        nonlocal pos
-        alts = sequence()
-        while pos < len(tokens) and tokens[pos] == "|":
-            pos += 1
-            alts.extend(sequence())
-        return alts
-
-    patterns = [
-        tuple(w[1:-1] if w.startswith("{") else (w,) for w in words) for words in alternatives()
-    ]
-    # Longest patterns first so that optional words are consumed when present.
-    unique = dict.fromkeys(patterns)
-    return tuple(sorted(unique, key=lambda p: -len(p)))
+    """All word patterns of a template (see ``templates.expand``)."""
+    return expand_tree(parse_template(template))
 
 
 # --------------------------------------------------------------------------- tokens

@@ -15,7 +15,8 @@ from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 
-from assistant.commands.grammar import ANIMAL_WORDS, TEMPLATES
+from assistant.commands.grammar import ANIMAL_WORDS, TREES
+from assistant.commands.templates import first_required_word
 from engine.deck import ANIMALS, COPIES, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, title
 
@@ -266,16 +267,13 @@ def _command_words() -> tuple[set[str], set[str]]:
     """Words that may start a command, and verbs that follow a player's name, from the grammar."""
     starters: set[str] = set()
     verbs: set[str] = set()
-    for templates in TEMPLATES.values():
-        for template in templates:
-            first = template.split()[0]
-            if first == "{player}":
-                verb = template.split()[1].strip("()[]").split("|")[0]
+    for trees in TREES.values():
+        for tree in trees:
+            verb = first_required_word(tree, after_slot="player")
+            if verb is not None:
                 verbs.add(verb)
-            elif not first.startswith("["):
-                starters.add(first.strip("()").split("|")[0])
-            else:
-                starters.add("new")
+            elif (first := first_required_word(tree)) is not None:
+                starters.add(first)
     return starters, verbs
 
 

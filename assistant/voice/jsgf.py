@@ -1,8 +1,8 @@
 """The speech grammar (JSGF), generated from the command language's tables.
 
 Called by ``assistant.voice.recognizer`` whenever what the referee knows changes. Nothing here
-is written by hand: the sentence shapes come from ``grammar.TEMPLATES`` (whose syntax is already
-JSGF's: ``(a|b)``, ``[a]``; only ``{slot}`` becomes a rule), the words from ``NUMBERS``,
+is written by hand: the sentence shapes come from ``grammar.TREES``, the command templates parsed
+once (``templates.to_jsgf`` writes them with JSGF's own brackets; each ``{slot}`` becomes a rule), the words from ``NUMBERS``,
 ``ROW_WORDS``, ``ANIMAL_WORDS``, ``SUDDEN_DEATH_WORDS`` and ``LIST_SEPARATORS``. So a spoken
 command can never say something the typed parser does not understand.
 
@@ -30,9 +30,11 @@ from assistant.commands.grammar import (
     ROW_WORDS,
     SUDDEN_DEATH_WORDS,
     TEMPLATES,
+    TREES,
     UNSPOKEN_WORDS,
     plural_word,
 )
+from assistant.commands.templates import Sentence, Slot, to_jsgf
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS
 from engine.game import Game, Phase
 
@@ -40,8 +42,6 @@ from engine.game import Game, Phase
 TURN_INTENTS = frozenset({"swap", "knock", "pass"})
 #: Meta commands: always possible, at a modest weight.
 META_INTENTS = ("undo", "redo", "no", "yes", "status", "repeat", "help")
-
-_TOKEN = re.compile(r"\(|\)|\[|\]|\||\{\w+\}|[^\s()\[\]|{}]+")
 
 
 @dataclass(frozen=True)
@@ -135,11 +135,11 @@ def build_grammar(
             weights[intent] = 0.0
     rules: dict[str, str] = {}
     top: list[tuple[float, str]] = []
-    for intent, templates in TEMPLATES.items():
+    for intent in TEMPLATES:
         weight = weights.get(intent, 0.0)
         if weight <= 0:
             continue
-        bodies = [_template_body(intent, t, rules, row_weights(intent, game)) for t in templates]
+        bodies = [_template_body(intent, t, rules, row_weights(intent, game)) for t in TREES[intent]]
         rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
         top.append((weight, f"<i_{intent}>"))
     _slot_rules(rules, players, game)
@@ -203,37 +203,28 @@ REVEAL_WAITING = 6.0
 
 
 def _template_body(
-    intent: str, template: str, rules: dict[str, str], rows: dict[int, float] | None = None
+    intent: str, tree: Sentence, rules: dict[str, str], rows: dict[int, float] | None = None
 ) -> str:
-    """A template in JSGF: the same brackets; slots become rules (row and cards coupled)."""
-    tokens = _TOKEN.findall(template)
-    slots = {t[1:-1] for t in tokens if t.startswith("{")}
+    """A template tree in JSGF: the same brackets; slots become rules (row and cards coupled)."""
     if intent == "hand":
         player_rule = "<reveal_player>"
     else:
         player_rule = "<turn_player>" if intent in TURN_INTENTS else "<player>"
     cards_rule = "<cards_hand>" if intent == "hand" else "<cards_any>"
     names = {"player": player_rule, "cards": cards_rule, "sd_animal": "<sd_animal>", "names": "<names>"}
-    if "row" in slots and "cards" in slots:
+    items = tree.items
+    if Slot("row") in items and Slot("cards") in items:
         # A row k holds k cards and a swap of row k puts down k: one branch per row after the
         # shared words before the row number (sharing them keeps the decoder's search small).
-        split = tokens.index("{row}")
-        depth = sum(1 if t in "([" else -1 if t in ")]" else 0 for t in tokens[:split])
-        assert depth == 0, f"{{row}} must not be inside brackets: {template}"
-        prefix = " ".join(_jsgf_token(t, names) for t in tokens[:split])
+        split = items.index(Slot("row"))
+        prefix = to_jsgf(Sentence(items[:split]), names.__getitem__)
         branches = []
         for k in ROW_SIZES:
             coupled = {**names, "row": f"<row_{k}>", "cards": f"<cards_{k}>"}
             weight = f"/{rows[k]:g}/ " if rows else ""
-            branches.append(weight + "( " + " ".join(_jsgf_token(t, coupled) for t in tokens[split:]) + " )")
+            branches.append(weight + "( " + to_jsgf(Sentence(items[split:]), coupled.__getitem__) + " )")
         return f"{prefix} ( {' | '.join(branches)} )"
-    return " ".join(_jsgf_token(t, names) for t in tokens)
-
-
-def _jsgf_token(token: str, slots: dict[str, str]) -> str:
-    if token.startswith("{"):
-        return slots[token[1:-1]]
-    return token
+    return to_jsgf(tree, names.__getitem__)
 
 
 def _alt(words: Iterable[str]) -> str:
