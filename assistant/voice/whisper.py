@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from assistant.commands import ParseError, parse
 from assistant.commands.grammar import (
@@ -71,8 +72,8 @@ MAX_TOKENS = 64
 DEFAULT_MIN_LOG_PROB = -2.5
 #: People say at most about this many words a second; a forced loop ("a cat a cat ...") claims more.
 MAX_WORDS_PER_SECOND = 3.3
-#: The decoder asked for end-of-text at least this likely at a point where the command is not
-#: complete: the speaker paused mid-command ("bob swaps row three ..."), so wait for the rest.
+#: The decoder asked for the end (end-of-text or a full stop, question or exclamation mark) at least
+#: this likely at a point where the command is not complete: the speaker paused mid-command ("bob swaps row three ..."), so wait for the rest.
 INCOMPLETE_END_LOG_PROB = math.log(0.5)
 
 INCOMPLETE_REASON = "the command seems unfinished"
@@ -331,6 +332,8 @@ class WhisperModel:
         }
         if None in self.specials.values():
             raise ModelUnavailable(f"the Whisper tokenizer in {path} lacks Whisper's special tokens")
+        #: Tokens that end a sentence: how much the decoder wants to stop is their total.
+        self.enders = np.array(sorted({self.specials["eot"], *(self.text_tokens(p)[0] for p in ".?!")}))
 
     def text_tokens(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
@@ -361,6 +364,8 @@ class _Hypothesis:
     tokens: list[int]
     score: float
     state: frozenset[_TokenState]
+    #: The decoder wanted to end where the command was not complete: what follows is invented.
+    cut: bool = False
 
 
 @dataclass
@@ -476,17 +481,18 @@ class WhisperRecognizer:
                 return result("", None, "too short to be a command")
             if not np.any(audio):
                 return result("", None, "no command heard")
-            found = self.search(audio, context)
+            with threadpool_limits(limits=1, user_api="blas"):
+                found = self.search(audio, context)
         text = self.model.tokenizer.decode(
             [t for t in found.tokens if t < self.model.specials["eot"]]).strip() if found.tokens else ""
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
+        if found.incomplete:
+            return result(text, None, INCOMPLETE_REASON, confidence)
         if not found.tokens:
-            reason = INCOMPLETE_REASON if found.incomplete else "no command heard"
-            return result("", None, reason)
+            return result("", None, "no command heard")
         words = len(_words(text))
         if found.mean_log_prob < self.min_log_prob:
-            reason = INCOMPLETE_REASON if found.incomplete else "that sounded like talk, not a command"
-            return result(text, None, reason, confidence)
+            return result(text, None, "that sounded like talk, not a command", confidence)
         if words > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
             return result(text, None, "that sounded like talk, not a command", confidence)
         try:
@@ -503,39 +509,37 @@ class WhisperRecognizer:
         decoder = model.decoder
         grammar = context.grammar
         end = model.specials["eot"]
+        enders = model.enders
         state = decoder.start([*context.prompt, model.specials["sot"], model.specials["notimestamps"]],
                               decoder.cross_cache(model.encode(audio)))
         beam = [_Hypothesis([], 0.0, grammar.start)]
-        finished: list[tuple[float, list[int]]] = []
-        incomplete = False
+        finished: list[tuple[float, list[int], bool]] = []
         steps = 0
         for _ in range(MAX_TOKENS):
             steps += 1
             log_probs = state.log_probs
             assert log_probs is not None
-            candidates: list[tuple[float, int, int, frozenset[_TokenState]]] = []
+            candidates: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
             for row, hyp in enumerate(beam):
                 allowed = grammar.allowed(hyp.state)
                 if not allowed:
                     continue
+                cut = hyp.cut or (end not in allowed and bool(hyp.tokens)
+                                  and np.logaddexp.reduce(log_probs[row, enders]) > INCOMPLETE_END_LOG_PROB)
                 tokens = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
                 scores = log_probs[row, tokens]
-                if end not in allowed and hyp.tokens and log_probs[row, end] > INCOMPLETE_END_LOG_PROB \
-                        and hyp.score / len(hyp.tokens) >= self.min_log_prob:
-                    incomplete = True
-                best = np.argsort(-scores)[:BEAM_SIZE]
-                for i in best:
+                for i in np.argsort(-scores)[:BEAM_SIZE]:
                     token = int(tokens[i])
-                    candidates.append((hyp.score + float(scores[i]), row, token, allowed[token]))
+                    candidates.append((hyp.score + float(scores[i]), row, token, allowed[token], cut))
             candidates.sort(key=lambda c: -c[0])
-            survivors: list[tuple[float, int, int, frozenset[_TokenState]]] = []
-            for score, row, token, after in candidates:
+            survivors: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
+            for candidate in candidates:
+                score, row, token, _, cut = candidate
                 if token == end:
-                    tokens = [*beam[row].tokens, token]
-                    finished.append((score / len(tokens), tokens))
-                    continue
-                if len(survivors) < BEAM_SIZE:
-                    survivors.append((score, row, token, after))
+                    tokens_done = [*beam[row].tokens, token]
+                    finished.append((score / len(tokens_done), tokens_done, cut))
+                elif len(survivors) < BEAM_SIZE:
+                    survivors.append(candidate)
             if finished:
                 floor = max(f[0] for f in finished) - PRUNE_MARGIN
                 survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
@@ -543,12 +547,12 @@ class WhisperRecognizer:
                 break
             state = decoder.step(state.select([s[1] for s in survivors]),
                                  np.array([[s[2]] for s in survivors], dtype=np.int64))
-            beam = [_Hypothesis([*beam[row].tokens, token], score, after)
-                    for score, row, token, after in survivors]
+            beam = [_Hypothesis([*beam[row].tokens, token], score, after, cut)
+                    for score, row, token, after, cut in survivors]
         if not finished:
-            return SearchResult([], -math.inf, incomplete, steps)
-        mean, tokens = max(finished, key=lambda f: f[0])
-        return SearchResult(tokens, mean, incomplete and mean < self.min_log_prob, steps)
+            return SearchResult([], -math.inf, any(h.cut for h in beam), steps)
+        mean, tokens, cut = max(finished, key=lambda f: f[0])
+        return SearchResult(tokens, mean, cut, steps)
 
 
 def _words(text: str) -> list[str]:
