@@ -354,7 +354,13 @@ class LifeguardApp(App):
         self.status_line.set_mic(message.state, message.reason)
 
     async def on_heard_command(self, message: HeardCommand) -> None:
-        await self.apply_heard(message.command, message.text)
+        try:
+            await self.apply_heard(message.command, message.text)
+        finally:
+            # The table now shows the game this command left: the listener may hear the next
+            # command against it (not against the game before this one).
+            if self.voice is not None:
+                self.voice.settled()
 
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
         heard = f"heard '{message.text}': " if message.text else ""

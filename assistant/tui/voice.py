@@ -109,7 +109,7 @@ class VoiceBridge:
             # Files played in run on by themselves, as if people were talking at the table.
             settings = replace(settings, audio_input=tuple(self.audio_input), listen="continuous")
         listener = self._adopt("listener", MicState, lambda: Listener(
-            settings, self.context, on_event, audio_input=self.audio_input))
+            settings, self.context, on_event, audio_input=self.audio_input, settle=True))
         if listener is not None:
             self.post(MicState(listener.state, reason_text(getattr(listener, "reason", None))))
 
@@ -171,6 +171,11 @@ class VoiceBridge:
                 self.listener.resume()
             else:
                 self.listener.pause()
+
+    def settled(self) -> None:
+        """The app has applied (or refused) the last heard command; see ``Listener.settled``."""
+        if self.listener is not None:
+            self.listener.settled()
 
     def push_to_talk(self) -> bool:
         """Start one utterance; False when there is no listener."""

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from assistant.cli import settings_or_exit
+from assistant.config import ENGINES
 from assistant.referee import Referee
 
 
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     hear.add_argument("--players", nargs="+", metavar="NAME", help="the players (default: the current game's)")
     hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
     hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
+    hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     hear.set_defaults(func=cmd_hear)
 
     listen = subparsers.add_parser("listen", help="a plain-text voice session (speak commands)")
@@ -44,12 +46,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listen.add_argument("--continuous", action="store_true", help="listen all the time, not push-to-talk")
     listen.add_argument("--quiet", action="store_true", help="do not speak (no speech output)")
     listen.add_argument("--no-store", action="store_true", help="do not save the game (needs --players)")
+    listen.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     listen.set_defaults(func=cmd_listen)
 
 
 # ---------------------------------------------------------------------------- hear
 def cmd_hear(args: argparse.Namespace) -> int:
-    settings_or_exit(args)
+    settings = settings_or_exit(args)
     referee: Referee | None = None
     if args.players:
         players = tuple(p.lower() for p in args.players)
@@ -59,13 +62,16 @@ def cmd_hear(args: argparse.Namespace) -> int:
             print(f"lifeguard hear: {problem} Name the players with --players NAME...", file=sys.stderr)
             return 2
         players = referee.players
-    from assistant.voice.recognizer import CommandRecognizer, RecognizerUnavailable, read_wav
+    from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer, read_wav
 
     try:
-        recognizer = CommandRecognizer(players, referee.game if referee else None)
+        recognizer, note = make_recognizer(args.engine or settings.voice.engine, players,
+                                           referee.game if referee else None, settings.voice.whisper_model)
     except RecognizerUnavailable as err:
         print(f"lifeguard hear: {err}", file=sys.stderr)
         return 2
+    if note:
+        print(f"lifeguard hear: {note}.", file=sys.stderr)
     results = []
     status = 0
     for path in args.files:
@@ -177,11 +183,12 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
     from assistant.voice.speaker import Speaker
 
     events: queue.Queue = queue.Queue()
-    voice = replace(settings.voice, listen="continuous" if (files or args.continuous) else "push_to_talk")
+    voice = replace(settings.voice, listen="continuous" if (files or args.continuous) else "push_to_talk",
+                    engine=args.engine or settings.voice.engine)
     speaker = Speaker(voice if not args.quiet else replace(voice, speak=False),
                       on_state=lambda state, reason: events.put(("speaker", state, reason)))
     listener = Listener(voice, lambda: ListenContext.from_referee(referee), events.put,
-                        audio_input=files)
+                        audio_input=files, settle=True)
     speaker.start()
     listener.start()
 
@@ -195,6 +202,7 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
         say_line("Press Enter and speak a command (or type one); Ctrl+D to leave.")
         _start_stdin_reader(events)
     status = 0
+    noted = False
     try:
         while True:
             event = events.get()
@@ -221,6 +229,7 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
                 speak([announce.readback(command.canonical, command.intent)])
                 reply = referee.execute(command)
                 speak(reply.said if reply.ok else [f"! {reply.error}"])
+                listener.settled()  # the next command is heard against the game as it is now
             elif isinstance(event, Rejected):
                 heard = f" (heard '{event.text}')" if event.text else ""
                 say_line(f"not a command: {event.reason}{heard}")
@@ -229,6 +238,9 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
                     say_line(f"(listening: {event.reason})")
                     status = 1
                     break
+                if listener.note and not noted:
+                    noted = True
+                    say_line(f"({listener.note})")
                 if files and listener.input_ended:
                     break
     except KeyboardInterrupt:

@@ -4,13 +4,22 @@ Used by the Textual app and ``lifeguard listen``. The listener thread opens the 
 (the microphone through ``arecord``, or WAV files played in at real-time pace), loads the
 recogniser in the background (the caller never waits for it), and then, per utterance:
 
-1. asks ``context()`` what the referee knows (players, game) and narrows the grammar to it;
-2. waits for speech with SpeechRecognition's ``Recognizer.listen`` (energy threshold, pause
-   detection) in streaming mode, feeding each chunk to the decoder *while* the player speaks, so
-   that little decoding is left when they stop (``listen_in_background`` would only hand over
-   the finished phrase and add the whole decoding time to the wait);
-3. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
+1. waits for speech with SpeechRecognition's ``Recognizer.listen`` (energy threshold, pause
+   detection) in streaming mode;
+2. asks ``context()`` what the referee knows (players, game) and narrows the grammar to it. With
+   ``settle=True`` (the table, ``lifeguard listen``) it first waits until the front end has
+   applied (or refused) the command heard before, reported by ``settled()``: the next command
+   must be heard against the game it will change, not the one before (a swap spoken right after
+   the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
+3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
+   little is left when they stop; Whisper decodes the whole utterance at its end);
+4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
+   row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS`` and decodes the two
+   parts as one utterance;
+5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
    command, with the reason) through ``on_event``, from the listener thread.
+
+The energy threshold that tells speech from quiet follows the input's noise (``NoiseTracker``).
 
 Modes: "push_to_talk" (default: one utterance per ``push_to_talk()``), "continuous", "off".
 ``pause()`` / ``resume()`` deafen the input while the referee speaks, so it never hears itself.
@@ -19,6 +28,7 @@ Modes: "push_to_talk" (default: one utterance per ``push_to_talk()``), "continuo
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -29,10 +39,22 @@ from engine.game import Game
 
 if TYPE_CHECKING:
     from assistant.referee import Referee
+    from assistant.voice.recognizer import Decoded
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import audioop  # the same module SpeechRecognition uses (audioop-lts on Python 3.13+)
 
 #: Seconds of quiet that end an utterance. Short, because it is added to every answer's delay;
-#: people pausing longer mid-command are heard as two utterances (and told so by a rejection).
+#: a pause mid-command is bridged by ``CONTINUE_SECONDS`` when the recogniser says the command
+#: is unfinished.
 PAUSE_SECONDS = 0.2
+#: How long the listener waits for the rest of an unfinished command.
+CONTINUE_SECONDS = 2.0
+#: Silence put between the parts of a command spoken with a pause.
+JOIN_SILENCE_SECONDS = 0.3
+#: How long the listener waits for the front end to settle the command heard before.
+SETTLE_TIMEOUT_SECONDS = 10.0
 #: Longest utterance; a hand declaration of ten cards takes about six seconds.
 PHRASE_LIMIT_SECONDS = 12.0
 #: How long a push-to-talk press waits for speech to start.
@@ -77,6 +99,46 @@ class ListenerState:
 
 #: The lowest energy threshold: below it, even a quiet room would count as speech.
 MIN_ENERGY_THRESHOLD = 150.0
+#: Speech must be this many times louder (RMS) than the input's noise floor.
+NOISE_MARGIN = 2.0
+
+
+class NoiseTracker:
+    """Wraps an audio source's stream and follows its noise floor: the RMS of the quieter chunks
+    (the 20th percentile) over the last few seconds, whether or not someone speaks. The listener
+    sets the energy threshold from it before each utterance, so a noisy room does not count as
+    speech and a quiet player over a quiet room is not cut into pieces."""
+
+    WINDOW_CHUNKS = 150  # about 5 s of 32 ms chunks
+
+    def __init__(self, stream: object, sample_width: int = 2) -> None:
+        self._stream = stream
+        self._width = sample_width
+        self._levels: list[float] = []
+
+    def read(self, frames: int) -> bytes:
+        data = self._stream.read(frames)  # type: ignore[attr-defined]
+        if data:
+            self._levels.append(float(audioop.rms(data, self._width)))
+            if len(self._levels) > self.WINDOW_CHUNKS:
+                del self._levels[0]
+        return data
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+    @property
+    def floor(self) -> float | None:
+        if len(self._levels) < 8:
+            return None
+        levels = sorted(self._levels)
+        return levels[len(levels) // 5]
+
+    def threshold(self, current: float) -> float:
+        floor = self.floor
+        if floor is None:
+            return current
+        return max(MIN_ENERGY_THRESHOLD, floor * NOISE_MARGIN)
 
 
 def tune_recognizer(recognizer: object, source: object | None = None) -> None:
@@ -110,8 +172,15 @@ class Listener:
         context: Callable[[], ListenContext],
         on_event: Callable[[Heard | Rejected | ListenerState], None],
         audio_input: Sequence[str] | None = None,
+        settle: bool = False,
     ) -> None:
         self.settings = settings
+        #: Wait for ``settled()`` after each ``Heard`` before hearing the next command.
+        self.settle = settle
+        self._settled = threading.Event()
+        self._settled.set()
+        #: Why the recogniser in use is not the one asked for (Whisper fell back), or None.
+        self.note: str | None = None
         self.context = context
         self.on_event = on_event
         files = audio_input if audio_input is not None else settings.audio_input
@@ -119,7 +188,7 @@ class Listener:
         self.mode = settings.listen if settings.listen in LISTEN_MODES else "push_to_talk"
         self.state = "off"
         self.reason: str | None = None
-        self.recognizer = None  # the CommandRecognizer, once loaded
+        self.recognizer = None  # the recogniser (make_recognizer), once loaded
         self._source = None
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
@@ -140,6 +209,11 @@ class Listener:
         """Listen for one utterance (push-to-talk mode; in continuous mode it does nothing)."""
         self._push.set()
         self._wake.set()
+
+    def settled(self) -> None:
+        """The front end has applied (or refused, or asked about) the last ``Heard`` command:
+        the next utterance may be heard against the game as it is now."""
+        self._settled.set()
 
     def set_mode(self, mode: str) -> None:
         if mode not in LISTEN_MODES:
@@ -184,10 +258,11 @@ class Listener:
 
     def _run_inner(self) -> None:
         from assistant.voice.audio import ArecordSource, AudioUnavailable, WavSource
-        from assistant.voice.recognizer import CommandRecognizer, RecognizerUnavailable
+        from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
 
         try:
-            self.recognizer = CommandRecognizer()
+            self.recognizer, self.note = make_recognizer(
+                self.settings.engine, model=self.settings.whisper_model)
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return
@@ -213,8 +288,10 @@ class Listener:
 
         recognizer = sr.Recognizer()
         tune_recognizer(recognizer, source)
+        noise = NoiseTracker(source.stream)  # type: ignore[attr-defined]
+        source.stream = noise  # type: ignore[attr-defined]
         is_file = bool(self.audio_input)
-        self._set_state("off" if self.mode != "continuous" else "listening")
+        self._set_state("off" if self.mode != "continuous" else "listening", self.note)
         while not self._closed.is_set():
             mode = self.mode
             wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set())
@@ -231,7 +308,8 @@ class Listener:
                     self._wake.wait()
                 continue
             self._push.clear()
-            self._set_state("listening")
+            self._set_state("listening", self.note)
+            recognizer.energy_threshold = noise.threshold(recognizer.energy_threshold)
             timeout = PUSH_TIMEOUT_SECONDS if mode == "push_to_talk" else 1.0
             event = self._one_utterance(recognizer, source, timeout)
             if event is not None and not self._closed.is_set():
@@ -243,39 +321,22 @@ class Listener:
                 self._wake.clear()
 
     def _one_utterance(self, recognizer: object, source: object, timeout: float) -> Heard | Rejected | None:
-        from assistant.voice.recognizer import speech_recognition
+        from assistant.voice.recognizer import INCOMPLETE_REASON
 
-        sr = speech_recognition()
-
-        engine = self.recognizer
-        assert engine is not None
-        try:
-            context = self.context()
-        except Exception:  # noqa: BLE001 - the app mid-change: keep listening with the last context
-            context = None
-        if context is not None:
-            engine.set_context(context.players, context.game)
-        chunks = recognizer.listen(  # type: ignore[attr-defined]
-            source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True
-        )
-        started = False
-        try:
-            for chunk in chunks:
-                if not started:
-                    started = True
-                    engine.start()
-                    self._set_state("hearing")
-                engine.feed(chunk.get_raw_data(convert_rate=16000, convert_width=2))
-                if self._closed.is_set():
-                    break
-        except sr.WaitTimeoutError:
-            # A noise too short to be a phrase was streamed, then nothing followed.
-            if started:
-                engine.finish()
+        phrase = self._phrase(recognizer, source, timeout)
+        if phrase is None:
             return None
-        if not started:
-            return None
-        decoded = engine.finish()
+        audio, decoded = phrase
+        if decoded is None:
+            decoded = self._decode(audio)
+        for _ in range(3):  # a hand may be spoken in a few breaths
+            if decoded.reason != INCOMPLETE_REASON or self._closed.is_set() or _input_ended(source):
+                break
+            rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
+            if rest is None:
+                break
+            audio = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
+            decoded = self._decode(audio)
         if self._paused:
             return None  # the referee started speaking meanwhile: do not trust what was heard
         if decoded.command is not None:
@@ -288,8 +349,75 @@ class Listener:
             return None
         return Rejected(decoded.text, decoded.reason or "not a command")
 
+    def _phrase(self, recognizer: object, source: object,
+                timeout: float) -> tuple[list[bytes], Decoded | None] | None:
+        """One phrase's audio (16 kHz mono 16-bit chunks), or None when nobody spoke.
+
+        PocketSphinx decodes the chunks as they arrive once the last command has settled (so
+        that little is left to do when the speaker stops) and its result comes with the audio;
+        otherwise the result is None and the audio is decoded whole."""
+        from assistant.voice.recognizer import speech_recognition
+
+        sr = speech_recognition()
+        engine = self.recognizer
+        assert engine is not None
+        streaming = getattr(engine, "engine", "") == "pocketsphinx"
+        chunks: list[bytes] = []
+        fed = 0
+        try:
+            for chunk in recognizer.listen(  # type: ignore[attr-defined]
+                source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True
+            ):
+                if not chunks:
+                    self._set_state("hearing", self.note)
+                chunks.append(chunk.get_raw_data(convert_rate=16000, convert_width=2))
+                if streaming and self._settled.is_set():
+                    if fed == 0:
+                        self._begin()
+                    for piece in chunks[fed:]:
+                        engine.feed(piece)
+                    fed = len(chunks)
+                if self._closed.is_set():
+                    break
+        except sr.WaitTimeoutError:
+            # A noise too short to be a phrase was streamed, then nothing followed.
+            if fed:
+                engine.finish()
+            return None
+        if not chunks:
+            return None
+        if fed:
+            for piece in chunks[fed:]:
+                engine.feed(piece)
+            return chunks, engine.finish()
+        return chunks, None
+
+    def _begin(self) -> None:
+        """Start an utterance against the game as it is once the last command has settled."""
+        if self.settle and not self._settled.wait(SETTLE_TIMEOUT_SECONDS):
+            self._settled.set()  # the front end never answered: hear with what it shows now
+        engine = self.recognizer
+        assert engine is not None
+        try:
+            context = self.context()
+        except Exception:  # noqa: BLE001 - the app mid-change: keep listening with the last context
+            context = None
+        if context is not None:
+            engine.set_context(context.players, context.game)
+        engine.start()
+
+    def _decode(self, chunks: list[bytes]) -> Decoded:
+        """The whole utterance decoded against the settled context."""
+        engine = self.recognizer
+        assert engine is not None
+        self._begin()
+        engine.feed(b"".join(chunks), full=True)
+        return engine.finish()
+
     # ------------------------------------------------------------------ helpers
     def _emit(self, event: Heard | Rejected | ListenerState) -> None:
+        if isinstance(event, Heard) and self.settle:
+            self._settled.clear()
         try:
             self.on_event(event)
         except Exception:  # noqa: BLE001 - a broken callback must not stop listening

