@@ -13,9 +13,9 @@ recogniser in the background (the caller never waits for it), and then, per utte
    the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
    little is left when they stop; Whisper decodes the whole utterance at its end);
-4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
-   row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS`` and decodes the two
-   parts as one utterance;
+4. when what was heard is no command yet (the speaker paused mid-list, "bob swaps row three ...
+   pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows is decoded
+   together with it, and if that is no command either, on its own;
 5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
    command, with the reason) through ``on_event``, from the listener thread.
 
@@ -330,13 +330,21 @@ class Listener:
         if decoded is None:
             decoded = self._decode(audio)
         for _ in range(3):  # a hand may be spoken in a few breaths
-            if decoded.reason != INCOMPLETE_REASON or self._closed.is_set() or _input_ended(source):
+            if decoded.command is not None or self._closed.is_set() or _input_ended(source):
                 break
+            if decoded.reason != INCOMPLETE_REASON and not decoded.text:
+                break  # a noise, not the start of a command
+            # Not a command yet: perhaps the speaker paused mid-command. If they go on at once,
+            # the two parts are heard as one; if that is no command either, the rest alone.
             rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
             if rest is None:
                 break
-            audio = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
-            decoded = self._decode(audio)
+            joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
+            whole = self._decode(joined)
+            if whole.command is not None or whole.reason == INCOMPLETE_REASON:
+                audio, decoded = joined, whole
+            else:
+                audio, decoded = rest[0], rest[1] or self._decode(rest[0])
         if self._paused:
             return None  # the referee started speaking meanwhile: do not trust what was heard
         if decoded.command is not None:

@@ -65,7 +65,7 @@ from assistant.voice.whisper_model import (
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game
 
-BEAM_SIZE = 5
+BEAM_SIZE = 10
 #: An unfinished hypothesis is dropped when its mean log-probability per token falls this far
 #: below the best finished one's (stopping as soon as a few finished let "no" beat real commands).
 PRUNE_MARGIN = 1.0
@@ -379,6 +379,11 @@ class _Hypothesis:
     state: frozenset[_TokenState]
     #: The decoder wanted to end where the command was not complete: what follows is invented.
     cut: bool = False
+    #: How far below the decoder's own favourite token each chosen token was (summed, largest).
+    gap_sum: float = 0.0
+    gap_max: float = 0.0
+    #: Log-probability and count of the tokens chosen since the decoder wanted to end.
+    after_cut: tuple[float, int] = (0.0, 0)
 
 
 @dataclass
@@ -387,6 +392,8 @@ class SearchResult:
     mean_log_prob: float
     incomplete: bool  # the speaker seems to have stopped mid-command
     no_speech: float  # Whisper's own probability that the audio holds no speech
+    gap_mean: float = 0.0  # per token, how far below the decoder's favourite the tokens were
+    gap_max: float = 0.0
     steps: int = 0
 
 
@@ -520,18 +527,20 @@ class WhisperRecognizer:
         grammar = context.grammar
         end = model.specials["eot"]
         enders = model.enders
-        state = decoder.start([*context.prompt, model.specials["sot"]], decoder.cross_cache(model.encode(audio)))
+        cross = decoder.cross_cache(model.encode(audio))
+        state = decoder.start([*context.prompt, model.specials["sot"]], cross)
         assert state.log_probs is not None
         no_speech = math.exp(float(state.log_probs[0, model.specials["nospeech"]]))
         state = decoder.step(state, np.array([[model.specials["notimestamps"]]]))
         beam = [_Hypothesis([], 0.0, grammar.start)]
-        finished: list[tuple[float, list[int], bool]] = []
+        finished: list[tuple[float, _Hypothesis]] = []
         steps = 0
         for _ in range(MAX_TOKENS):
             steps += 1
             log_probs = state.log_probs
             assert log_probs is not None
             candidates: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
+            favourite = log_probs.max(axis=1)
             for row, hyp in enumerate(beam):
                 allowed = grammar.allowed(hyp.state)
                 if not allowed:
@@ -548,8 +557,9 @@ class WhisperRecognizer:
             for candidate in candidates:
                 score, row, token, _, cut = candidate
                 if token == end:
-                    tokens_done = [*beam[row].tokens, token]
-                    finished.append((score / len(tokens_done), tokens_done, cut))
+                    done = self._extend(beam[row], token, score, beam[row].state, cut,
+                                        float(log_probs[row, token]), float(favourite[row]))
+                    finished.append((score / len(done.tokens), done))
                 elif len(survivors) < BEAM_SIZE:
                     survivors.append(candidate)
             if finished:
@@ -559,12 +569,44 @@ class WhisperRecognizer:
                 break
             state = decoder.step(state.select([s[1] for s in survivors]),
                                  np.array([[s[2]] for s in survivors], dtype=np.int64))
-            beam = [_Hypothesis([*beam[row].tokens, token], score, after, cut)
+            beam = [self._extend(beam[row], token, score, after, cut, float(log_probs[row, token]),
+                                 float(favourite[row]))
                     for score, row, token, after, cut in survivors]
         if not finished:
-            return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, steps)
-        mean, tokens, cut = max(finished, key=lambda f: f[0])
-        return SearchResult(tokens, mean, cut, no_speech, steps)
+            return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, steps=steps)
+        mean, best = max(finished, key=lambda f: f[0])
+        incomplete = best.cut and self._invented(cross, context, best.tokens)
+        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_sum / len(best.tokens),
+                            best.gap_max, steps)
+
+    def _invented(self, cross: list, context: _Context, tokens: list[int]) -> bool:
+        """Whether the command's end was made up: the decoder wanted to stop before it was
+        complete, and written freely the audio holds fewer words (wanting to stop at a pause is
+        no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not, and the decoder,
+        fond of repeating, finds a third "pig" likely)."""
+        model = self.model
+        decoder = model.decoder
+        state = decoder.start([*context.prompt, model.specials["sot"], model.specials["notimestamps"]], cross)
+        free: list[int] = []
+        for _ in range(len(tokens) + 4):
+            assert state.log_probs is not None
+            token = int(state.log_probs[0].argmax())
+            if token >= model.specials["eot"]:
+                break
+            free.append(token)
+            state = decoder.step(state, np.array([[token]]))
+        heard = _words(model.tokenizer.decode(free))
+        forced = _words(model.tokenizer.decode([t for t in tokens if t < model.specials["eot"]]))
+        return len(heard) < len(forced)
+
+    @staticmethod
+    def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[_TokenState],
+                cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
+        invented, count = hyp.after_cut
+        if cut:
+            invented, count = invented + log_prob, count + 1
+        return _Hypothesis([*hyp.tokens, token], score, state, cut, hyp.gap_sum + favourite - log_prob,
+                           max(hyp.gap_max, favourite - log_prob), (invented, count))
 
 
 def _words(text: str) -> list[str]:

@@ -1,0 +1,124 @@
+"""The listening loop as a table uses it: each command heard against the game it will change, a
+command spoken with pauses kept whole, a quiet player over room noise not cut into pieces.
+
+Real espeak-ng speech played in at real-time pace through the same ``Listener`` as the table.
+"""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import threading
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.config import VoiceSettings
+from assistant.referee import Referee
+from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
+
+from .conftest import join_wavs, needs_espeak
+
+pytestmark = [needs_espeak, pytest.mark.slow]
+
+PLAYERS = ("alice", "bob", "carol")
+
+
+def referee_after(*commands: str) -> Referee:
+    referee = Referee(confirm_new_game=False)
+    for command in commands:
+        reply = referee.handle(command)
+        assert reply.ok, (command, reply.error)
+    return referee
+
+
+def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
+                 timeout: float = 60.0) -> list:
+    """Play ``files`` in; return the Heard and Rejected events in order."""
+    events: queue.Queue = queue.Queue()
+    listener: Listener
+
+    def on_event(event) -> None:
+        if isinstance(event, Heard | Rejected):
+            events.put(event)
+        if isinstance(event, Heard) and on_heard is not None:
+            on_heard(event, listener)
+
+    listener = Listener(VoiceSettings(listen="continuous"), context, on_event,
+                        audio_input=[str(f) for f in files], settle=settle)
+    listener.start()
+    deadline = time.monotonic() + timeout
+    while not listener.input_ended and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)  # the last utterance's decoding
+    listener.close()
+    out = []
+    while not events.empty():
+        out.append(events.get())
+    return out
+
+
+def heard(events: list) -> list[str]:
+    return [e.command.canonical for e in events if isinstance(e, Heard)]
+
+
+def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth, tmp_path: Path) -> None:
+    """The last row, then at once the first swap. The front end takes a while to apply the row
+    (a busy table): the swap must still be decoded against the turns, not the rows (whose
+    grammar has no swaps at all)."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat")
+    spoken = join_wavs([synth("row four sheep goat goat mouse"), synth("alice swaps row one dog")],
+                       tmp_path / "two.wav", 0.6)
+
+    def apply_slowly(event: Heard, listener: Listener) -> None:
+        def work() -> None:
+            time.sleep(2.0)
+            referee.execute(event.command)
+            listener.settled()
+
+        threading.Thread(target=work, daemon=True).start()
+
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), apply_slowly)
+    assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
+    assert referee.game is not None and referee.game.phase.name == "TURNS"
+
+
+def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Path) -> None:
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    spoken = join_wavs([synth("bob swaps row three pig pig"), synth("cat")], tmp_path / "pause.wav", 0.5)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["bob swaps 3 pig pig cat"], events
+    assert not [e for e in events if isinstance(e, Rejected)]
+
+
+def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, noise_dbfs: float = -28.0) -> Path:
+    """``speech`` at 16 kHz, its peak at ``peak_dbfs``, over steady noise at ``noise_dbfs`` RMS
+    that starts a second before the speech and goes on a second after it."""
+    resampled = out.with_suffix(".16k.wav")
+    subprocess.run(["sox", str(speech), "-r", "16000", "-c", "1", "-b", "16", str(resampled)], check=True)
+    with wave.open(str(resampled)) as w:
+        voice = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
+    voice *= (32767 * 10 ** (peak_dbfs / 20)) / max(np.abs(voice).max(), 1)
+    pad = np.zeros(16000)
+    signal = np.concatenate([pad, voice, pad])
+    noise = np.random.default_rng(3).normal(0, 32767 * 10 ** (noise_dbfs / 20), len(signal))
+    mixed = np.clip(signal + noise, -32768, 32767).astype("<i2")
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(mixed.tobytes())
+    return out
+
+
+def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> None:
+    speech = join_wavs([synth("alice has three giraffes two bears"), synth("and five dogs")],
+                       tmp_path / "hand.wav", 0.35)
+    quiet = quiet_over_noise(speech, tmp_path / "quiet.wav")
+    events = run_listener([quiet], lambda: ListenContext(PLAYERS, None), settle=False)
+    assert heard(events) == ["alice has 3 giraffe 2 bear 5 dog"], events
