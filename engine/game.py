@@ -255,10 +255,21 @@ class Game:
             if self.phase is Phase.FINAL_TURNS and player == self.knocker:
                 raise NotYourTurn(
                     f"{title(player)} knocked and does not play again this round; "
-                    f"it's {title(self.turn or '')}'s turn."
+                    f"it's {title(self.turn or '')}'s turn: expected {self._turn_commands()}."
                 )
-            raise NotYourTurn(f"It's {title(self.turn or '')}'s turn, not {title(player)}'s.")
+            raise NotYourTurn(f"It's {title(self.turn or '')}'s turn, not {title(player)}'s: "
+                              f"expected {self._turn_commands()}.")
         return player
+
+    def _turn_commands(self) -> str:
+        """The commands the turn player may give now, named so that a table hears at once which
+        command went missing (``'bob swaps' or 'bob knocks'``)."""
+        turn = self.turn or ""
+        if self.phase is Phase.FINAL_TURNS:
+            return f"'{turn} swaps' or '{turn} passes'"
+        if turn in self.swapped or not self.rules.knock_requires_swap:
+            return f"'{turn} swaps' or '{turn} knocks'"
+        return f"'{turn} swaps'"
 
     def _swap(self, action: Swap) -> list[Event]:
         player = self._check_turn(action.player)
@@ -353,7 +364,7 @@ class Game:
                 raise WrongPhase("Hands are revealed at the end of the round; enter the rows first.")
             raise WrongPhase(
                 "Hands are revealed after a knock and the final turns: "
-                f"it's {title(self.turn or '')}'s turn."
+                f"it's {title(self.turn or '')}'s turn: expected {self._turn_commands()}."
             )
         player = self._living(action.player)
         hand = action.cards

@@ -70,7 +70,7 @@ async def test_refused_command_is_marked_and_changes_nothing(make_app) -> None:
         await type_command(pilot, "florp the pig")
         assert app.referee.game.snapshot() == before
         refused = [line for line in app.table_log.plain if line.startswith("✗")]
-        assert refused[0] == "✗ bob swaps 2 bear dog refused: It's Alice's turn, not Bob's."
+        assert refused[0] == "✗ bob swaps 2 bear dog refused: It's Alice's turn, not Bob's: expected 'alice swaps'."
         assert "cannot knock yet" in refused[1]
         assert "not a swap" in refused[2]
         assert refused[3].startswith("✗ florp the pig refused:")
