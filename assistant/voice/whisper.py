@@ -69,6 +69,10 @@ from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game
 
 BEAM_SIZE = 10
+# Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
+# a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
+# 53.4% exact (clean / noise / chatter) against 94.2 / 81.8 / 52.9% without. The grammar already
+# leaves out what the state rules out; the prior was dropped.
 #: An unfinished hypothesis is dropped when its mean log-probability per token falls this far
 #: below the best finished one's (stopping as soon as a few finished let "no" beat real commands).
 PRUNE_MARGIN = 1.0
