@@ -11,11 +11,13 @@ also when several commits fell between two polls. No web library is imported her
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from assistant.commands import Command, parse
 from assistant.store.db import DB_NAME, GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.db import data_dir as default_data_dir
 from assistant.store.session import rebuild
@@ -153,8 +155,11 @@ def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
         return []
     game = after.row.id
     if before is None or before.row.id != game:
-        first = after.lines[0].command if after.lines else "new game"
-        return [Change("new_game", game, first, said_of(after.lines, 0) if after.lines else "")]
+        # A game new since the last poll, with the commands already played in it (an imported
+        # game is one change: its commands were not played here).
+        end = after.row.cursor if after.row.source == "played" else min(1, after.row.cursor)
+        return [Change("new_game" if i == 0 else "command", game, after.lines[i].command,
+                       said_of(after.lines, i)) for i in command_starts(after.lines, 0, end)]
     old, new = before.lines, after.lines
     c0, c1 = before.row.cursor, after.row.cursor
     same = 0
@@ -187,7 +192,7 @@ def table_state(seen: Seen | None, path: Path) -> dict:
     game_info = {"id": row.id, "status": row.status, "started": row.started}
     try:
         referee = rebuild(row, [e.command for e in lines], [e.joined for e in lines], path,
-                          confirm_new_game=False)
+                          confirm_new_game=False, parse_command=parse_once)
     except StoreError as err:
         return {**no_game_state(), "game": game_info, "error": str(err)}
     state = referee.state()
@@ -199,6 +204,13 @@ def table_state(seen: Seen | None, path: Path) -> dict:
     state["sheet"] = score_sheet(referee.game)
     state["points"] = points_table()
     return state
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_once(text: str, players: tuple[str, ...] | None) -> Command:
+    """``parse``, remembered: the game is replayed after every commit, and parsing is most of
+    a replay's time (a ``Command`` is immutable, so sharing one is safe)."""
+    return parse(text, players)
 
 
 def score_sheet(game: Game | None) -> list[dict]:

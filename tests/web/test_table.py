@@ -76,3 +76,20 @@ def test_polling_an_unchanged_store_reads_nothing_and_is_cheap(data: Path) -> No
         assert s.referee.handle(game_lines(12)[30]).ok
         assert len(watch.poll()) == 1 and watch.state is not state
         watch.close()
+
+
+def test_a_new_game_and_its_first_commands_between_two_polls_are_each_a_change(data: Path) -> None:
+    # Found by bench/serve_load.py: 'new game' and 'carol starts' 50 ms apart reached the page
+    # as the new game alone.
+    watch = TableWatch(data)
+    watch.poll()
+    with open_session(Settings(), data, rng=random.Random(1)) as s:
+        for line in ("new game alice bob carol", "carol starts", "row 1 giraffe"):
+            assert s.referee.handle(line).ok
+        assert kinds(watch.poll()) == [("new_game", "new game alice bob carol"),
+                                       ("command", "carol starts"), ("command", "row 1 giraffe")]
+        assert not s.referee.handle("new game dave erin frank").ok
+        assert s.referee.handle("yes").ok and s.referee.handle("erin starts").ok
+        assert kinds(watch.poll()) == [("new_game", "new game dave erin frank"),
+                                       ("command", "erin starts")]
+    watch.close()
