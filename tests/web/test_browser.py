@@ -68,6 +68,12 @@ def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
     cards = re.findall(r'<div class="card ([a-z]+)"><span class="name">([a-z]+)</span>', dom)
     assert [a for a, _ in cards] == [a.value for row in game.rows for a in row]
     assert re.search(r'<span id="link" class="link" data-state="(connecting|live)"', dom)
+    # the score sheet (opened with a tap): a column per player, a line per round ended
+    sheet = re.search(r'<div id="sheet" class="sheet">(.*?)</div>', dom, re.S).group(1)
+    head = re.search(r"<thead>(.*?)</thead>", sheet, re.S).group(1)
+    assert text_of(head) == ["Round", *(p.title() for p in game.players)]
+    assert len(re.findall(r"<tr>", re.search(r"<tbody>(.*)</tbody>", sheet, re.S).group(1))) \
+        == len(game.rounds) == 2
     shot = tmp_path / "phone.png"
     screenshot(served.url, shot, tmp_path / "profile")
     assert png_size(shot) == PHONE

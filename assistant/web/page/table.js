@@ -45,7 +45,7 @@
   function headline(state) {
     switch (state.phase) {
       case "no_game": return "No game yet";
-      case "rows": return "Round " + state.round + ": the rows";
+      case "rows": return "Lay out the rows";
       case "turns": return state.turn ? title(state.turn) + "’s turn" : "Who starts?";
       case "final_turns": return title(state.turn) + "’s last turn";
       case "reveal": return "Show your hands";
@@ -62,8 +62,9 @@
     }
     $("round").textContent = round;
     $("turn").textContent = headline(state);
-    // "Bob's turn: swap or knock." under "Bob's turn" in big type: say the rest only.
-    var expecting = (state.expecting || "").replace(/^[^:]*turn: /, "");
+    // "Bob's turn: swap or knock." under "Bob's turn" in big type (and "Round 2: enter row 1."
+    // under "Round 2"): say the rest only.
+    var expecting = (state.expecting || "").replace(/^([^:]*turn|Round \d+): /, "");
     $("expecting").textContent = expecting.charAt(0).toUpperCase() + expecting.slice(1);
     document.body.dataset.phase = state.phase;
     var game = state.game;
