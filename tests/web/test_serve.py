@@ -286,3 +286,29 @@ def test_a_port_out_of_range_is_a_sentence(env: dict[str, str], port: str) -> No
     done = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--port", port],
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "no port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_store_that_is_not_a_store_is_a_sentence(env: dict[str, str], data: Path) -> None:
+    (data / "lifeguard.sqlite3").write_bytes(b"this is a shopping list, not a game store\n" * 10)
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--port", "0"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "is not a Lifeguard game store" in done.stderr and "Traceback" not in done.stderr
+    assert (data / "lifeguard.sqlite3").read_bytes().startswith(b"this is a shopping list")
+
+
+def test_the_page_reconnects_by_itself(serve, data: Path) -> None:
+    """The browser's EventSource retries a dropped stream after the server's ``retry`` (1 s);
+    the page's own code reopens a refused one after asking /state.json, with a growing pause,
+    and says when the link is gone (a restarted server has a new token)."""
+    served = serve()
+    _, _, script = served.get("/table.js")
+    js = script.decode()
+    connect = js[js.index("function connect()"):js.index("function probe()")]
+    assert 'new EventSource("/events" + query)' in connect
+    assert "readyState === EventSource.CLOSED" in connect and "later();" in connect
+    later = js[js.index("function later()"):js.index("function connect()")]
+    assert "setTimeout(probe, delay)" in later and "delay * 2" in later
+    probe = js[js.index("function probe()"):]
+    assert "answer.status === 404" in probe and 'setLink("gone")' in probe
+    assert "connect();" in probe and ".catch(later)" in probe
