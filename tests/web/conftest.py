@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import queue
 import random
 import re
@@ -22,19 +21,19 @@ from pathlib import Path
 
 import pytest
 
-from assistant.commands import canonical
 from assistant.config import Settings
 from assistant.store import open_session
-from engine.simulate import simulate_game
+from tests.store import conftest as store_conftest
+
+#: The store tests' fixtures and seeded games, shared: an empty data folder, an environment for
+#: ``lifeguard`` processes on it, and a whole seeded game as command lines.
+data = store_conftest.data
+env = store_conftest.env
+game_lines = store_conftest.game_lines
 
 #: The server's own token (the default of ``Served.get``).
 RIGHT = "<the server's token>"
 FIRST_LINE = re.compile(r"^Serving the table at http://([0-9.]+):(\d+)/\?t=([A-Za-z0-9_-]+)$")
-
-
-def game_lines(seed: int, players: int | None = None) -> list[str]:
-    """A whole seeded game as canonical command lines."""
-    return [canonical(a) for a in simulate_game(random.Random(seed), players=players)]
 
 
 def play(data: Path, lines: list[str], seed: int = 7) -> dict:
@@ -44,23 +43,6 @@ def play(data: Path, lines: list[str], seed: int = 7) -> dict:
             reply = s.referee.handle(line)
             assert reply.ok, (line, reply.error)
         return s.referee.state()
-
-
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def env(data: Path, tmp_path: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("LIFEGUARD_CONFIG", None)
-    env["LIFEGUARD_DATA_DIR"] = str(data)
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    env["HOME"] = str(tmp_path / "home")
-    return env
 
 
 @dataclass
