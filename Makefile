@@ -7,9 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # Debian packages the referee needs at run time and in tests: speech out (espeak-ng), audio
 # conversion and noise for the voice benchmark (sox), a real terminal for end-to-end tests (tmux),
-# the audio player (aplay, in alsa-utils).
-SYSTEM_COMMANDS := espeak-ng sox tmux aplay
-SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils
+# the audio player (aplay, in alsa-utils), a real browser for the phone page's tests and its
+# screenshot (chromium, headless).
+SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium
+SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium
 
 .PHONY: run test setup system-packages lint bench bench-voice clean
 

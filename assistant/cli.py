@@ -25,6 +25,7 @@ from assistant.referee import Referee, Reply
 SUBCOMMAND_MODULES = (
     "assistant.store.commands",
     "assistant.voice.commands",
+    "assistant.web.commands",
 )
 
 

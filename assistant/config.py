@@ -26,6 +26,7 @@ DEFAULT_KEYS: dict[str, str] = {
     "toggle_known": "f8",
     "rules": "f1",
     "help": "f2",
+    "serve": "f9",
     "quit": "ctrl+q",
 }
 
@@ -61,9 +62,24 @@ class VoiceSettings:
 
 
 @dataclass(frozen=True)
+class ServeSettings:
+    """The table's web page for phones (``lifeguard serve`` and the table's serve key)."""
+
+    #: Start serving as soon as the table opens (else only when the serve key is pressed).
+    start: bool = False
+    #: The port to serve on, 1 to 65535, or 0 for any free port (``lifeguard serve --port``).
+    port: int = 8765
+    #: The table serves on this computer's local network address, so phones on the same Wi-Fi
+    #: can open it (anyone there with the link can watch); false: this computer only.
+    #: (``lifeguard serve`` serves on this computer only unless given --lan.)
+    lan: bool = True
+
+
+@dataclass(frozen=True)
 class Settings:
     rules: HouseRules = field(default_factory=HouseRules)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
+    serve: ServeSettings = field(default_factory=ServeSettings)
     keys: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_KEYS))
     #: Where the file came from, for messages ("defaults" when there is none).
     source: str = "defaults"
@@ -102,7 +118,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
 
 
 def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings:
-    known_sections = {"rules", "voice", "keys"}
+    known_sections = {"rules", "voice", "serve", "keys"}
     for key in data:
         if key not in known_sections:
             raise ConfigError(
@@ -110,8 +126,9 @@ def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings
             )
     rules = _rules(data.get("rules", {}), source)
     voice = _voice(data.get("voice", {}), source)
+    serve = _serve(data.get("serve", {}), source)
     keys = _keys(data.get("keys", {}), source)
-    return Settings(rules=rules, voice=voice, keys=keys, source=source)
+    return Settings(rules=rules, voice=voice, serve=serve, keys=keys, source=source)
 
 
 def _table(value: Any, source: str, name: str) -> dict[str, Any]:
@@ -168,6 +185,20 @@ def _voice(table: Any, source: str) -> VoiceSettings:
             value = tuple(value)
         values[key] = value
     return replace(defaults, **values)
+
+
+def _serve(table: Any, source: str) -> ServeSettings:
+    table = _table(table, source, "serve")
+    names = {f.name for f in fields(ServeSettings)}
+    for key, value in table.items():
+        if key not in names:
+            raise ConfigError(f"{source}: unknown key 'serve.{key}'; allowed: {', '.join(sorted(names))}.")
+        where = f"{source}: 'serve.{key}' is {value!r}"
+        if key in ("start", "lan") and not isinstance(value, bool):
+            raise ConfigError(f"{where}; allowed: true or false.")
+        if key == "port" and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 65535):
+            raise ConfigError(f"{where}; allowed: a port number from 1 to 65535, or 0 for any free port.")
+    return replace(ServeSettings(), **table)
 
 
 def _keys(table: Any, source: str) -> dict[str, str]:

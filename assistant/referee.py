@@ -8,7 +8,7 @@ command is never lost. Meta commands (undo, redo, status, repeat, help, yes, no)
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -124,14 +124,18 @@ class Referee:
         commands: Iterable[str],
         joined: Iterable[bool] = (),
         cursor: int | None = None,
+        parse_command: Callable[[str, tuple[str, ...] | None], Command] = parse,
         **kwargs,
     ) -> Referee:
-        """Rebuild a session from stored canonical commands (undone ones after ``cursor``)."""
+        """Rebuild a session from stored canonical commands (undone ones after ``cursor``).
+
+        ``parse_command``: how each command is parsed (``lifeguard serve``, which replays the
+        game after every commit, passes one that remembers the commands it has parsed)."""
         referee = cls(**kwargs)
         actions = []
         players: tuple[str, ...] | None = None
         for text in commands:
-            cmd = parse(text, players)
+            cmd = parse_command(text, players)
             action = cmd.to_action()
             if isinstance(action, NewGame):
                 players = tuple(action.players)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
-from assistant.config import ConfigError, Settings, VoiceSettings, load_settings
+from assistant.config import ConfigError, ServeSettings, Settings, VoiceSettings, load_settings
 from engine.rules import HouseRules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,6 +261,7 @@ def test_the_shipped_config_is_exactly_the_defaults() -> None:
     defaults = Settings()
     assert settings.rules == defaults.rules == HouseRules()
     assert settings.voice == defaults.voice == VoiceSettings()
+    assert settings.serve == defaults.serve == ServeSettings()
     assert settings.keys == defaults.keys
     assert settings.source == str(path)
     # and the file names every field, so it documents all of them
@@ -269,6 +270,9 @@ def test_the_shipped_config_is_exactly_the_defaults() -> None:
         assert f"\n{name} = " in text, name
     for field in fields(VoiceSettings):
         assert f"\n{field.name} = " in text, field.name
+    serve_section = text.split("\n[serve]\n", 1)[1].split("\n[", 1)[0]
+    for field in fields(ServeSettings):
+        assert f"\n{field.name} = " in serve_section, field.name
     for action in defaults.keys:
         assert f"\n{action} = " in text, action
 
@@ -285,6 +289,10 @@ BAD_CONFIGS = [
     ("[voice]\nvolume = 2\n", "'voice.volume'", "0.0 to 1.0"),
     ("[voice]\nlisten = \"always\"\n", "'voice.listen'", "push_to_talk"),
     ("[keys]\nexplode = \"f9\"\n", "unknown key 'keys.explode'", "push_to_talk"),
+    ("[serve]\nport = 70000\n", "'serve.port' is 70000", "1 to 65535, or 0"),
+    ("[serve]\nport = \"8765\"\n", "'serve.port'", "1 to 65535"),
+    ("[serve]\nlan = \"yes\"\n", "'serve.lan'", "true or false"),
+    ("[serve]\nhost = \"0.0.0.0\"\n", "unknown key 'serve.host'", "lan, port, start"),
     ("[rules\nlowest = 1\n", "not valid TOML", ""),
     ("x = [\n", "not valid TOML", ""),
 ]

@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("textual", "pyttsx3", "speech_recognition", "pocketsphinx")
 HEADLESS = ("engine", "engine.simulate", "assistant.commands", "assistant.announce",
-            "assistant.referee", "assistant.config", "assistant.cli")
+            "assistant.referee", "assistant.config", "assistant.cli", "assistant.colours",
+            "assistant.web.commands", "assistant.web.table", "assistant.web.server")
 
 PROBE = """
 import json, sys

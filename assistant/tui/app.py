@@ -54,6 +54,7 @@ KEY_DESCRIPTIONS: dict[str, str] = {
     "toggle_known": "Known cards",
     "rules": "Rules",
     "help": "Help",
+    "serve": "Phones",
     "quit": "Quit",
 }
 
@@ -122,7 +123,7 @@ class LifeguardApp(App):
     TITLE = "Lifeguard"
     BINDINGS = [
         Binding(key, action, KEY_DESCRIPTIONS[action], id=action, priority=True,
-                show=action not in ("quit", "redo"))
+                show=action not in ("quit", "redo", "serve"))
         for action, key in DEFAULT_KEYS.items()
     ]
 
@@ -155,6 +156,8 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
         self.last_heard: str | None = None
+        #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
+        self.web: Any = None
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
@@ -170,8 +173,11 @@ class LifeguardApp(App):
             previous = game.players if game is not None else ()
             await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_on_default))
         self._start_voice()
+        if self.settings.serve.start:
+            self.action_serve(show=False)
 
     def on_unmount(self) -> None:
+        self.stop_serving(wait=True)
         if self.voice is not None:
             self.voice.close()
         self.desk.close()
@@ -395,6 +401,61 @@ class LifeguardApp(App):
     def action_toggle_known(self) -> None:
         self.table.toggle_known()
 
+    def action_serve(self, show: bool = True) -> None:
+        """Serve the table to phones (started off the UI loop), then show its link as a QR code."""
+        from assistant.tui.phones import PhonesScreen
+
+        if self.web is not None:
+            if show and not isinstance(self.screen, PhonesScreen):
+                self.push_screen(PhonesScreen(self.web.url, self.web.lan))
+            return
+        store = getattr(self.session.stored, "store", None)
+        if store is None:
+            self.notify("This table is not saved, so there is nothing to serve.", severity="warning")
+            return
+        self._start_serving(store.path.parent, show)
+
+    @work(thread=True, exclusive=True, group="serve")
+    def _start_serving(self, folder: Path, show: bool) -> None:
+        try:
+            from assistant.web.server import ServeError, TableServer
+        except ImportError as err:
+            self.call_from_thread(self.notify, f"Serving needs {err.name}: install lifeguard "
+                                  "again with its dependencies.", severity="error")
+            return
+        serve = self.settings.serve
+        server = TableServer(folder, port=serve.port, lan=serve.lan, quiet=True)
+        try:
+            server.start()
+        except ServeError as err:
+            self.call_from_thread(self.notify, str(err), severity="error", timeout=10)
+            return
+        try:
+            self.call_from_thread(self._serving, server, show)
+        except RuntimeError:  # the app closed meanwhile
+            server.stop()
+
+    def _serving(self, server: Any, show: bool) -> None:
+        if self.web is not None or not self.is_running:  # started twice, or the app is closing
+            self.run_worker(server.stop, thread=True, group="serve-stop")
+            return
+        self.web = server
+        if show:
+            self.action_serve()
+        else:
+            self.notify(f"Serving the table at {server.url}", timeout=8)
+
+    def stop_serving(self, wait: bool = False) -> None:
+        """Stop the web server (on a thread, unless ``wait``: when the app closes)."""
+        server, self.web = self.web, None
+        if server is None:
+            return
+        if wait:
+            server.stop()
+        else:
+            self.run_worker(server.stop, thread=True, group="serve-stop")
+            self.notify("The table is no longer served; its link stops working.")
+
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
             self.push_screen(RulesScreen())
@@ -420,6 +481,8 @@ class LifeguardApp(App):
             "Rules": ("The rules of Life is Life", self.action_rules),
             "Keys and commands": ("The keys and the command language", self.action_help),
             "New game": ("Players, house rules and voice", self.open_setup),
+            "Phones": ("Serve the table to phones: a read-only page, its link as a QR code",
+                       self.action_serve),
         }
         for name, (help_text, callback) in actions.items():
             yield SystemCommand(name, help_text, callback)

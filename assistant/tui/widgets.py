@@ -15,25 +15,11 @@ from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 
+from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
 from assistant.commands.templates import first_required_word
 from engine.deck import ANIMALS, COPIES, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, title
-
-#: Each animal's card colour (background, text). Chosen to be told apart at a glance; the
-#: name and the points are always printed on the card as well.
-ANIMAL_COLOURS: dict[Animal, tuple[str, str]] = {
-    Animal.GIRAFFE: ("#e0b020", "#000000"),
-    Animal.BEAR: ("#7b4a24", "#ffffff"),
-    Animal.MOLE: ("#3d3d5c", "#ffffff"),
-    Animal.GOAT: ("#6f8f2f", "#ffffff"),
-    Animal.SHEEP: ("#e6e6dc", "#000000"),
-    Animal.DOG: ("#d2691e", "#000000"),
-    Animal.RABBIT: ("#c9a77c", "#000000"),
-    Animal.PIG: ("#f2a0b5", "#000000"),
-    Animal.CAT: ("#7e57c2", "#ffffff"),
-    Animal.MOUSE: ("#5f7f8f", "#ffffff"),
-}
 
 CARD_WIDTH = 9
 PHASE_WORDS = {

@@ -1,0 +1,409 @@
+"""The web server of ``lifeguard serve`` and of the table's "phones" key: read-only, one token.
+
+``TableServer`` binds its socket first (so a port in use is a sentence, not a traceback), then
+runs a Starlette app on uvicorn, either in the calling thread (``run``: the command line, Ctrl+C
+stops it) or on a thread of its own (``start``/``stop``: the table, whose UI loop is never
+blocked). The app answers GET only, and only with the start's random token in the query string
+(``?t=``, compared in constant time); anything else is 404 (405 for another method with the
+token). Every answer carries a Content-Security-Policy that allows the page's own script and
+style only, and no CORS header. A watch task polls the store (``TableWatch.poll`` off the event
+loop, every ``poll_interval`` seconds) and sends each change to every open ``/events`` stream.
+
+Routes, each with ``?t=TOKEN``: ``/`` the page, ``/table.css``, ``/table.js``, ``/state.json`` (the
+shape of ``lifeguard status --json`` plus ``game``, ``announcements``, ``sheet`` and ``points``)
+and ``/events`` (server-sent events: first the state, then one event per accepted command, undo
+or redo, each ``{"kind", "game", "command", "said", "version", "state"}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import json
+import logging
+import secrets
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from assistant.colours import ANIMAL_COLOURS
+from assistant.store.db import StoreError
+from assistant.web.table import Change, TableWatch
+
+DEFAULT_PORT = 8765
+#: How often the store is asked whether anything was committed (one cheap PRAGMA).
+POLL_INTERVAL = 0.1
+#: A comment line on every open stream this often, so idle connections stay open through Wi-Fi
+#: power saving and proxies, and a dead phone is noticed.
+PING_INTERVAL = 15.0
+#: At most this many pages follow the events at once (a table has a handful of phones).
+MAX_STREAMS = 200
+#: A stream whose client reads this far behind is dropped (its page reconnects and catches up).
+QUEUE_LIMIT = 256
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+       "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # the token is in the address: never pass it on
+    (b"cache-control", b"no-store"),
+]
+LAN_WARNING = ("Anyone on this network who has the link can watch the game (nothing can be "
+               "changed through it); the link changes every time the server starts.")
+
+
+class ServeError(Exception):
+    """The server cannot start; the message is a sentence for a person."""
+
+
+def new_token() -> str:
+    """A fresh random token for one start of the server (96 bits, URL-safe)."""
+    return secrets.token_urlsafe(12)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network: the one it would use to reach beyond it.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which address it would use.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
+        address = probe.getsockname()[0]
+    except OSError:
+        address = ""
+    finally:
+        probe.close()
+    if not address or address.startswith("127.") or address == "0.0.0.0":
+        raise ServeError("This computer is on no local network, so phones cannot reach it: "
+                         "connect it to the Wi-Fi the phones use, or serve on this computer only "
+                         "(without --lan).")
+    return address
+
+
+def json_bytes(data: Any) -> bytes:
+    """JSON that is also safe to read as HTML (no raw <, > or &): names are user input."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").encode()
+
+
+# ---------------------------------------------------------------------------- the page files
+def page_file(name: str) -> str:
+    return resources.files("assistant.web").joinpath("page", name).read_text(encoding="utf-8")
+
+
+def colour_rules() -> str:
+    """The cards' colours as CSS, from the one table the terminal uses too."""
+    return "\n".join(
+        f".card.{animal.value} {{ background: {bg}; color: {fg}; }}"
+        for animal, (bg, fg) in ANIMAL_COLOURS.items()
+    ) + "\n"
+
+
+# ---------------------------------------------------------------------------- streams
+class Hub:
+    """The open ``/events`` streams, each a queue on the server's loop, and the latest state."""
+
+    def __init__(self) -> None:
+        self.streams: set[asyncio.Queue[bytes | None]] = set()
+        self.version = 0
+        self.state: dict | None = None
+        self.state_event = b""
+        self.closed = False
+
+    def set_state(self, state: dict) -> None:
+        self.state = state
+        self.state_event = sse({"kind": "state", "version": self.version, "state": state},
+                               self.version)
+
+    def subscribe(self) -> asyncio.Queue[bytes | None] | None:
+        if len(self.streams) >= MAX_STREAMS:
+            return None
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_LIMIT)
+        queue.put_nowait(self.state_event)
+        if self.closed:
+            queue.put_nowait(None)
+        self.streams.add(queue)
+        return queue
+
+    def publish(self, changes: list[Change], state: dict) -> None:
+        for change in changes:
+            self.version += 1
+            event = sse({**change.to_json(), "version": self.version, "state": state}, self.version)
+            for queue in list(self.streams):
+                try:
+                    queue.put_nowait(event)
+                except asyncio.QueueFull:  # a client that stopped reading: let its page reconnect
+                    self.streams.discard(queue)
+                    with contextlib.suppress(asyncio.QueueFull):
+                        queue.get_nowait()
+                        queue.put_nowait(None)
+        self.set_state(state)
+
+    def close(self) -> None:
+        self.closed = True
+        for queue in self.streams:
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+
+
+def sse(data: dict, event_id: int) -> bytes:
+    return b"id: %d\ndata: " % event_id + json_bytes(data) + b"\n\n"
+
+
+# ---------------------------------------------------------------------------- the app
+def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVAL,
+              should_exit: Callable[[], bool] = lambda: False) -> Any:
+    """The Starlette app behind the token gate. ``watch`` has been polled once already."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    hub = Hub()
+    hub.set_state(watch.state)
+    index = page_file("index.html").replace("{token}", token)
+    script = page_file("table.js")
+    style = page_file("table.css") + colour_rules()
+    log = logging.getLogger("lifeguard.serve")
+
+    async def follow_store() -> None:
+        problem = ""
+        while not should_exit():
+            try:
+                changes = await asyncio.to_thread(watch.poll)
+                problem = ""
+            except StoreError as err:  # said once, then tried again: the file may come back
+                if str(err) != problem:
+                    log.warning("%s", err)
+                problem, changes = str(err), []
+            if changes:
+                hub.publish(changes, watch.state)
+            elif watch.state is not hub.state:
+                hub.set_state(watch.state)  # e.g. a game marked finished: no command, new state
+            await asyncio.sleep(poll_interval)
+        hub.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        task = asyncio.create_task(follow_store())
+        try:
+            yield
+        finally:
+            hub.close()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def page(request: Request) -> Response:
+        # The state goes in as a JSON data block (never run; no <, > or & in it), so the page
+        # draws at once; everything after comes from /events.
+        return HTMLResponse(index.replace("{state}", json_bytes(watch.state).decode()))
+
+    async def css(request: Request) -> Response:
+        return Response(style, media_type="text/css")
+
+    async def js(request: Request) -> Response:
+        return Response(script, media_type="text/javascript")
+
+    async def state(request: Request) -> Response:
+        return Response(json_bytes(watch.state), media_type="application/json")
+
+    async def events(request: Request) -> Response:
+        queue = hub.subscribe()
+        if queue is None:
+            return Response("Too many screens are following this game.", status_code=503,
+                            media_type="text/plain")
+
+        async def stream() -> AsyncIterator[bytes]:
+            try:
+                yield b"retry: 1000\n\n"
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), PING_INTERVAL)
+                    except TimeoutError:
+                        yield b": ping\n\n"
+                        continue
+                    if item is None:
+                        return
+                    yield item
+            finally:
+                hub.streams.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"X-Accel-Buffering": "no"})
+
+    routes = [
+        Route("/", page), Route("/table.css", css), Route("/table.js", js),
+        Route("/state.json", state), Route("/events", events),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return TokenGate(app, token)
+
+
+class TokenGate:
+    """Plain ASGI in front of the app: the token or 404, GET (and HEAD) or 405, and the
+    security headers on every answer, refusals included."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.token = token.encode()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            if scope["type"] == "lifespan":
+                await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        given = (query.get("t") or [""])[0].encode("utf-8", "surrogateescape")
+        if not secrets.compare_digest(given, self.token):
+            await plain(send_with_headers, 404, "Not found.")
+        elif scope["method"] not in ("GET", "HEAD"):
+            await plain(send_with_headers, 405, "This page can only be read.",
+                        [(b"allow", b"GET, HEAD")])
+        else:
+            await self.app(scope, receive, send_with_headers)
+
+
+async def plain(send: Callable, status: int, text: str, headers: list | None = None) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# ---------------------------------------------------------------------------- the server
+class TableServer:
+    """One start of the server: its token, socket and (in the table) thread.
+
+    ``lan``: bind to this machine's address on the local network instead of 127.0.0.1.
+    ``quiet``: uvicorn logs nothing to the terminal (the table's screen is the terminal).
+    """
+
+    def __init__(self, directory: str | Path | None = None, *, port: int = DEFAULT_PORT,
+                 lan: bool = False, quiet: bool = False,
+                 poll_interval: float = POLL_INTERVAL) -> None:
+        self.directory = directory
+        self.port = port
+        self.lan = lan
+        self.quiet = quiet
+        self.poll_interval = poll_interval
+        self.token = new_token()
+        self.host = "127.0.0.1"
+        self.watch = TableWatch(directory)
+        self._server: Any = None
+        self._socket: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._failure: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/?t={self.token}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def prepare(self) -> None:
+        """Read the store once and bind the socket; raises ``ServeError`` with a sentence."""
+        try:
+            self.watch.poll()
+        except StoreError as err:
+            raise ServeError(str(err)) from None
+        self.host = lan_address() if self.lan else "127.0.0.1"
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.host, self.port))
+            sock.listen(128)
+        except OSError as err:
+            sock.close()
+            if err.errno == errno.EADDRINUSE:
+                raise ServeError(f"Port {self.port} is already in use on {self.host}: stop the "
+                                 "other program, or choose another port (--port, or port under "
+                                 "[serve] in the settings).") from None
+            raise ServeError(f"Cannot listen on {self.host} port {self.port} "
+                             f"({err.strerror or err}): choose another port.") from None
+        self.port = sock.getsockname()[1]
+        self._socket = sock
+        self._server = self._make_server()
+
+    def _make_server(self) -> Any:
+        import uvicorn
+
+        app = build_app(self.watch, self.token, self.poll_interval,
+                        should_exit=lambda: bool(self._server and self._server.should_exit))
+        options: dict[str, Any] = {
+            "log_level": "warning", "access_log": False, "lifespan": "on", "http": "h11",
+            "ws": "none", "loop": "asyncio", "timeout_graceful_shutdown": 2,
+            "server_header": False,
+        }
+        if self.quiet:
+            options["log_config"] = None
+            for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "lifeguard.serve"):
+                logger = logging.getLogger(name)
+                logger.propagate = False
+                if not logger.handlers:
+                    logger.addHandler(logging.NullHandler())
+        return uvicorn.Server(uvicorn.Config(app, **options))
+
+    def run(self) -> None:
+        """Serve in this thread until stopped (Ctrl+C); ``prepare`` first."""
+        assert self._server is not None and self._socket is not None, "prepare() first"
+        try:
+            self._server.run(sockets=[self._socket])
+        finally:
+            self._close()
+
+    def start(self, timeout: float = 10.0) -> None:
+        """``prepare``, then serve on a thread of its own; returns once it answers."""
+        if self._server is None:
+            self.prepare()
+
+        def serve() -> None:
+            try:
+                self.run()
+            except BaseException as err:  # SystemExit from a failed start included
+                self._failure = err
+
+        self._thread = threading.Thread(target=serve, name="lifeguard-serve", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise ServeError(f"The web server did not start ({self._failure or 'timed out'}).")
+            time.sleep(0.01)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close every stream, stop serving and wait for the thread (at most ``timeout``)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive() and self._server is not None:
+                self._server.force_exit = True
+                self._thread.join(timeout)
+            self._thread = None
+        self._close()
+
+    def _close(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self.watch.close()

@@ -1,0 +1,237 @@
+"""The game store as the web page sees it: the current game's state, and what each commit changed.
+
+``TableWatch`` is a reader of the store (WAL lets it read while the table or ``chat`` holds the
+writer's lock). ``poll`` is meant to be called every ~100 ms: when no other connection committed
+since the last call it costs one ``PRAGMA data_version``; after a commit it reads the current
+game (the unfinished one, else the newest, as ``lifeguard status`` does) in one read transaction,
+replays it through the engine and returns one ``Change`` per accepted command, undo or redo,
+also when several commits fell between two polls. No web library is imported here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.commands import Command, parse
+from assistant.store.db import DB_NAME, GameRow, GameStore, StoredEntry, StoreError
+from assistant.store.db import data_dir as default_data_dir
+from assistant.store.session import rebuild
+from engine.deck import COPIES
+from engine.game import Game
+
+#: How many announcements ``/state.json`` carries (the page shows the last five).
+RECENT = 10
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The current game as one read transaction saw it."""
+
+    row: GameRow
+    #: Undone entries included; a rewritten entry has a new ``at``, so it compares unequal.
+    lines: tuple[StoredEntry, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One accepted command, undo or redo, as the events tell it."""
+
+    kind: str  # "new_game", "command", "undo" or "redo"
+    game: int
+    command: str  # the canonical command (for an undo: the command taken back)
+    said: str  # what the referee announced for it ("" for undo)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "game": self.game, "command": self.command, "said": self.said}
+
+
+def no_game_state() -> dict:
+    """What ``lifeguard status --json`` says with no game, plus the page's extra keys."""
+    return {"players": [], "winners": [], "round": 0, "phase": "no_game",
+            "expecting": "No game yet: start one at the table.", "game": None,
+            "announcements": [], "sheet": [], "points": points_table()}
+
+
+def points_table() -> dict[str, int]:
+    return {animal.value: n for animal, n in COPIES.items()}
+
+
+class TableWatch:
+    """Follows the current game of the store in ``directory`` (default: the usual data folder)."""
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.folder = Path(directory) if directory is not None else default_data_dir()
+        self.path = self.folder / DB_NAME
+        self.store: GameStore | None = None
+        self.seen: Seen | None = None
+        self.state: dict = no_game_state()
+        self._data_version: int | None = None
+        self.looked = False
+
+    def open(self) -> bool:
+        """Open the store if it is there (a missing store is no error: no game yet). Raises
+        ``StoreError`` for a store that cannot be read (damaged, foreign, newer)."""
+        if self.store is not None:
+            return True
+        if not self.path.exists():
+            return False
+        try:
+            self.store = GameStore.open(self.folder, create=False)
+        except StoreError as err:
+            if err.kind == "missing":
+                return False
+            raise
+        return True
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    def poll(self) -> list[Change]:
+        """What was committed since the last poll; ``state`` is brought up to date. The first
+        poll only looks (a game under way when the server starts is no change)."""
+        first, self.looked = not self.looked, True
+        if not self.open():
+            return []
+        assert self.store is not None
+        conn = self.store.conn
+        try:
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._data_version:
+                return []
+            seen = self._read(conn)
+        except sqlite3.Error as err:
+            raise StoreError(f"Cannot read the game store {self.path}: {err}.", "io", self.path) from None
+        self._data_version = version
+        before, self.seen = self.seen, seen
+        if seen == before:
+            return []  # a commit that changed nothing shown (e.g. another game's row)
+        self.state = table_state(seen, self.path)
+        return [] if first else changes_between(before, seen)
+
+    def _read(self, conn: sqlite3.Connection) -> Seen | None:
+        """The current game and its entries, both from one snapshot of the file."""
+        store = self.store
+        assert store is not None
+        conn.execute("BEGIN")
+        try:
+            row = store.current_game() or store.latest_game()
+            return Seen(row, tuple(store.entries(row.id))) if row is not None else None
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("COMMIT")
+
+
+# ---------------------------------------------------------------------------- what changed
+def command_starts(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
+    """Where each command begins in ``lines[start:end]``: a command is an entry with the
+    entries joined to it (a new game and its start player drawn by lot)."""
+    return [i for i in range(start, end) if i == 0 or not lines[i].joined]
+
+
+def said_of(lines: Sequence[StoredEntry], i: int) -> str:
+    """The announcement of the command starting at ``i``, with its joined entries'."""
+    parts = [lines[i].said]
+    j = i + 1
+    while j < len(lines) and lines[j].joined:
+        parts.append(lines[j].said)
+        j += 1
+    return " ".join(p for p in parts if p)
+
+
+def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
+    """The commands, undos and redos that lead from ``before`` to ``after`` (None: no game).
+
+    Undone entries stay in the
+    store until a new command replaces them, so a redo is a cursor moving over unchanged
+    entries, and a new command after an undo is an entry rewritten (a new ``at``)."""
+    if after is None:
+        return []
+    game = after.row.id
+    if before is None or before.row.id != game:
+        # A game new since the last poll, with the commands already played in it (an imported
+        # game is one change: its commands were not played here).
+        end = after.row.cursor if after.row.source == "played" else min(1, after.row.cursor)
+        return [Change("new_game" if i == 0 else "command", game, after.lines[i].command,
+                       said_of(after.lines, i)) for i in command_starts(after.lines, 0, end)]
+    old, new = before.lines, after.lines
+    c0, c1 = before.row.cursor, after.row.cursor
+    same = 0
+    while same < min(len(old), len(new)) and old[same] == new[same]:
+        same += 1
+    out: list[Change] = []
+    if same >= max(c0, c1):  # nothing in play was rewritten: only the cursor moved
+        if c1 < c0:
+            out += [Change("undo", game, old[i].command, "")
+                    for i in reversed(command_starts(old, c1, c0))]
+        elif c1 > c0:
+            out += [Change("redo", game, new[i].command, said_of(new, i))
+                    for i in command_starts(new, c0, c1)]
+        return out
+    if c0 > same:  # taken back first, then replaced
+        out += [Change("undo", game, old[i].command, "")
+                for i in reversed(command_starts(old, same, c0))]
+    out += [Change("new_game" if i == 0 else "command", game, new[i].command, said_of(new, i))
+            for i in command_starts(new, same, c1)]
+    return out
+
+
+# ---------------------------------------------------------------------------- the state
+def table_state(seen: Seen | None, path: Path) -> dict:
+    """``lifeguard status --json`` for the game, plus its id, the last announcements (newest
+    first) and the score sheet; a game the engine cannot replay gets an ``error`` sentence."""
+    if seen is None:
+        return no_game_state()
+    row, lines = seen.row, seen.lines
+    game_info = {"id": row.id, "status": row.status, "started": row.started}
+    try:
+        referee = rebuild(row, [e.command for e in lines], [e.joined for e in lines], path,
+                          confirm_new_game=False, parse_command=parse_once)
+    except StoreError as err:
+        return {**no_game_state(), "game": game_info, "error": str(err)}
+    state = referee.state()
+    state["game"] = game_info
+    state["announcements"] = [
+        {"command": lines[i].command, "said": said_of(lines, i)}
+        for i in reversed(command_starts(lines, 0, row.cursor))
+    ][:RECENT]
+    state["sheet"] = score_sheet(referee.game)
+    state["points"] = points_table()
+    return state
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_once(text: str, players: tuple[str, ...] | None) -> Command:
+    """``parse``, remembered: the game is replayed after every commit, and parsing is most of
+    a replay's time (a ``Command`` is immutable, so sharing one is safe)."""
+    return parse(text, players)
+
+
+def score_sheet(game: Game | None) -> list[dict]:
+    """Per round ended: each player's points, lives lost and lives left (players already out
+    before the round are left out of it)."""
+    if game is None:
+        return []
+    lives = {p: 5 for p in game.players}
+    sheet = []
+    for ended in game.rounds:
+        rows = []
+        for p in game.players:
+            if p not in ended.losses:
+                continue
+            rows.append({"name": p, "points": ended.points.get(p),
+                         "lost": lives[p] - ended.lives[p], "lives": ended.lives[p]})
+            lives[p] = ended.lives[p]
+        sudden = ended.sudden_death
+        sheet.append({
+            "round": ended.round,
+            "sudden_death": {"player": sudden[0], "animal": sudden[1].value} if sudden else None,
+            "players": rows,
+        })
+    return sheet
