@@ -36,7 +36,7 @@ def test_before_any_game() -> None:
 
 def test_new_game_announces_players_house_rules_and_the_drawn_start_player() -> None:
     reply = Referee(rng=random.Random(3)).handle("New game Alice, Bob and Carol")
-    assert reply.ok and reply.command == "new game alice bob carol" and reply.intent == "new_game"
+    assert reply.ok and reply.command == "new game Alice Bob Carol" and reply.intent == "new_game"
     assert reply.said[0] == "New game: Alice, Bob and Carol, 5 lives each."
     assert "You may knock only after your first swap." in reply.said
     assert reply.said[-2].startswith("By lot, ") and reply.said[-2].endswith(" starts.")
