@@ -21,8 +21,9 @@ The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUA
 With --jsonl: when a game is resumed, the first output line is a greeting object
 {"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
 key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
-refused with an error asking to confirm: send 'yes' as the next line to start the new game
-(the unfinished one stays in the history as abandoned), or 'no' to carry on.
+a question ("question": true, nothing changed): send 'yes' as the next line to start the new
+game (the unfinished one stays in the history as abandoned), or 'no' to carry on; any other
+command drops the question.
 """
 
 

@@ -254,8 +254,9 @@ class LifeguardApp(App):
             field.value = shown
             self.last_heard = shown
             self.set_timer(1.5, lambda: self._clear_heard(shown))
-        reply = await self._run(lambda referee: referee.execute(command))
-        if reply.ok and command.intent not in ("undo", "redo", "no", "yes", "status", "repeat", "help"):
+        reply = await self._run(lambda referee: referee.execute(command, heard=True))
+        if reply.ok and not reply.question and command.intent not in (
+                "undo", "redo", "no", "yes", "status", "repeat", "help"):
             reply.said = [announce.readback(command.canonical, command.intent), *reply.said]
         self._show_reply(command.canonical, reply, "heard")
         return reply
@@ -286,7 +287,7 @@ class LifeguardApp(App):
                 log.note(f"  did you mean: {reply.suggestion}")
             self.say(reply.error or "")
         game = self.view.game
-        if reply.ok and reply.intent in ("new_game", "yes") and game is not None \
+        if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
                 and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
         self.after_change()
@@ -444,7 +445,7 @@ def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> 
     game, previous_rules = referee.game, referee.rules
     referee.rules = rules
     reply = referee.handle("new game " + " ".join(names))
-    if not reply.ok and reply.intent == "new_game" and game is not None and not game.is_over:
+    if reply.question and reply.intent == "new_game" and game is not None and not game.is_over:
         reply = referee.handle("yes")
     if not reply.ok:
         referee.rules = previous_rules

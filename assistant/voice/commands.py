@@ -164,7 +164,7 @@ def _open_referee(args: argparse.Namespace, settings) -> tuple[object | None, Re
         referee = Referee(settings.rules, random.Random(args.seed))
     if args.players:
         reply = referee.handle("new game " + " ".join(args.players))
-        if not reply.ok and reply.intent == "new_game" and "yes" in (reply.error or ""):
+        if reply.question and reply.intent == "new_game":
             reply = referee.handle("yes")
         if not reply.ok:
             if session is not None:
@@ -226,8 +226,9 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
             elif isinstance(event, Heard):
                 command = event.command
                 say_line(f"heard: {command.canonical}")
-                speak([announce.readback(command.canonical, command.intent)])
-                reply = referee.execute(command)
+                reply = referee.execute(command, heard=True)
+                if not reply.question:  # a question reads the command back itself
+                    speak([announce.readback(command.canonical, command.intent)])
                 speak(reply.said if reply.ok else [f"! {reply.error}"])
                 listener.settled()  # the next command is heard against the game as it is now
             elif isinstance(event, Rejected):

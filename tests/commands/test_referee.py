@@ -47,9 +47,10 @@ def test_a_new_game_during_a_game_needs_a_yes() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS)
     before = state(ref)
     reply = ref.handle("new game dora eve fred")
-    assert not reply.ok and "Say 'yes' to start the new game with Dora, Eve and Fred" in reply.error
+    assert reply.ok and reply.question and reply.to_json()["question"] is True
+    assert "Say 'yes' to start the new game with Dora, Eve and Fred" in reply.said[0]
     assert state(ref) == before
-    assert ref.handle("no").said[0] == "Fine, the game goes on."
+    assert ref.handle("no").said[0] == "Fine, the new game was not started."
     assert state(ref) == before
     ref.handle("new game dora eve fred")
     assert ref.handle("yes").ok
