@@ -28,6 +28,7 @@ from assistant.commands.grammar import (
 )
 from assistant.commands.templates import Element, parse_template
 from assistant.commands.templates import expand as expand_tree
+from assistant.commands.text import MAX_LINE, fold, normalize, printable
 from engine.actions import (
     Action,
     DeclareHand,
@@ -40,7 +41,6 @@ from engine.actions import (
     Swap,
 )
 from engine.deck import ANIMALS, Animal, Cards
-from assistant.commands.text import MAX_LINE, fold, normalize, printable
 from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, title, valid_name
 
 GAME_INTENTS = frozenset(
@@ -278,6 +278,15 @@ def _typed(token: str) -> str:
 
 def _parse_names(tokens: Sequence[str]) -> tuple[str, ...]:
     return check_names([_typed(t) for t in tokens if t not in LIST_SEPARATORS])
+
+
+def new_game_command(names: Sequence[str]) -> Command:
+    """The new game of these players, one name each (the setup screen's fields): 'Anna Lena'
+    in one field is refused, not made two players. Raises ``ParseError``."""
+    try:
+        return Command("new_game", names=check_names(names))
+    except _SlotError as err:
+        raise ParseError(err.message) from None
 
 
 def check_names(names: Sequence[str]) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from assistant import announce
+from assistant.commands import ParseError, new_game_command
 from assistant.commands.grammar import EXAMPLES
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
@@ -315,7 +316,7 @@ class LifeguardApp(App):
         self.set_voice(voice_on)
         while not isinstance(self.screen, TableScreen):
             self.pop_screen()
-        self._show_reply("new game " + " ".join(names), reply, "typed")
+        self._show_reply(reply.command or "new game", reply, "typed")
         return None
 
     async def new_game_same_players(self) -> None:
@@ -443,8 +444,12 @@ def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> 
     """A new game under ``rules``; a game under way is replaced (the setup screen was an explicit
     choice). When it cannot start, the referee keeps its rules."""
     game, previous_rules = referee.game, referee.rules
+    try:
+        command = new_game_command(names)
+    except ParseError as err:
+        return Reply(False, error=err.message, intent="new_game")
     referee.rules = rules
-    reply = referee.handle("new game " + " ".join(names))
+    reply = referee.execute(command)
     if reply.question and reply.intent == "new_game" and game is not None and not game.is_over:
         reply = referee.handle("yes")
     if not reply.ok:
