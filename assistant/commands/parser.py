@@ -390,8 +390,8 @@ def parse(text: str, players: Iterable[str] | None = None) -> Command:
     """Parse one command. ``players``: the current players' names (any word if None); a name is
     recognised in any case and the command carries it as the game has it."""
     if len(text) > MAX_LINE:
-        raise ParseError(f"That line is {len(text):,} characters long; a command has at most "
-                         f"{MAX_LINE:,}. Type one command a line.")
+        raise ParseError(f"That line is longer than {MAX_LINE:,} characters: type one command "
+                         "a line.")
     tokens = tokenize(text)
     if not tokens:
         raise ParseError("Say a command, or 'help' to hear them.")
