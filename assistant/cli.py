@@ -43,7 +43,7 @@ def settings_or_exit(args: argparse.Namespace) -> Settings:
     try:
         return load_settings(getattr(args, "config", None))
     except ConfigError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)
         raise SystemExit(2) from None
 
 

@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from assistant.commands.text import printable
 from assistant.store.db import GameStore, StoreError, data_dir
 
 CHAT_EPILOG = """\
@@ -73,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.set_defaults(func=cmd_import)
 
 
-def _fail(err: Exception) -> int:
-    print(f"lifeguard: {err}", file=sys.stderr)
+def _fail(err: Exception | str) -> int:
+    print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
     return 2
 
 
@@ -175,15 +176,17 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     settings = settings_or_exit(args)
     try:
-        # The session lock: an unfinished import must not slip under a running chat or table.
+        # Read and checked first; then the session lock: an unfinished import must not slip
+        # under a running chat or table, and a slow input must not hold the lock.
+        imported = records.read_import_file(Path(args.file), settings.rules)
         with GameStore.open(data_dir(), create=True, lock=True) as store:
             game_id, imported = records.import_file(
-                store, Path(args.file), settings.rules, abandon_current=args.abandon_current
+                store, imported, settings.rules, abandon_current=args.abandon_current
             )
     except records.ImportRefused as err:
-        print(f"lifeguard: {args.file} was not imported; refused lines:", file=sys.stderr)
+        print(f"lifeguard: {printable(args.file)} was not imported; refused:", file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {printable(problem, 500)}", file=sys.stderr)
         return 1
     except StoreError as err:
         return _fail(err)

@@ -15,7 +15,8 @@ from datetime import datetime
 from pathlib import Path
 
 from assistant.commands import ParseError, canonical, parse
-from assistant.commands.files import NOT_UTF8, NotText, command_lines
+from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
+from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
 from assistant.store.db import GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.session import rebuild
@@ -323,22 +324,33 @@ def read_command_file(
     lines: Iterable[tuple[int, str | None]], comments: Iterable[str], rules: HouseRules,
     rng: random.Random | None = None,
 ) -> Imported:
-    """Validate every line of a command file as one game; raise ``ImportRefused`` naming each
-    refused line. A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
+    """Validate the lines of a command file as one game; raise ``ImportRefused`` naming the
+    first refused line (every later command depends on it, so later refusals would only echo
+    it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
     problems: list[str] = []
     for comment in comments:
         text = comment.strip().lstrip("#").strip()
         if text.startswith("house rules:"):
             try:
                 rules = HouseRules(**json.loads(text.split(":", 1)[1]))
-            except (ValueError, TypeError) as err:
-                problems.append(f"house rules comment: {err}")
+            except (ValueError, TypeError, RecursionError) as err:
+                reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+                problems.append(f"house rules comment: {printable(reason, 200)}")
+    if problems:
+        raise ImportRefused(problems)
+    lines = list(lines)
     log = GameLog(rules)
     entries: list[Entry] = []
     players: tuple[str, ...] | None = None
     last_new_game_line = 0
     expect_lot = False
-    for number, text in lines:
+    for index, (number, text) in enumerate(lines):
+        if problems:
+            later = len(lines) - index
+            problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
+                            f"{'were' if later > 1 else 'was'} not checked: each command depends "
+                            "on the ones before it.")
+            break
         if text is None:
             problems.append(f"line {number}: {NOT_UTF8}")
             continue
@@ -348,8 +360,8 @@ def read_command_file(
             problems.append(f"line {number}: {err.message}")
             continue
         if not cmd.is_game_action:
-            problems.append(f"line {number}: '{text}' is not a game command (a command file holds "
-                            "the game's accepted commands only).")
+            problems.append(f"line {number}: '{printable(text, 60)}' is not a game command (a "
+                            "command file holds the game's accepted commands only).")
             continue
         action = cmd.to_action()
         if isinstance(action, NewGame) and players is not None:
@@ -395,18 +407,27 @@ class ImportRefused(Exception):
         self.problems = problems
 
 
-def import_file(
-    store: GameStore, path: Path, rules: HouseRules, abandon_current: bool = False
-) -> tuple[int, Imported]:
+def read_import_file(path: Path, rules: HouseRules) -> Imported:
+    """Read and check a command file before the store is touched (the store's lock is taken
+    only afterwards, so a slow or endless input never holds it)."""
     comments: list[str] = []
     try:
-        with open(path, "rb") as f:
+        with open_input(path, "command file") as f:
             lines = list(command_lines(f, comments))
+    except InputRefused as err:
+        raise StoreError(printable(str(err), 300), "missing") from None
     except OSError as err:
-        raise StoreError(f"Cannot read {path}: {err.strerror or err}.", "missing") from None
+        raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", "missing") from None
     except NotText:
-        raise StoreError(f"{path} is not a text file.", "foreign") from None
-    imported = read_command_file(lines, comments, rules)
+        raise StoreError(f"{printable(str(path))} is not a text file.", "foreign") from None
+    return read_command_file(lines, comments, rules)
+
+
+def import_file(
+    store: GameStore, path: Path | Imported, rules: HouseRules, abandon_current: bool = False
+) -> tuple[int, Imported]:
+    """Add a command file (or one already read with ``read_import_file``) as a game."""
+    imported = path if isinstance(path, Imported) else read_import_file(path, rules)
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(

@@ -97,7 +97,7 @@ class WavSource(sr.AudioSource):
         for i, path in enumerate(self.files):
             try:
                 audio = read_wav(path)
-            except (OSError, ValueError, AssertionError, EOFError) as err:
+            except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
                 raise AudioUnavailable(f"cannot read audio input {path}: {err or 'not a WAV file'}") from None
             if i:
                 parts.append(_silence(self.gap))

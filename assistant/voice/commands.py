@@ -51,7 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---------------------------------------------------------------------------- hear
+#: The largest audio file ``hear`` reads: ten minutes of 16-bit stereo at 44.1 kHz.
+MAX_AUDIO = 110 * 1024 * 1024
+
+
 def cmd_hear(args: argparse.Namespace) -> int:
+    from assistant.commands.files import InputRefused, open_input
+    from assistant.commands.text import printable
+
     settings = settings_or_exit(args)
     referee: Referee | None = None
     if args.players:
@@ -76,13 +83,16 @@ def cmd_hear(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
+            open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
             audio = read_wav(path)
-        except FileNotFoundError:
-            print(f"lifeguard hear: {path}: no such file.", file=sys.stderr)
+        except InputRefused as err:
+            print(f"lifeguard hear: {printable(str(err), 300)}", file=sys.stderr)
             status = 2
             continue
-        except (OSError, ValueError, AssertionError, EOFError) as err:
-            print(f"lifeguard hear: {path}: not a WAV, AIFF or FLAC file ({err or 'unreadable'}).", file=sys.stderr)
+        except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
+            reason = "its sample rate is 0" if isinstance(err, ZeroDivisionError) else err or "unreadable"
+            print(f"lifeguard hear: {printable(path)}: not a WAV, AIFF or FLAC file ({reason}).",
+                  file=sys.stderr)
             status = 2
             continue
         decoded = recognizer.decode_audio(audio)
