@@ -160,25 +160,33 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from assistant.store import StoreError, open_session
 
     move_aside = bool(getattr(args, "move_aside_bad_store", False))
+    set_aside = bool(getattr(args, "set_aside_damaged_game", False))
     try:
         try:
-            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside)
+            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside,
+                                   set_aside_damaged_game=set_aside)
         except StoreError as err:
-            if move_aside or not err.can_move_aside or args.jsonl or not sys.stdin.isatty():
+            damaged_game = err.kind == "damaged" and not set_aside
+            if not (damaged_game or (err.can_move_aside and not move_aside)) \
+                    or args.jsonl or not sys.stdin.isatty():
                 raise
-            print(f"lifeguard: {err}", file=sys.stderr)
-            answer = input("Move the bad file aside (it is kept, renamed) and start a new store? [y/N] ")
+            print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+            question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
+                        if damaged_game else
+                        "Move the bad file aside (it is kept, renamed) and start a new store? ")
+            answer = input(question + "[y/N] ")
             if answer.strip().lower() not in ("y", "yes"):
                 return 2
-            session = open_session(settings, rng=rng, move_aside_bad_store=True)
+            session = open_session(settings, rng=rng, move_aside_bad_store=not damaged_game,
+                                   set_aside_damaged_game=damaged_game)
     except StoreError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
     except EOFError:
         return 2
     with session:
         if args.jsonl:
-            if session.resumed or session.moved_aside:
+            if session.resumed or session.moved_aside or session.greeting:
                 sys.stdout.write(json.dumps({
                     "greeting": session.greeting,
                     "resumed": session.resumed,

@@ -114,7 +114,7 @@ def _current_game() -> tuple[Referee | None, str]:
     except ImportError:
         return None, "There is no game store in this installation."
     try:
-        with GameStore.open(None, create=False) as store:
+        with GameStore.open(None, create=False, readonly=True) as store:
             row = store.current_game()
             if row is None:
                 return None, "No game in progress."

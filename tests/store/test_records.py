@@ -28,7 +28,7 @@ def test_text_export_replays_to_the_same_state(env, data: Path, tmp_path: Path) 
     assert json.loads(replay.stdout) == status == replayed_state(lines[:48])
     # and the rest of the game, then the finished game round trips too
     chat_jsonl(env, lines[48:])
-    assert lifeguard(env, "export", "1", "-o", str(out)).returncode == 0
+    assert lifeguard(env, "export", "1", "-o", str(out), "--force").returncode == 0
     assert json.loads(lifeguard(env, "replay", str(out), "--json").stdout) == replayed_state(lines)
 
 

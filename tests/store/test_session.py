@@ -238,6 +238,6 @@ def test_a_resumed_game_keeps_its_own_house_rules(data: Path) -> None:
         rules = s.referee.state()["rules"]
     with open_session(Settings(), data) as s:  # today's settings differ
         assert s.referee.state()["rules"] == rules and rules["lowest_tie_loses"] == 1
-        assert s.referee.handle("new game ann ben cid").ok is False
+        assert s.referee.handle("new game ann ben cid").question
         assert s.referee.handle("yes").ok
         assert s.referee.state()["rules"]["lowest_tie_loses"] == 2  # a new game: today's rules
