@@ -270,14 +270,19 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
     return Cards(counts)
 
 
+def _raw(token: str) -> str:
+    """A word as the person typed it."""
+    return getattr(token, "typed", token)
+
+
 def _typed(token: str) -> str:
-    """A word as the person typed it (for sentences that quote it; a number of a thousand
+    """A word as the person typed it, for sentences that quote it (a number of a thousand
     digits is cut)."""
-    return printable(getattr(token, "typed", token), 24)
+    return printable(_raw(token), 24)
 
 
 def _parse_names(tokens: Sequence[str]) -> tuple[str, ...]:
-    return check_names([_typed(t) for t in tokens if t not in LIST_SEPARATORS])
+    return check_names([_raw(t) for t in tokens if t not in LIST_SEPARATORS])
 
 
 def new_game_command(names: Sequence[str]) -> Command:
@@ -360,7 +365,7 @@ def _match(
                 return None, i, None
             if players is None and (tok in RESERVED_WORDS or is_number(tok)):
                 return None, i, None
-            slots[slot] = players[tok] if players is not None else _typed(tok)
+            slots[slot] = players[tok] if players is not None else _raw(tok)
         elif slot == "row":
             n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
             if n is None:
@@ -443,7 +448,7 @@ def _not_understood(
         # Blame the name only when the rest of the line is a command for some player:
         # 'alise knocks' is a misspelt name, 'undoo' and 'rwo 2 bear dog' are not.
         if close and _recognize([Token(close[0]), *rest], players)[0] is not None:
-            guess = " ".join([players[close[0]], *map(_typed, rest)])
+            guess = " ".join([players[close[0]], *map(_raw, rest)])
             return ParseError(
                 f"There is no player '{_typed(tokens[0])}'. Did you mean '{guess}'?", suggestion=guess
             )
