@@ -21,6 +21,9 @@ from assistant.commands.text import MAX_LINE
 NOT_UTF8 = "This line is not UTF-8 text; save the file as UTF-8."
 #: The largest command or settings file read (a whole evening of games is a few hundred KB).
 MAX_FILE = 10 * 1024 * 1024
+#: The largest audio file read (``hear``, ``--audio-input``): ten minutes of 16-bit stereo at
+#: 44.1 kHz.
+MAX_AUDIO = 110 * 1024 * 1024
 #: Stands for a line longer than ``MAX_LINE`` (its bytes are skipped, never kept).
 TOO_LONG = b"\0too long\0"
 #: The text ``command_lines`` gives for a line over ``MAX_LINE`` characters: the parser refuses

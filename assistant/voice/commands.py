@@ -51,12 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # ---------------------------------------------------------------------------- hear
-#: The largest audio file ``hear`` reads: ten minutes of 16-bit stereo at 44.1 kHz.
-MAX_AUDIO = 110 * 1024 * 1024
-
-
 def cmd_hear(args: argparse.Namespace) -> int:
-    from assistant.commands.files import InputRefused, open_input
+    from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
     from assistant.commands.text import printable
 
     settings = settings_or_exit(args)
