@@ -302,3 +302,23 @@ def test_chat_stops_on_a_signal_with_one_line(env, data: Path, sig: int, status:
     assert process.returncode == status
     assert err.strip() == "Stopped; the game is saved."
     assert exported(env) == before
+
+
+def test_names_are_shown_as_typed_and_counted_as_one_player_in_any_case(
+    env, data: Path, tmp_path: Path
+) -> None:
+    import re
+
+    from tests.store.conftest import game_lines
+
+    lines = game_lines(5)
+    for name, spelling in (("first", "erin"), ("second", "ERIN")):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(re.sub(r"\berin\b", spelling, line) for line in lines) + "\n")
+        assert lifeguard(env, "import", str(path)).returncode == 0
+    rows = json.loads(lifeguard(env, "stats", "--json").stdout)
+    erin = [r for r in rows if r["player"].casefold() == "erin"]
+    assert len(erin) == 1 and erin[0]["games"] == 2 and erin[0]["player"] == "erin"
+    history = json.loads(lifeguard(env, "history", "--json").stdout)
+    assert history[0]["players"][0] == "ERIN" and history[1]["players"][0] == "erin"
+    assert lifeguard(env, "export", "2").stdout.splitlines()[3].startswith("new game ERIN ")
