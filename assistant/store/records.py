@@ -475,7 +475,8 @@ def import_file(
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(
-            f"Game {current.id} ({', '.join(current.players)}) is unfinished in {store.path}; "
+            f"Game {current.id} ({', '.join(current.players) or 'damaged'}) is unfinished in "
+            f"{store.path}; "
             "the imported game is unfinished too. Finish that game first, or import with "
             "--abandon-current to keep it in the history as abandoned and continue the "
             "imported one.", "conflict", store.path)
