@@ -152,7 +152,7 @@ def readback(command_text: str, intent: str) -> str:
         return f"Row {words[1]}: {', '.join(words[2:-1]) + ' and ' if len(words) > 3 else ''}{words[-1]}."
     if words and intent in ("starts", "knock", "pass", "hand", "sudden_death"):
         return title(command_text) + "."
-    return command_text.capitalize() + "."
+    return command_text[:1].upper() + command_text[1:] + "."
 
 
 def status(game: Game | None) -> list[str]:

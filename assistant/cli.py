@@ -8,16 +8,27 @@ imports textual or an audio library.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import random
 import re
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from assistant import __version__
-from assistant.commands.files import NOT_UTF8, NotText, command_lines
+from assistant.commands.files import (
+    NOT_UTF8,
+    TOO_LONG,
+    InputRefused,
+    NotText,
+    bounded_lines,
+    command_lines,
+    open_input,
+)
+from assistant.commands.text import MAX_LINE, printable
 from assistant.config import ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 
@@ -33,7 +44,7 @@ def settings_or_exit(args: argparse.Namespace) -> Settings:
     try:
         return load_settings(getattr(args, "config", None))
     except ConfigError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)
         raise SystemExit(2) from None
 
 
@@ -45,9 +56,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         # Bytes, decoded line by line: one line in another encoding is a refused line, not
         # the end of the replay (a text-mode read fails on the whole first 8 KB at once).
-        stream = getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-" else open(args.file, "rb")
-    except OSError as err:
-        print(f"lifeguard: cannot read {args.file}: {err.strerror or err}", file=sys.stderr)
+        stream = (getattr(sys.stdin, "buffer", sys.stdin) if args.file == "-"
+                  else open_input(args.file, "command file"))
+    except InputRefused as err:
+        print(f"lifeguard: {printable(str(err), 300)}", file=sys.stderr)
         return 2
     refused = 0
     with stream:
@@ -56,12 +68,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 reply = referee.handle(line) if line is not None else Reply(False, error=NOT_UTF8)
                 if not reply.ok:
                     refused += 1
-                    print(f"line {number}: {reply.error}", file=sys.stderr)
+                    print(f"line {number}: {printable(reply.error or '', 300)}", file=sys.stderr)
                 elif not args.json:
                     for sentence in reply.said:
                         print(sentence)
         except NotText:
-            print(f"lifeguard: {args.file} is not a text file.", file=sys.stderr)
+            print(f"lifeguard: {printable(args.file)} is not a text file.", file=sys.stderr)
             return 2
     if args.json:
         print(json.dumps(referee.state()))
@@ -78,18 +90,21 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         elif reply.ok:
             stdout.write("\n".join(reply.said) + "\n")
         else:
-            stdout.write(f"! {reply.error}\n")
+            stdout.write(f"! {printable(reply.error or '', 1000)}\n")
         stdout.flush()
 
     if not jsonl:
         for line in greeting or ("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",):
             stdout.write(line + "\n")
         stdout.flush()
-    reconfigure = getattr(stdin, "reconfigure", None)
-    if reconfigure is not None:  # under a strict UTF-8 locale a stray byte would end the chat
-        reconfigure(errors="surrogateescape")
-    for raw in stdin:
-        line = raw.strip()
+    # Bytes, a bounded line at a time: a 10 MB line or /dev/zero never fills the memory, and a
+    # stray byte that is not UTF-8 is one refused line, not the end of the chat.
+    for raw in bounded_lines(getattr(stdin, "buffer", stdin)):
+        if raw is TOO_LONG:
+            emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
+                                    "command a line."))
+            continue
+        line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
             if jsonl:
                 emit(Reply(False, error="Empty line: say a command, or 'help'."))
@@ -107,35 +122,72 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
 _UNDECODED = re.compile("[\udc80-\udcff]")
 
 
+class _Terminated(Exception):
+    """SIGTERM arrived during a chat."""
+
+
+def _until_stopped(chat: Callable[[], int], saved: bool) -> int:
+    """Run ``chat``; Ctrl+C (SIGINT) and SIGTERM end it with one line and status 130 / 143.
+    Every answered command is already in the store, so nothing is lost by stopping."""
+
+    def on_term(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = None
+    with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
+        previous = signal.signal(signal.SIGTERM, on_term)
+    stopped = "Stopped; the game is saved." if saved else "Stopped."
+    try:
+        return chat()
+    except KeyboardInterrupt:
+        print(stopped, file=sys.stderr)
+        return 130
+    except _Terminated:
+        print(stopped, file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
 def cmd_chat(args: argparse.Namespace) -> int:
     """Chat with the game store: every accepted command is saved before it is answered, and an
     unfinished game is resumed (see ``lifeguard chat --help`` for the --jsonl greeting line)."""
     settings = settings_or_exit(args)
     rng = random.Random(args.seed)
     if getattr(args, "no_store", False):
-        return run_chat(Referee(settings.rules, rng), args.jsonl, sys.stdin, sys.stdout)
+        referee = Referee(settings.rules, rng)
+        return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout), False)
     from assistant.store import StoreError, open_session
 
     move_aside = bool(getattr(args, "move_aside_bad_store", False))
+    set_aside = bool(getattr(args, "set_aside_damaged_game", False))
     try:
         try:
-            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside)
+            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside,
+                                   set_aside_damaged_game=set_aside)
         except StoreError as err:
-            if move_aside or not err.can_move_aside or args.jsonl or not sys.stdin.isatty():
+            damaged_game = err.kind == "damaged" and not set_aside
+            if not (damaged_game or (err.can_move_aside and not move_aside)) \
+                    or args.jsonl or not sys.stdin.isatty():
                 raise
-            print(f"lifeguard: {err}", file=sys.stderr)
-            answer = input("Move the bad file aside (it is kept, renamed) and start a new store? [y/N] ")
+            print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+            question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
+                        if damaged_game else
+                        "Move the bad file aside (it is kept, renamed) and start a new store? ")
+            answer = input(question + "[y/N] ")
             if answer.strip().lower() not in ("y", "yes"):
                 return 2
-            session = open_session(settings, rng=rng, move_aside_bad_store=True)
+            session = open_session(settings, rng=rng, move_aside_bad_store=not damaged_game,
+                                   set_aside_damaged_game=damaged_game)
     except StoreError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
     except EOFError:
         return 2
     with session:
         if args.jsonl:
-            if session.resumed or session.moved_aside:
+            if session.resumed or session.moved_aside or session.greeting:
                 sys.stdout.write(json.dumps({
                     "greeting": session.greeting,
                     "resumed": session.resumed,
@@ -148,7 +200,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         else:
             greeting = [*session.greeting, f"Game store: {session.store.path}",
                         "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave."]
-        return run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting)
+        return _until_stopped(
+            lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting), True)
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -203,6 +256,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot show every letter (PYTHONIOENCODING=ascii) gets
+        # escapes for the names it cannot show, not a UnicodeEncodeError.
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -33,6 +33,8 @@ DEFAULT_KEYS: dict[str, str] = {
 LISTEN_MODES = ("push_to_talk", "continuous", "off")
 #: Speech recognisers: see ``VoiceSettings.engine``.
 ENGINES = ("whisper", "pocketsphinx")
+#: The largest settings file read, in bytes (the documented one is about 3 KB).
+MAX_CONFIG = 1024 * 1024
 
 
 class ConfigError(Exception):
@@ -106,14 +108,22 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     found = find_config(path)
     if found is None:
         return Settings()
+    from assistant.commands.files import InputRefused, read_input
+
+    if not Path(found).exists():
+        raise ConfigError(f"{found}: no such config file.")
     try:
-        data = tomllib.loads(Path(found).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{found}: no such config file.") from None
+        # A regular file of at most MAX_CONFIG bytes: --config /dev/zero once read until the
+        # memory ran out.
+        data = tomllib.loads(read_input(found, "config file", MAX_CONFIG).decode("utf-8"))
+    except InputRefused as err:
+        raise ConfigError(str(err)) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{found}: cannot be read ({err}).") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{found}: not valid TOML ({err}).") from None
+    except RecursionError:
+        raise ConfigError(f"{found}: nested too deeply to be a settings file.") from None
     return settings_from_dict(data, str(found))
 
 

@@ -3,10 +3,19 @@
 Used by every front end (``replay``, ``chat``, the Textual app, voice). It parses the line,
 applies it to the game log, and *commits it to the journal before answering*, so an answered
 command is never lost. Meta commands (undo, redo, status, repeat, help, yes, no) live here too.
+
+Questions: a command that needs a yes (a new game while one is under way; a hand, a sudden
+death or a new game that was heard rather than typed) is not applied but kept as the pending
+question, and the reply has ``question=True``. Only the very next command answers it: ``yes``
+applies it, ``no`` drops it, and any other accepted command drops it first, saying so in its
+reply. ``no`` right after a heard command that was applied takes exactly that command back;
+otherwise ``no`` is refused and points at ``undo``. A refused command changes nothing: not the
+log, not the question, not what ``no`` would take back.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +67,8 @@ class Reply:
     command: str | None = None  # the canonical form of what was understood
     intent: str | None = None
     suggestion: str | None = None
+    #: The command was not applied: it waits for 'yes' or 'no' (``said`` asks).
+    question: bool = False
 
     @property
     def text(self) -> str:
@@ -69,11 +80,25 @@ class Reply:
             data["command"] = self.command
         if self.intent is not None:
             data["intent"] = self.intent
+        if self.question:
+            data["question"] = True
         if not self.ok:
             data["error"] = self.error
             if self.suggestion:
                 data["suggestion"] = self.suggestion
         return data
+
+
+#: Heard (not typed) commands that are only asked about: the ones a mishearing would make costly
+#: (a whole hand, the end of a round by sudden death, a new game).
+QUESTIONED_WHEN_HEARD = frozenset({"hand", "sudden_death", "new_game"})
+
+
+def _dropped(pending: Command) -> str:
+    """Said when another command cancels a pending question."""
+    if pending.intent == "new_game":
+        return "The new game was not started."
+    return f"Not applied: {pending.canonical}."
 
 
 def help_lines(players: Sequence[str] = ()) -> list[str]:
@@ -95,7 +120,8 @@ class Referee:
         self.confirm_new_game = confirm_new_game
         self.log = GameLog(self.rules)
         self.last_said: list[str] = []
-        self._pending: Command | None = None
+        self._pending: Command | None = None  # the question waiting for yes or no
+        self._last_heard: Command | None = None  # a heard command just applied: 'no' takes it back
 
     # ------------------------------------------------------------------ state
     @property
@@ -154,27 +180,70 @@ class Referee:
             return Reply(False, error=err.message, suggestion=err.suggestion)
         return self.execute(cmd)
 
-    def execute(self, cmd: Command) -> Reply:
-        """Apply an already parsed command (the voice path parses with its own vocabulary)."""
+    def execute(self, cmd: Command, heard: bool = False) -> Reply:
+        """Apply an already parsed command (the voice path parses with its own vocabulary).
+
+        ``heard``: the command came from speech recognition. A heard hand, sudden death or new
+        game is only asked about (applied on 'yes'); other heard game commands are applied and
+        'no' as the next command takes them back."""
         log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
-        pending = self._pending
+        pending, last_heard = self._pending, self._last_heard
+        # Only the very next command answers a question or takes back a heard command.
+        if cmd.intent not in ("yes", "no", "repeat"):
+            self._pending = None
+        if cmd.intent != "no":
+            self._last_heard = None
         try:
-            if cmd.is_game_action:
+            if heard and cmd.intent in QUESTIONED_WHEN_HEARD:
+                reply = self._ask(cmd, heard=True)
+            elif cmd.is_game_action:
                 reply = self._game_action(cmd)
             else:
                 reply = getattr(self, f"_meta_{cmd.intent}")(cmd)
         except RuleError as err:
+            self._pending, self._last_heard = pending, last_heard
             return Reply(False, error=err.message, command=cmd.canonical, intent=cmd.intent)
         except JournalError as err:
             # Not saved, so not done: put the game back exactly as it was before this command.
-            self.log, self._pending = log, pending
+            self.log, self._pending, self._last_heard = log, pending, last_heard
             if (log.actions, log.joined, log.cursor) != (actions, joined, cursor):
                 log.actions[:], log.joined[:] = actions, joined
                 log.rewind(cursor)
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
+        if pending is not None and cmd.intent not in ("yes", "no", "repeat"):
+            reply.said = [_dropped(pending), *reply.said]
+        if heard and cmd.is_game_action and not reply.question:
+            self._last_heard = cmd
         if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
             self.last_said = reply.said
         return reply
+
+    @property
+    def question(self) -> str | None:
+        """The canonical command waiting for yes or no, if any."""
+        return self._pending.canonical if self._pending is not None else None
+
+    def _ask(self, cmd: Command, heard: bool) -> Reply:
+        """Keep ``cmd`` as the question, once it is sure it would be accepted now."""
+        if cmd.intent != "new_game":
+            if self.game is None:
+                raise RuleError("No game yet: start one with 'new game' and 3 to 5 names, e.g. "
+                                "'new game alice bob carol'.")
+            copy.deepcopy(self.log).apply(cmd.to_action())  # raises the refusal; changes nothing
+        game = self.game
+        under_way = game is not None and not game.is_over
+        if heard:
+            said = [f"Heard: {announce.readback(cmd.canonical, cmd.intent)} Say yes to apply it, or no."]
+            if cmd.intent == "new_game" and under_way:
+                said.append("The current game would stay in the history.")
+        else:
+            assert game is not None
+            said = [
+                f"A game is under way (round {game.round}). Say 'yes' to start the new game "
+                "with " + announce.names(cmd.names) + "; the current game stays in the history."
+            ]
+        self._pending = cmd
+        return Reply(True, said, command=cmd.canonical, intent=cmd.intent, question=True)
 
     # ------------------------------------------------------------------ game actions
     def _game_action(self, cmd: Command) -> Reply:
@@ -193,16 +262,7 @@ class Referee:
     def _new_game(self, cmd: Command) -> Reply:
         game = self.game
         if game is not None and not game.is_over and self.confirm_new_game:
-            self._pending = cmd
-            return Reply(
-                False,
-                error=(
-                    f"A game is under way (round {game.round}). Say 'yes' to start the new game "
-                    "with " + announce.names(cmd.names) + "; the current game stays in the history."
-                ),
-                command=cmd.canonical,
-                intent=cmd.intent,
-            )
+            return self._ask(cmd, heard=False)
         return self._start(cmd)
 
     def _start(self, cmd: Command) -> Reply:
@@ -235,10 +295,12 @@ class Referee:
             self.journal.finish(game.winners)
 
     # ------------------------------------------------------------------ meta commands
+    def _floor(self) -> int:
+        """The new game and its drawn start player: undo stops there (start another game instead)."""
+        return 2 if self.log.joined[1:2] == [True] else 1
+
     def _meta_undo(self, cmd: Command) -> Reply:
-        # The new game and its drawn start player are the floor: start another game instead.
-        floor = 2 if self.log.joined[1:2] == [True] else 1
-        if self.log.cursor <= floor:
+        if self.log.cursor <= self._floor():
             raise RuleError(
                 "Nothing to undo: the game has just started." if self.game else "Nothing to undo."
             )
@@ -249,13 +311,23 @@ class Referee:
         return Reply(True, said, command="undo", intent="undo")
 
     def _meta_no(self, cmd: Command) -> Reply:
-        if self._pending is not None:
+        pending, heard = self._pending, self._last_heard
+        if pending is not None:
             self._pending = None
-            return Reply(True, ["Fine, the game goes on.", announce.expecting(self.game)],
-                         command="no", intent="no")
-        reply = self._meta_undo(cmd)
-        reply.command, reply.intent = "no", "no"
-        return reply
+            fine = ("Fine, the new game was not started." if pending.intent == "new_game"
+                    else f"Fine, {pending.canonical} was not applied.")
+            return Reply(True, [fine, announce.expecting(self.game)], command="no", intent="no")
+        if heard is not None:
+            self._last_heard = None
+            reply = self._meta_undo(cmd)
+            reply.said[0] = f"Taken back: {heard.canonical}."
+            reply.command, reply.intent = "no", "no"
+            return reply
+        current = self.log.current
+        if current and not isinstance(current[-1], NewGame) and self.log.cursor > self._floor():
+            raise RuleError(f"There is no question to say no to. To take back "
+                            f"'{canonical(current[-1])}', say 'undo'.")
+        raise RuleError("There is no question to say no to, and nothing to take back.")
 
     def _meta_redo(self, cmd: Command) -> Reply:
         redone, events = self.log.redo()
@@ -268,14 +340,21 @@ class Referee:
         return Reply(True, said, command="redo", intent="redo")
 
     def _meta_yes(self, cmd: Command) -> Reply:
-        if self._pending is None:
+        pending, self._pending = self._pending, None
+        if pending is None:
             raise RuleError("Nothing to confirm.")
-        return self._start(self._pending)
+        if pending.intent == "new_game":
+            return self._start(pending)
+        reply = self._game_action(pending)
+        reply.said = [f"Applied: {pending.canonical}.", *reply.said]
+        return reply
 
     def _meta_status(self, cmd: Command) -> Reply:
         return Reply(True, announce.status(self.game), command="status", intent="status")
 
     def _meta_repeat(self, cmd: Command) -> Reply:
+        # Says the last announcement again; a pending question stays pending (it is what was
+        # said last), so 'repeat' lets a person hear it again before answering.
         if not self.last_said:
             return Reply(True, ["Nothing has been announced yet."], command="repeat", intent="repeat")
         return Reply(True, list(self.last_said), command="repeat", intent="repeat")

@@ -10,6 +10,7 @@ down again); declared hands are checked against that knowledge.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -55,6 +56,8 @@ from engine.events import (
 from engine.rules import HouseRules
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
+#: The longest player name, in characters.
+MAX_NAME = 24
 START_LIVES = 5
 
 
@@ -70,8 +73,36 @@ class Phase(StrEnum):
 
 
 def title(name: str) -> str:
-    """A player's name as it is shown and spoken."""
+    """A player's name as it is shown and spoken: as typed, with a capital first letter."""
     return name[:1].upper() + name[1:]
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in: 'Zoë', 'ZOË' and 'zoë' are one player."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def valid_name(name: str) -> bool:
+    """Letters and combining marks of any script, with single hyphens or apostrophes inside
+    (Anne-Marie, O'Brien, प्रिया)."""
+    if not name or not _is_letter(name[0]) or not _is_letter(name[-1]):
+        return False
+    previous_joiner = False
+    for ch in name:
+        joiner = ch in "-'"
+        if not (joiner or _is_letter(ch)) or (joiner and previous_joiner):
+            return False
+        previous_joiner = joiner
+    return True
+
+
+def _shown(text: str) -> str:
+    """``text`` with control characters escaped, safe to put in a sentence on a terminal."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def _is_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
 
 
 def plural(animal: Animal, n: int) -> str:
@@ -123,7 +154,7 @@ class Game:
     # ----------------------------------------------------------------- construction
     @classmethod
     def new(cls, action: NewGame, rules: HouseRules | None = None) -> tuple[Game, list[Event]]:
-        players = tuple(p.lower() for p in action.players)
+        players = tuple(action.players)  # as typed: shown so, matched casefolded
         check_players(players)
         game = cls(players, rules)
         return game, [GameStarted(players, game.rules), RoundStarted(1, None)]
@@ -518,7 +549,9 @@ class Game:
 
     # ----------------------------------------------------------------- checks
     def _living(self, player: str) -> str:
-        player = player.lower()
+        if player not in self.players:
+            keys = {name_key(p): p for p in self.players}
+            player = keys.get(name_key(player), player)
         if player not in self.players:
             names = ", ".join(map(title, self.players))
             raise UnknownPlayer(f"There is no player called {title(player)}: the players are {names}.")
@@ -580,11 +613,14 @@ def check_players(players: Sequence[str]) -> None:
         )
     seen: set[str] = set()
     for p in players:
-        if not p.isalpha():
-            raise BadSetup(f"A player's name is one word of letters; '{p}' is not.")
-        if p in seen:
+        if not valid_name(p):
+            raise BadSetup(f"A player's name is one word of letters (a hyphen or an apostrophe "
+                           f"may join its parts); '{_shown(p)}' is not.")
+        if len(p) > MAX_NAME:
+            raise BadSetup(f"A player's name is at most {MAX_NAME} letters; {title(p)} has {len(p)}.")
+        if name_key(p) in seen:
             raise BadSetup(f"Two players are called {title(p)}: give each a different name.")
-        seen.add(p)
+        seen.add(name_key(p))
 
 
 def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
@@ -601,4 +637,5 @@ def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
     return {p: 0 if v == high else low_loss if v == low else 1 for p, v in points.items()}
 
 
-__all__ = ["Game", "Phase", "RuleError", "check_players", "life_losses", "draw_start_player"]
+__all__ = ["Game", "Phase", "RuleError", "check_players", "life_losses", "draw_start_player",
+           "name_key", "valid_name"]

@@ -133,7 +133,7 @@ def test_replay_of_an_empty_or_comment_only_file(tmp_path: Path, capsys: pytest.
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (None, "cannot read"),
+        (None, "There is no command file"),
         (b"\x7fELF\x02\x01\x01\x00\xff\xfe\xfd", "is not a text file"),
     ],
 )

@@ -1,5 +1,12 @@
 """The command language: grammar as data (``grammar``), the parser and canonical forms."""
 
-from assistant.commands.parser import Command, ParseError, canonical, command_for, parse
+from assistant.commands.parser import (
+    Command,
+    ParseError,
+    canonical,
+    command_for,
+    new_game_command,
+    parse,
+)
 
-__all__ = ["Command", "ParseError", "canonical", "command_for", "parse"]
+__all__ = ["Command", "ParseError", "canonical", "command_for", "new_game_command", "parse"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -27,6 +28,7 @@ from assistant.commands.grammar import (
 )
 from assistant.commands.templates import Element, parse_template
 from assistant.commands.templates import expand as expand_tree
+from assistant.commands.text import MAX_LINE, fold, normalize, printable
 from engine.actions import (
     Action,
     DeclareHand,
@@ -39,7 +41,7 @@ from engine.actions import (
     Swap,
 )
 from engine.deck import ANIMALS, Animal, Cards
-from engine.game import MAX_PLAYERS, MIN_PLAYERS, title
+from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, title, valid_name
 
 GAME_INTENTS = frozenset(
     {"new_game", "starts", "row", "swap", "knock", "pass", "hand", "sudden_death"}
@@ -154,20 +156,70 @@ def expand(template: str) -> tuple[tuple[Element, ...], ...]:
 
 # --------------------------------------------------------------------------- tokens
 
-# Words are runs of letters (any alphabet, so that Jörg and Zoë stay one name) or of digits.
-_TOKEN = re.compile(r"[^\W\d_]+|\d+")
-#: Longer digit runs are read as this (no count or row is that big; int() of thousands of
-#: digits would raise).
-_TOO_BIG = 999_999
+
+class Token(str):
+    """A word of a command: compared casefolded (the str value), remembered as typed
+    (``typed``), so that a new player's name is kept as the person wrote it."""
+
+    typed: str
+
+    def __new__(cls, typed: str) -> Token:
+        token = super().__new__(cls, fold(typed))
+        token.typed = typed
+        return token
+
+
+# Words are runs of letters and combining marks of any script (Jörg, Zoë and प्रिया stay one
+# word), joined by single hyphens or apostrophes (Anne-Marie, O'Brien); numbers are ASCII digit
+# runs (``normalize`` wrote every digit so), with a sign or a decimal part kept so that '-3' and
+# '2.5' are refused as typed rather than read as 3 and 2, 5. Anything else separates words.
+_WORD_OR_NUMBER = re.compile(r"(?<![\w.])[-+]?[0-9]+(?:\.[0-9]+)?(?![0-9])|[^\W\d_]")
+#: A word that is a number: digits, perhaps with a sign or a decimal part.
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+#: What ``number`` gives for a number that is no count or row (signed, decimal, huge): out of
+#: every range, so the slot refuses it, quoting the number as typed.
+_NOT_A_COUNT = -1
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """The words of ``text`` (normalised first), casefolded; each remembers its typed form."""
+    text = normalize(text)
+    tokens: list[str] = []
+    pos, end = 0, len(text)
+    while True:
+        found = _WORD_OR_NUMBER.search(text, pos)
+        if found is None:
+            return tokens
+        if not _is_letter(found.group()[0]):  # a number
+            tokens.append(Token(found.group()))
+            pos = found.end()
+            continue
+        start = stop = found.start()
+        while stop < end:
+            if _is_letter(text[stop]):
+                stop += 1
+            elif text[stop] in "-'" and stop + 1 < end and _is_letter(text[stop + 1]) \
+                    and stop > start:
+                stop += 1
+            else:
+                break
+        tokens.append(Token(text[start:stop]))
+        pos = stop
+
+
+def _is_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+def is_number(word: str) -> bool:
+    return _NUMBER.fullmatch(word) is not None
 
 
 def number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word) if len(word) <= 6 else _TOO_BIG
+    """The number a word means (a digit run or a number word), ``_NOT_A_COUNT`` for a number
+    that can be no count or row ('-3', '2.5', twenty digits), None for other words."""
+    if is_number(word):
+        return int(word) if word.isdigit() and len(word) <= 6 else _NOT_A_COUNT
     return NUMBERS.get(word)
 
 
@@ -180,18 +232,20 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
     """``pig pig cat``, ``two pigs and a cat``, ``3 giraffe, 2 bears`` -> Cards."""
     counts: dict[Animal, int] = {}
     pending: int | None = None
+    pending_word = ""
     for tok in tokens:
         if tok in LIST_SEPARATORS:
             if pending is not None:
-                raise _SlotError(f"'{pending}' of what? Name an animal after each number.")
+                raise _SlotError(f"'{pending_word}' of what? Name an animal after each number.")
             continue
         n = number(tok)
         if n is not None:
             if pending is not None:
-                raise _SlotError(f"Two numbers in a row ({pending} {tok}): name an animal after each number.")
-            if n == 0 or n > 10:
-                raise _SlotError(f"{n} cards of one animal? Counts go from 1 to 10.")
-            pending = n
+                raise _SlotError(f"Two numbers in a row ({pending_word} {_typed(tok)}): name an "
+                                 "animal after each number.")
+            if not 1 <= n <= 10:
+                raise _SlotError(f"{_typed(tok)} cards of one animal? Counts go from 1 to 10.")
+            pending, pending_word = n, _typed(tok)
             continue
         animal = ANIMAL_WORDS.get(tok)
         if animal is None and tok == "all":
@@ -203,34 +257,70 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
             close = difflib.get_close_matches(tok, list(ANIMAL_WORDS), n=1, cutoff=0.6)
             hint = f" Did you mean {close[0]}?" if close else ""
             raise _SlotError(
-                f"I don't know the animal '{tok}'.{hint} The animals are "
+                f"I don't know the animal '{_typed(tok)}'.{hint} The animals are "
                 + ", ".join(a.value for a in ANIMALS)
                 + "."
             )
         counts[animal] = counts.get(animal, 0) + (pending or 1)
         pending = None
     if pending is not None:
-        raise _SlotError(f"'{pending}' of what? Name an animal after each number.")
+        raise _SlotError(f"'{pending_word}' of what? Name an animal after each number.")
     if not counts:
         raise _SlotError("Name the cards, e.g. 'bear dog' or 'two pigs and a cat'.")
     return Cards(counts)
 
 
+def _raw(token: str) -> str:
+    """A word as the person typed it."""
+    return getattr(token, "typed", token)
+
+
+def _typed(token: str) -> str:
+    """A word as the person typed it, for sentences that quote it (a number of a thousand
+    digits is cut)."""
+    return printable(_raw(token), 24)
+
+
 def _parse_names(tokens: Sequence[str]) -> tuple[str, ...]:
-    names = tuple(t for t in tokens if t not in LIST_SEPARATORS)
+    return check_names([_raw(t) for t in tokens if t not in LIST_SEPARATORS])
+
+
+def new_game_command(names: Sequence[str]) -> Command:
+    """The new game of these players, one name each (the setup screen's fields): 'Anna Lena'
+    in one field is refused, not made two players. Raises ``ParseError``."""
+    try:
+        return Command("new_game", names=check_names(names))
+    except _SlotError as err:
+        raise ParseError(err.message) from None
+
+
+def check_names(names: Sequence[str]) -> tuple[str, ...]:
+    """New players' names as typed (normalised), or ``_SlotError`` saying what is wrong with them.
+
+    Also the setup screen's check, where each field is one name (so 'Anna Lena' is refused
+    there rather than made two players)."""
+    names = tuple(normalize(n).strip() for n in names)
     for name in names:
-        if name.isdigit():
+        key = fold(name)
+        if is_number(name):
             raise _SlotError(f"'{name}' is not a name: player names are words.")
-        if name in RESERVED_WORDS:
+        if key in RESERVED_WORDS:
             raise _SlotError(
                 f"'{name}' is a word of the command language and can't be a player's name: "
                 "pick another name."
             )
+        if not valid_name(name):
+            raise _SlotError(
+                f"'{printable(name, 30)}' is not a name: a name is one word of letters, in any "
+                "alphabet, whose parts a hyphen or an apostrophe may join (Anne-Marie, O'Brien)."
+            )
+        if len(name) > MAX_NAME:
+            raise _SlotError(f"'{name[:MAX_NAME]}...' is too long: a name has at most {MAX_NAME} letters.")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise _SlotError(
             f"Name 3 to 5 players in seating order, e.g. 'new game alice bob carol'; you named {len(names)}."
         )
-    if len(set(names)) != len(names):
+    if len({fold(n) for n in names}) != len(names):
         raise _SlotError("Two players have the same name: give each a different name.")
     return names
 
@@ -246,7 +336,7 @@ class _Match:
 def _match(
     pattern: tuple[Element, ...],
     tokens: list[str],
-    players: Sequence[str] | None,
+    players: Mapping[str, str] | None,
 ) -> tuple[dict[str, object] | None, int, str | None]:
     """Match one pattern; returns (slots or None, tokens consumed, slot error)."""
     slots: dict[str, object] = {}
@@ -273,15 +363,15 @@ def _match(
         if slot == "player":
             if players is not None and tok not in players:
                 return None, i, None
-            if players is None and (tok in RESERVED_WORDS or tok.isdigit()):
+            if players is None and (tok in RESERVED_WORDS or is_number(tok)):
                 return None, i, None
-            slots[slot] = tok
+            slots[slot] = players[tok] if players is not None else _raw(tok)
         elif slot == "row":
-            n = number(tok) if tok.isdigit() else ROW_WORDS.get(tok)
+            n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
             if n is None:
                 return None, i, None
             if not 1 <= n <= 4:
-                return None, i + 1, f"There is no row {n}: the rows are 1, 2, 3 and 4."
+                return None, i + 1, f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4."
             slots[slot] = n
         elif slot == "sd_animal":
             animal = SUDDEN_DEATH_WORDS.get(tok)
@@ -302,11 +392,15 @@ def _match(
 
 
 def parse(text: str, players: Iterable[str] | None = None) -> Command:
-    """Parse one command. ``players``: the current players' names (any word if None)."""
+    """Parse one command. ``players``: the current players' names (any word if None); a name is
+    recognised in any case and the command carries it as the game has it."""
+    if len(text) > MAX_LINE:
+        raise ParseError(f"That line is longer than {MAX_LINE:,} characters: type one command "
+                         "a line.")
     tokens = tokenize(text)
     if not tokens:
         raise ParseError("Say a command, or 'help' to hear them.")
-    known = tuple(p.lower() for p in players) if players is not None else None
+    known = {fold(p): p for p in players} if players is not None else None
     command, error = _recognize(tokens, known)
     if command is not None:
         return command
@@ -316,7 +410,7 @@ def parse(text: str, players: Iterable[str] | None = None) -> Command:
 
 
 def _recognize(
-    tokens: list[str], players: Sequence[str] | None
+    tokens: list[str], players: Mapping[str, str] | None
 ) -> tuple[Command | None, str | None]:
     """The command the tokens spell, else the error of the template that matched furthest."""
     best_error: tuple[int, str] | None = None
@@ -342,24 +436,27 @@ def _command(intent: str, slots: dict[str, object]) -> Command:
     )
 
 
-def _not_understood(text: str, tokens: list[str], players: Sequence[str] | None) -> ParseError:
+def _not_understood(
+    text: str, tokens: list[str], players: Mapping[str, str] | None
+) -> ParseError:
     """The closest command, by the words used: a misspelt name or verb, or the whole shape."""
-    player = (players or ("alice",))[0]
+    names = list(players.values()) if players else ["alice"]
+    player = names[0]
     if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
         rest = tokens[1:]
-        close = difflib.get_close_matches(tokens[0], players, n=1, cutoff=0.5)
+        close = difflib.get_close_matches(tokens[0], list(players), n=1, cutoff=0.5)
         # Blame the name only when the rest of the line is a command for some player:
         # 'alise knocks' is a misspelt name, 'undoo' and 'rwo 2 bear dog' are not.
-        if close and _recognize([close[0], *rest], players)[0] is not None:
-            guess = " ".join([close[0], *rest])
+        if close and _recognize([Token(close[0]), *rest], players)[0] is not None:
+            guess = " ".join([players[close[0]], *map(_raw, rest)])
             return ParseError(
-                f"There is no player '{tokens[0]}'. Did you mean '{guess}'?", suggestion=guess
+                f"There is no player '{_typed(tokens[0])}'. Did you mean '{guess}'?", suggestion=guess
             )
-        if rest and any(_recognize([players[0], *rest], players)):
-            return ParseError(f"{title(tokens[0])} is not playing: the players are "
-                              f"{announce.names(players)}.")
+        if rest and any(_recognize([Token(names[0]), *rest], players)):
+            return ParseError(f"{title(_typed(tokens[0]))} is not playing: the players are "
+                              f"{announce.names(names)}.")
     if players and tokens[0] in players:
-        player = tokens[0]
+        player = players[tokens[0]]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
     guess = max(examples, key=lambda ex: _closeness(tokens, ex))
     return ParseError(

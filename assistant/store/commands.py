@@ -8,11 +8,13 @@ and exit status 2, never a traceback. ``register`` also adds the store's options
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
 
-from assistant.store.db import GameStore, StoreError, data_dir
+from assistant.commands.text import printable
+from assistant.store.db import DamagedGame, GameStore, StoreError, data_dir
 
 CHAT_EPILOG = """\
 The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
@@ -21,8 +23,9 @@ The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUA
 With --jsonl: when a game is resumed, the first output line is a greeting object
 {"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
 key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
-refused with an error asking to confirm: send 'yes' as the next line to start the new game
-(the unfinished one stays in the history as abandoned), or 'no' to carry on.
+a question ("question": true, nothing changed): send 'yes' as the next line to start the new
+game (the unfinished one stays in the history as abandoned), or 'no' to carry on; any other
+command drops the question.
 """
 
 
@@ -34,6 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         chat.add_argument(
             "--move-aside-bad-store", action="store_true",
             help="if the game store is damaged or not a store, rename it (it is kept) and start a new one",
+        )
+        chat.add_argument(
+            "--set-aside-damaged-game", action="store_true",
+            help="if the unfinished game is damaged, mark it abandoned (it is kept) and go on",
         )
         chat.add_argument("--no-store", action="store_true",
                           help="play without saving (nothing is written)")
@@ -58,7 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     exp.add_argument("game", nargs="?", type=int, metavar="GAME", help="game number (see history)")
     exp.add_argument("--format", choices=("text", "json", "bgstats"), default="text")
-    exp.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    exp.add_argument("-o", "--output", metavar="FILE",
+                     help="write to FILE instead of stdout (an existing FILE only with --force)")
+    exp.add_argument("--force", action="store_true", help="replace FILE if it exists")
     exp.set_defaults(func=cmd_export)
 
     imp = subparsers.add_parser(
@@ -72,15 +81,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.set_defaults(func=cmd_import)
 
 
-def _fail(err: Exception) -> int:
-    print(f"lifeguard: {err}", file=sys.stderr)
+def _fail(err: Exception | str) -> int:
+    print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
     return 2
 
 
 def _open_reader() -> GameStore | None:
     """The store for reading, or None when there is none yet (nothing is created)."""
     try:
-        return GameStore.open(data_dir(), create=False)
+        return GameStore.open(data_dir(), create=False, readonly=True)
     except StoreError as err:
         if err.kind == "missing":
             return None
@@ -124,7 +133,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     from assistant.store import records
 
-    return _print_rows(args, records.stats, records.stats_text)
+    left_out: list[str] = []
+    status = _print_rows(args, lambda store: records.stats(store, left_out), records.stats_text)
+    for message in left_out:
+        print(f"lifeguard: {printable(message, 1000)} It is left out of the statistics.",
+              file=sys.stderr)
+    return status
 
 
 def _print_rows(args: argparse.Namespace, build, as_text) -> int:
@@ -141,6 +155,25 @@ def _print_rows(args: argparse.Namespace, build, as_text) -> int:
     return 0
 
 
+def _export(store: GameStore, row, form: str) -> str:
+    from assistant.store import records
+
+    try:
+        record = records.load(store, row)
+    except DamagedGame as err:
+        if form != "json":
+            raise
+        # A damaged game is rescued as it is stored: never refused, never replayed.
+        rescue = records.export_stored(store, row)
+        rescue["damaged"] = err.message
+        return json.dumps(rescue, indent=2) + "\n"
+    if form == "text":
+        return records.export_text(record)
+    if form == "json":
+        return json.dumps(records.export_json(record), indent=2) + "\n"
+    return json.dumps(records.export_bgstats(record), indent=2) + "\n"
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from assistant.store import records
 
@@ -149,23 +182,63 @@ def cmd_export(args: argparse.Namespace) -> int:
         if store is None:
             raise StoreError(f"No games yet: there is no game store in {data_dir()}.", "missing")
         with store:
-            record = records.load(store, records.pick_game(store, args.game))
-            if args.format == "text":
-                text = records.export_text(record)
-            elif args.format == "json":
-                text = json.dumps(records.export_json(record), indent=2) + "\n"
-            else:
-                text = json.dumps(records.export_bgstats(record), indent=2) + "\n"
+            text = _export(store, records.pick_game(store, args.game), args.format)
     except StoreError as err:
         return _fail(err)
     if args.output:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_file(Path(args.output), text.encode("utf-8"), replace=args.force)
+        except FileExistsError:
+            return _fail(f"{args.output} exists and was not changed; add --force to replace it.")
         except OSError as err:
-            return _fail(f"cannot write {args.output}: {err.strerror or err}")  # type: ignore[arg-type]
+            return _fail(f"Cannot write {args.output}: {err.strerror or err}; nothing was "
+                         "changed there.")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def write_file(path: Path, data: bytes, replace: bool = False) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a temporary file in the same folder,
+    fsynced, then renamed over ``path``. So a full disk or a crash leaves the old file as it
+    was. Raises ``FileExistsError`` for an existing ``path`` unless ``replace``."""
+    import os
+    import tempfile
+
+    if path.is_dir():
+        raise OSError(21, "it is a folder")
+    if not replace and (path.exists() or path.is_symlink()):
+        raise FileExistsError(str(path))
+    folder = path.parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if replace:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)  # fails if the name was taken meanwhile
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links
+                if path.exists():
+                    raise FileExistsError(str(path)) from None
+                os.replace(temporary, path)
+            else:
+                os.unlink(temporary)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    with contextlib.suppress(OSError):  # the rename itself made durable
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -174,15 +247,17 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     settings = settings_or_exit(args)
     try:
-        # The session lock: an unfinished import must not slip under a running chat or table.
+        # Read and checked first; then the session lock: an unfinished import must not slip
+        # under a running chat or table, and a slow input must not hold the lock.
+        imported = records.read_import_file(Path(args.file), settings.rules)
         with GameStore.open(data_dir(), create=True, lock=True) as store:
             game_id, imported = records.import_file(
-                store, Path(args.file), settings.rules, abandon_current=args.abandon_current
+                store, imported, settings.rules, abandon_current=args.abandon_current
             )
     except records.ImportRefused as err:
-        print(f"lifeguard: {args.file} was not imported; refused lines:", file=sys.stderr)
+        print(f"lifeguard: {printable(args.file)} was not imported; refused:", file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {printable(problem, 500)}", file=sys.stderr)
         return 1
     except StoreError as err:
         return _fail(err)

@@ -18,6 +18,8 @@ import errno
 import json
 import os
 import sqlite3
+import stat
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -108,9 +110,26 @@ class GameRow:
     winners: tuple[str, ...]
     cursor: int
     source: str
+    #: What is wrong with the stored row (None when it is sound): such a game is named in a
+    #: sentence, never replayed, and the other games stay usable.
+    damage: str | None = None
+    #: The stored values as they are (for ``export --format json`` of a damaged game).
+    raw: tuple = ()
 
     def house_rules(self) -> HouseRules:
         return HouseRules(**self.rules)
+
+
+class DamagedGame(StoreError):
+    """One game's stored row or log cannot be used; the store and its other games can."""
+
+    def __init__(self, game_id: int, path: Path, what: str) -> None:
+        super().__init__(
+            f"Game {game_id} in {path} is damaged ({what}); the other games are not affected. "
+            f"'lifeguard export {game_id} --format json' writes what is stored in it, and "
+            "'lifeguard chat --set-aside-damaged-game' marks it abandoned so that play can go on.",
+            "damaged", path)
+        self.game_id = game_id
 
 
 @dataclass(frozen=True)
@@ -123,11 +142,45 @@ class StoredEntry:
 
 
 def _row_to_game(row: tuple) -> GameRow:
+    """A stored row as a ``GameRow``; a value that is not what the schema means gives a row
+    with ``damage`` set (and empty values), never an exception."""
     gid, players, rules, started, ended, status, winners, cursor, source = row
-    return GameRow(
-        gid, tuple(json.loads(players)), json.loads(rules), started, ended, status,
-        tuple(json.loads(winners)), cursor, source,
-    )
+    problems: list[str] = []
+
+    def names(value: object, what: str) -> tuple[str, ...]:
+        try:
+            decoded = json.loads(value) if isinstance(value, str | bytes) else None
+        except (ValueError, RecursionError):
+            decoded = None
+        if not isinstance(decoded, list) or not all(isinstance(n, str) for n in decoded):
+            problems.append(f"its {what} are not a list of names")
+            return ()
+        return tuple(decoded)
+
+    player_names = names(players, "players")
+    winner_names = names(winners, "winners")
+    try:
+        decoded_rules = json.loads(rules) if isinstance(rules, str | bytes) else None
+    except (ValueError, RecursionError):
+        decoded_rules = None
+    if not isinstance(decoded_rules, dict):
+        problems.append("its house rules are not readable")
+        decoded_rules = {}
+    for what, stamp in (("start time", started), ("end time", ended)):
+        if stamp is None and what == "end time":
+            continue
+        try:
+            datetime.fromisoformat(stamp)
+        except (TypeError, ValueError):
+            problems.append(f"its {what} {str(stamp)[:40]!r} is not a date")
+    if not isinstance(cursor, int) or cursor < 0:
+        problems.append(f"its cursor {str(cursor)[:20]!r} is not a position in its log")
+        cursor = 0
+    if problems:
+        return GameRow(gid, (), {}, str(started), None, str(status), (), 0, str(source),
+                       "; ".join(problems), tuple(row))
+    return GameRow(gid, player_names, decoded_rules, started, ended, status, winner_names,
+                   cursor, source, None, tuple(row))
 
 
 GAME_COLUMNS = "id, players, rules, started, ended, status, winners, cursor, source"
@@ -177,23 +230,32 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
 class GameStore:
     """An open store file. ``GameStore.open`` validates and migrates; see ``open_store``."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None = None) -> None:
+    def __init__(
+        self, path: Path, conn: sqlite3.Connection, lock_fd: int | None = None,
+        readonly: bool = False,
+    ) -> None:
         self.path = path
         self.conn = conn
         self._lock_fd = lock_fd
+        self.readonly = readonly
 
     # -- opening
     @classmethod
     def open(
-        cls, directory: str | os.PathLike[str] | None = None, create: bool = True, lock: bool = False
+        cls, directory: str | os.PathLike[str] | None = None, create: bool = True, lock: bool = False,
+        readonly: bool = False,
     ) -> GameStore:
         """Open the store in ``directory`` (default ``data_dir()``), creating it if asked.
 
-        ``lock`` takes the session lock: one referee session per store at a time. Raises
-        ``StoreError`` (kind ``missing`` when ``create`` is false and there is no store yet).
+        ``lock`` takes the session lock: one referee session per store at a time. ``readonly``
+        (for the readers: status, history, stats, export) opens it without writing anything, so
+        a store on a read-only disk can still be read. Raises ``StoreError`` (kind ``missing``
+        when ``create`` is false and there is no store yet).
         """
         folder = Path(directory) if directory is not None else data_dir()
         path = folder / DB_NAME
+        if readonly:
+            return cls._open_readonly(path)
         if not path.exists():
             if not create:
                 raise StoreError(f"No games yet: there is no game store at {path}.", "missing", path)
@@ -203,7 +265,7 @@ class GameStore:
                 raise StoreError(
                     f"Cannot create the folder {folder} for the game store ({err.strerror or err}). "
                     "Set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path) from None
-        check_header(path)
+        check_file(path)
         lock_fd = take_lock(path) if lock else None
         try:
             # Opened where the session starts, written from where commands run (the table's
@@ -223,6 +285,58 @@ class GameStore:
             store.close()
             raise
         return store
+
+    @classmethod
+    def _open_readonly(cls, path: Path) -> GameStore:
+        if not path.exists() and not path.is_symlink():
+            raise StoreError(f"No games yet: there is no game store at {path}.", "missing", path)
+        check_file(path)
+        uri = "file:" + urllib.parse.quote(str(path.resolve()))
+        # mode=ro reads a store others may be writing; on a read-only disk SQLite cannot make
+        # the WAL index beside it, and 'immutable' reads the file as it is (nobody can write it).
+        for options in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(uri + options, uri=True, isolation_level=None,
+                                       timeout=5.0, check_same_thread=False)
+            except sqlite3.Error as err:
+                raise explain(err, path, "open") from None
+            store = cls(path, conn, None, readonly=True)
+            try:
+                store._check_readable()
+                return store
+            except sqlite3.Error as err:
+                store.close()
+                problem = explain(err, path, "read")
+                if problem.kind not in ("readonly", "io") or options.endswith("immutable=1"):
+                    raise problem from None
+            except StoreError:
+                store.close()
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _check_readable(self) -> None:
+        """The checks of ``_prepare`` that need no writing."""
+        conn, path = self.conn, self.path
+        conn.execute("PRAGMA busy_timeout = 5000")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
+                f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
+                "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and not tables:
+            raise StoreError(f"No games yet in {path}.", "missing", path)
+        if version == 0 or not {"games", "entries"} <= tables:
+            raise StoreError(
+                f"{path} is not a Lifeguard game store, or it is damaged (its tables are "
+                "missing); nothing in it was changed.", "foreign", path)
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreError(
+                f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); "
+                "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
+                "--move-aside-bad-store' to rename it and start a new store.", "corrupt", path)
 
     def _prepare(self) -> None:
         """Validate before anything is written; then WAL, durability and migrations."""
@@ -406,6 +520,24 @@ def _statements(script: str) -> list[str]:
     return out
 
 
+def check_file(path: Path) -> None:
+    """Refuse what is not a regular SQLite file before sqlite3 touches it (it could be anything:
+    a FIFO would make every subcommand wait forever)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise explain(err, path, "read") from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe (FIFO)" \
+            if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+        raise StoreError(
+            f"The game store {path} is {kind}, not a file; nothing was read or changed. Move it "
+            "away, or set LIFEGUARD_DATA_DIR to another folder.", "foreign", path)
+    check_header(path)
+
+
 def check_header(path: Path) -> None:
     """Refuse a file that is not SQLite before sqlite3 touches it (it could be anything)."""
     try:
@@ -437,9 +569,19 @@ def take_lock(path: Path) -> int:
 
     where = lock_path(path)
     try:
-        fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o644)
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if not regular:
+            os.close(fd)
+    except IsADirectoryError:
+        regular = False
     except OSError as err:
         raise explain(err, path, "lock") from None
+    if not regular:
+        raise StoreError(
+            f"The lock file {where} is not a file (a folder or a pipe is in its place), so the "
+            f"game store {path} cannot be locked; the store itself is fine. Remove or rename "
+            f"{where} and try again.", "locked", path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

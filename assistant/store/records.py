@@ -15,13 +15,14 @@ from datetime import datetime
 from pathlib import Path
 
 from assistant.commands import ParseError, canonical, parse
-from assistant.commands.files import NOT_UTF8, NotText, command_lines
+from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
+from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
-from assistant.store.db import GameRow, GameStore, StoredEntry, StoreError
+from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.session import rebuild
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
-from engine.game import Game, draw_start_player
+from engine.game import Game, draw_start_player, name_key
 from engine.log import GameLog
 from engine.rules import HouseRules
 
@@ -52,7 +53,10 @@ class Record:
 
     @property
     def duration_min(self) -> int:
-        return max(0, round((_when(self.last_time) - _when(self.row.started)).total_seconds() / 60))
+        try:
+            return max(0, round((_when(self.last_time) - _when(self.row.started)).total_seconds() / 60))
+        except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
+            return 0
 
     @property
     def rounds(self) -> int:
@@ -110,7 +114,8 @@ def load(store: GameStore, row: GameRow) -> Record:
 def pick_game(store: GameStore, game_id: int | None) -> GameRow:
     """The game asked for, else the current (unfinished) one, else the newest."""
     if game_id is not None:
-        row = store.game(game_id)
+        # SQLite's integers stop at 2**63 - 1: a bigger number is no game (it raised OverflowError).
+        row = store.game(game_id) if abs(game_id) < 2**63 else None
         if row is None:
             raise StoreError(f"There is no game {game_id} in {store.path}; 'lifeguard history' "
                              "lists the games.", "missing", store.path)
@@ -123,9 +128,16 @@ def pick_game(store: GameStore, game_id: int | None) -> GameRow:
 
 # ---------------------------------------------------------------------------- history
 def history(store: GameStore) -> list[dict]:
+    """One dict per game, newest first; a damaged game is listed with ``damaged`` (a sentence)
+    so that the others stay usable."""
     rows = []
     for row in store.games(newest_first=True):
-        record = load(store, row)
+        try:
+            record = load(store, row)
+        except DamagedGame as err:
+            rows.append({"id": row.id, "date": row.started, "players": list(row.players),
+                         "status": row.status, "damaged": err.message})
+            continue
         rows.append({
             "id": row.id,
             "date": row.started,
@@ -144,6 +156,9 @@ def history_text(rows: list[dict]) -> list[str]:
         return ["No games yet."]
     lines = []
     for r in rows:
+        if "damaged" in r:
+            lines.append(f"#{r['id']:<4} damaged: {r['damaged']}")
+            continue
         when = _when(r["date"]).astimezone().strftime("%Y-%m-%d %H:%M")
         winners = ", ".join(r["winners"]) or "-"
         lines.append(
@@ -154,21 +169,28 @@ def history_text(rows: list[dict]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- stats
-def stats(store: GameStore) -> list[dict]:
+def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
     """Per player over finished games: games, wins, average place, sudden deaths, lives lost
-    per round played (rounds the player started alive)."""
+    per round played (rounds the player started alive). A damaged game is left out, with its
+    sentence added to ``left_out``. Players are one player whatever the case of their name
+    (shown as first written)."""
     table: dict[str, dict] = {}
     for row in store.games(newest_first=False):
         if row.status != "finished":
             continue
-        record = load(store, row)
+        try:
+            record = load(store, row)
+        except DamagedGame as err:
+            if left_out is not None:
+                left_out.append(err.message)
+            continue
         game = record.game
         if game is None or not game.is_over:
             continue
         places = record.places()
         lives = {p: 5 for p in game.players}
-        per = {p: table.setdefault(p, {"player": p, "games": 0, "wins": 0, "_places": 0,
-                                       "sudden_deaths": 0, "_lost": 0, "rounds": 0})
+        per = {p: table.setdefault(name_key(p), {"player": p, "games": 0, "wins": 0, "_places": 0,
+                                                 "sudden_deaths": 0, "_lost": 0, "rounds": 0})
                for p in game.players}
         for p in game.players:
             per[p]["games"] += 1
@@ -182,10 +204,10 @@ def stats(store: GameStore) -> list[dict]:
             if ended.sudden_death is not None:
                 per[ended.sudden_death[0]]["sudden_deaths"] += 1
     out = []
-    for p in sorted(table, key=lambda name: (-table[name]["wins"], name)):
-        s = table[p]
+    for key in sorted(table, key=lambda name: (-table[name]["wins"], name)):
+        s = table[key]
         out.append({
-            "player": p,
+            "player": s["player"],
             "games": s["games"],
             "wins": s["wins"],
             "average_place": round(s["_places"] / s["games"], 2),
@@ -245,6 +267,29 @@ def export_json(record: Record) -> dict:
             for e in record.entries
         ],
         "state": record.referee.state(),
+    }
+
+
+def export_stored(store: GameStore, row: GameRow) -> dict:
+    """What is stored for a game, replayed or not: the rescue of a damaged game. The row's
+    values are given as they are in the file (text that is not JSON stays text)."""
+    columns = ("id", "players", "rules", "started", "ended", "status", "winners", "cursor",
+               "source")
+    stored = dict(zip(columns, row.raw, strict=False))
+    for key, value in stored.items():
+        if isinstance(value, bytes):
+            stored[key] = value.decode("utf-8", "replace")
+    entries = store.entries(row.id)
+    return {
+        "format": "lifeguard-game",
+        "version": 1,
+        "damaged": None,
+        "stored": stored,
+        "entries": [
+            {"seq": e.seq, "command": e.command if isinstance(e.command, str) else str(e.command),
+             "joined": e.joined, "at": e.at if isinstance(e.at, str) else str(e.at), "said": e.said}
+            for e in entries
+        ],
     }
 
 
@@ -323,22 +368,33 @@ def read_command_file(
     lines: Iterable[tuple[int, str | None]], comments: Iterable[str], rules: HouseRules,
     rng: random.Random | None = None,
 ) -> Imported:
-    """Validate every line of a command file as one game; raise ``ImportRefused`` naming each
-    refused line. A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
+    """Validate the lines of a command file as one game; raise ``ImportRefused`` naming the
+    first refused line (every later command depends on it, so later refusals would only echo
+    it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
     problems: list[str] = []
     for comment in comments:
         text = comment.strip().lstrip("#").strip()
         if text.startswith("house rules:"):
             try:
                 rules = HouseRules(**json.loads(text.split(":", 1)[1]))
-            except (ValueError, TypeError) as err:
-                problems.append(f"house rules comment: {err}")
+            except (ValueError, TypeError, RecursionError) as err:
+                reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+                problems.append(f"house rules comment: {printable(reason, 200)}")
+    if problems:
+        raise ImportRefused(problems)
+    lines = list(lines)
     log = GameLog(rules)
     entries: list[Entry] = []
     players: tuple[str, ...] | None = None
     last_new_game_line = 0
     expect_lot = False
-    for number, text in lines:
+    for index, (number, text) in enumerate(lines):
+        if problems:
+            later = len(lines) - index
+            problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
+                            f"{'were' if later > 1 else 'was'} not checked: each command depends "
+                            "on the ones before it.")
+            break
         if text is None:
             problems.append(f"line {number}: {NOT_UTF8}")
             continue
@@ -348,8 +404,8 @@ def read_command_file(
             problems.append(f"line {number}: {err.message}")
             continue
         if not cmd.is_game_action:
-            problems.append(f"line {number}: '{text}' is not a game command (a command file holds "
-                            "the game's accepted commands only).")
+            problems.append(f"line {number}: '{printable(text, 60)}' is not a game command (a "
+                            "command file holds the game's accepted commands only).")
             continue
         action = cmd.to_action()
         if isinstance(action, NewGame) and players is not None:
@@ -395,22 +451,32 @@ class ImportRefused(Exception):
         self.problems = problems
 
 
-def import_file(
-    store: GameStore, path: Path, rules: HouseRules, abandon_current: bool = False
-) -> tuple[int, Imported]:
+def read_import_file(path: Path, rules: HouseRules) -> Imported:
+    """Read and check a command file before the store is touched (the store's lock is taken
+    only afterwards, so a slow or endless input never holds it)."""
     comments: list[str] = []
     try:
-        with open(path, "rb") as f:
+        with open_input(path, "command file") as f:
             lines = list(command_lines(f, comments))
+    except InputRefused as err:
+        raise StoreError(printable(str(err), 300), "missing") from None
     except OSError as err:
-        raise StoreError(f"Cannot read {path}: {err.strerror or err}.", "missing") from None
+        raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", "missing") from None
     except NotText:
-        raise StoreError(f"{path} is not a text file.", "foreign") from None
-    imported = read_command_file(lines, comments, rules)
+        raise StoreError(f"{printable(str(path))} is not a text file.", "foreign") from None
+    return read_command_file(lines, comments, rules)
+
+
+def import_file(
+    store: GameStore, path: Path | Imported, rules: HouseRules, abandon_current: bool = False
+) -> tuple[int, Imported]:
+    """Add a command file (or one already read with ``read_import_file``) as a game."""
+    imported = path if isinstance(path, Imported) else read_import_file(path, rules)
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(
-            f"Game {current.id} ({', '.join(current.players)}) is unfinished in {store.path}; "
+            f"Game {current.id} ({', '.join(current.players) or 'damaged'}) is unfinished in "
+            f"{store.path}; "
             "the imported game is unfinished too. Finish that game first, or import with "
             "--abandon-current to keep it in the history as abandoned and continue the "
             "imported one.", "conflict", store.path)

@@ -11,9 +11,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.commands import ParseError
+from assistant.commands.text import printable
 from assistant.config import Settings
 from assistant.referee import Referee
-from assistant.store.db import GameRow, GameStore, StoreError, StoreJournal, move_aside
+from assistant.store.db import (
+    DamagedGame,
+    GameRow,
+    GameStore,
+    StoreError,
+    StoreJournal,
+    move_aside,
+)
 from engine.errors import RuleError
 
 
@@ -49,12 +57,15 @@ def open_session(
     rng: random.Random | None = None,
     confirm_new_game: bool = True,
     move_aside_bad_store: bool = False,
+    set_aside_damaged_game: bool = False,
 ) -> Session:
     """Open (create, migrate) the store and resume the unfinished game, if any. Raises
     StoreError (message for a person: names the file and what to do) when the store cannot be used.
 
     ``move_aside_bad_store``: when the file is damaged or not a store, rename it (never delete or
     overwrite it) and start a new store; only on the user's explicit request.
+    ``set_aside_damaged_game``: when the unfinished game cannot be resumed (``DamagedGame``), mark
+    it abandoned (it stays in the store as it is) and go on; only on the user's request.
     """
     moved: Path | None = None
     try:
@@ -64,11 +75,23 @@ def open_session(
             raise
         moved = move_aside(err.path)
         store = GameStore.open(data_dir, create=True, lock=True)
+    set_aside: list[int] = []
     try:
-        session = _resume(store, settings, rng, confirm_new_game)
+        while True:
+            try:
+                session = _resume(store, settings, rng, confirm_new_game)
+                break
+            except DamagedGame as err:
+                if not set_aside_damaged_game:
+                    raise
+                store.set_abandoned(err.game_id)
+                set_aside.append(err.game_id)
     except BaseException:
         store.close()
         raise
+    for game_id in set_aside:
+        session.greeting.insert(0, f"Game {game_id} is damaged: it was set aside (kept in the "
+                                   "store, marked abandoned).")
     session.moved_aside = moved
     if moved is not None:
         session.greeting.insert(0, f"The bad game store was moved to {moved}; a new one was started.")
@@ -101,18 +124,23 @@ def _resume(
 def rebuild(
     game: GameRow, commands: list[str], joined: list[bool], path: Path, **kwargs
 ) -> Referee:
-    """The referee for a stored game; a log the engine refuses is a damaged store."""
+    """The referee for a stored game; a row or log that cannot be replayed is a damaged game
+    (``DamagedGame``: a sentence naming the game and the file), not a damaged store."""
+    if game.damage is not None:
+        raise DamagedGame(game.id, path, game.damage)
+    if game.cursor > len(commands):
+        raise DamagedGame(game.id, path, f"its cursor {game.cursor} is past the end of its log "
+                                         f"of {len(commands)} commands")
     try:
         rules = game.house_rules()
     except (TypeError, ValueError) as err:
-        raise StoreError(
-            f"Game {game.id} in {path} has house rules this Lifeguard does not know ({err}). "
-            "Use the Lifeguard that played it, or export it with 'lifeguard export "
-            f"{game.id} --format json'.", "corrupt", path) from None
+        raise DamagedGame(game.id, path, f"it has house rules this Lifeguard does not know: "
+                                         f"{printable(str(err), 100)}") from None
+    if not all(isinstance(c, str) for c in commands):
+        raise DamagedGame(game.id, path, "its log holds a value that is not a command")
     try:
         return Referee.resume(commands, joined, game.cursor, rules=rules, **kwargs)
     except (RuleError, ParseError, ValueError) as err:
         message = getattr(err, "message", str(err))
-        raise StoreError(
-            f"Game {game.id} in {path} cannot be replayed ({message}). Export it with "
-            f"'lifeguard export {game.id} --format json' to see its log.", "corrupt", path) from None
+        raise DamagedGame(game.id, path, f"its log cannot be replayed: "
+                                         f"{printable(message, 200)}") from None

@@ -28,6 +28,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from assistant import announce
+from assistant.commands import ParseError, new_game_command
 from assistant.commands.grammar import EXAMPLES
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
@@ -260,8 +261,9 @@ class LifeguardApp(App):
             field.value = shown
             self.last_heard = shown
             self.set_timer(1.5, lambda: self._clear_heard(shown))
-        reply = await self._run(lambda referee: referee.execute(command))
-        if reply.ok and command.intent not in ("undo", "redo", "no", "yes", "status", "repeat", "help"):
+        reply = await self._run(lambda referee: referee.execute(command, heard=True))
+        if reply.ok and not reply.question and command.intent not in (
+                "undo", "redo", "no", "yes", "status", "repeat", "help"):
             reply.said = [announce.readback(command.canonical, command.intent), *reply.said]
         self._show_reply(command.canonical, reply, "heard")
         return reply
@@ -292,7 +294,7 @@ class LifeguardApp(App):
                 log.note(f"  did you mean: {reply.suggestion}")
             self.say(reply.error or "")
         game = self.view.game
-        if reply.ok and reply.intent in ("new_game", "yes") and game is not None \
+        if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
                 and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
         self.after_change()
@@ -320,7 +322,7 @@ class LifeguardApp(App):
         self.set_voice(voice_on)
         while not isinstance(self.screen, TableScreen):
             self.pop_screen()
-        self._show_reply("new game " + " ".join(names), reply, "typed")
+        self._show_reply(reply.command or "new game", reply, "typed")
         return None
 
     async def new_game_same_players(self) -> None:
@@ -505,9 +507,13 @@ def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> 
     """A new game under ``rules``; a game under way is replaced (the setup screen was an explicit
     choice). When it cannot start, the referee keeps its rules."""
     game, previous_rules = referee.game, referee.rules
+    try:
+        command = new_game_command(names)
+    except ParseError as err:
+        return Reply(False, error=err.message, intent="new_game")
     referee.rules = rules
-    reply = referee.handle("new game " + " ".join(names))
-    if not reply.ok and reply.intent == "new_game" and game is not None and not game.is_over:
+    reply = referee.execute(command)
+    if reply.question and reply.intent == "new_game" and game is not None and not game.is_over:
         reply = referee.handle("yes")
     if not reply.ok:
         referee.rules = previous_rules

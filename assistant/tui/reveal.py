@@ -196,7 +196,7 @@ def last_round_hands(actions: list) -> dict[str, Cards]:
     for action in reversed(actions):
         if isinstance(action, DeclareHand):
             seen_declaration = True
-            hands.setdefault(action.player.lower(), action.cards)
+            hands.setdefault(action.player, action.cards)
         elif seen_declaration:
             break
     return hands

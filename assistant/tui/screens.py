@@ -138,8 +138,9 @@ class SetupScreen(Screen):
         self.query_one("#name-0", Input).focus()
 
     def names_entered(self) -> list[str]:
+        """One field, one player: the names as typed (the referee checks and normalises them)."""
         return [
-            value.strip().lower()
+            value
             for i in range(MAX_PLAYERS)
             if (value := self.query_one(f"#name-{i}", Input).value.strip())
         ]

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Sequence
 
+from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
 from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, speech_recognition
 
 sr = speech_recognition()
@@ -96,8 +97,11 @@ class WavSource(sr.AudioSource):
         self.spans = []
         for i, path in enumerate(self.files):
             try:
+                open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
                 audio = read_wav(path)
-            except (OSError, ValueError, AssertionError, EOFError) as err:
+            except InputRefused as err:
+                raise AudioUnavailable(str(err)) from None
+            except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
                 raise AudioUnavailable(f"cannot read audio input {path}: {err or 'not a WAV file'}") from None
             if i:
                 parts.append(_silence(self.gap))

@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # ---------------------------------------------------------------------------- hear
 def cmd_hear(args: argparse.Namespace) -> int:
+    from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
+    from assistant.commands.text import printable
+
     settings = settings_or_exit(args)
     referee: Referee | None = None
     if args.players:
@@ -76,13 +79,16 @@ def cmd_hear(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
+            open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
             audio = read_wav(path)
-        except FileNotFoundError:
-            print(f"lifeguard hear: {path}: no such file.", file=sys.stderr)
+        except InputRefused as err:
+            print(f"lifeguard hear: {printable(str(err), 300)}", file=sys.stderr)
             status = 2
             continue
-        except (OSError, ValueError, AssertionError, EOFError) as err:
-            print(f"lifeguard hear: {path}: not a WAV, AIFF or FLAC file ({err or 'unreadable'}).", file=sys.stderr)
+        except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
+            reason = "its sample rate is 0" if isinstance(err, ZeroDivisionError) else err or "unreadable"
+            print(f"lifeguard hear: {printable(path)}: not a WAV, AIFF or FLAC file ({reason}).",
+                  file=sys.stderr)
             status = 2
             continue
         decoded = recognizer.decode_audio(audio)
@@ -104,7 +110,7 @@ def _current_game() -> tuple[Referee | None, str]:
     except ImportError:
         return None, "There is no game store in this installation."
     try:
-        with GameStore.open(None, create=False) as store:
+        with GameStore.open(None, create=False, readonly=True) as store:
             row = store.current_game()
             if row is None:
                 return None, "No game in progress."
@@ -164,7 +170,7 @@ def _open_referee(args: argparse.Namespace, settings) -> tuple[object | None, Re
         referee = Referee(settings.rules, random.Random(args.seed))
     if args.players:
         reply = referee.handle("new game " + " ".join(args.players))
-        if not reply.ok and reply.intent == "new_game" and "yes" in (reply.error or ""):
+        if reply.question and reply.intent == "new_game":
             reply = referee.handle("yes")
         if not reply.ok:
             if session is not None:
@@ -226,8 +232,9 @@ def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
             elif isinstance(event, Heard):
                 command = event.command
                 say_line(f"heard: {command.canonical}")
-                speak([announce.readback(command.canonical, command.intent)])
-                reply = referee.execute(command)
+                reply = referee.execute(command, heard=True)
+                if not reply.question:  # a question reads the command back itself
+                    speak([announce.readback(command.canonical, command.intent)])
                 speak(reply.said if reply.ok else [f"! {reply.error}"])
                 listener.settled()  # the next command is heard against the game as it is now
             elif isinstance(event, Rejected):

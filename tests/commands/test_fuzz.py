@@ -154,17 +154,17 @@ def test_names_in_any_alphabet_stay_one_word_and_round_trip(names: list[str]) ->
 
 
 def test_huge_numbers_are_refused_not_crashed() -> None:
-    digits = "9" * 5000
+    digits = "9" * 500
     for text in (f"row {digits} pig", f"alice has {digits} pigs", f"alice swaps {digits} pig"):
         try:
             parse(text, PLAYERS)
         except ParseError as err:
-            assert "999999" in err.message
+            assert "9999999999" in err.message and len(err.message) < 200
         else:  # pragma: no cover
             raise AssertionError(text)
 
 
 def test_names_with_accents_are_one_word() -> None:
     command = parse("New game Jörg, Zoë and Åsa")
-    assert command.names == ("jörg", "zoë", "åsa")
-    assert parse("Zoë knocks", command.names).canonical == "zoë knocks"
+    assert command.names == ("Jörg", "Zoë", "Åsa")
+    assert parse("zoë knocks", command.names).canonical == "Zoë knocks"

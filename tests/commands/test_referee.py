@@ -36,7 +36,7 @@ def test_before_any_game() -> None:
 
 def test_new_game_announces_players_house_rules_and_the_drawn_start_player() -> None:
     reply = Referee(rng=random.Random(3)).handle("New game Alice, Bob and Carol")
-    assert reply.ok and reply.command == "new game alice bob carol" and reply.intent == "new_game"
+    assert reply.ok and reply.command == "new game Alice Bob Carol" and reply.intent == "new_game"
     assert reply.said[0] == "New game: Alice, Bob and Carol, 5 lives each."
     assert "You may knock only after your first swap." in reply.said
     assert reply.said[-2].startswith("By lot, ") and reply.said[-2].endswith(" starts.")
@@ -47,9 +47,10 @@ def test_a_new_game_during_a_game_needs_a_yes() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS)
     before = state(ref)
     reply = ref.handle("new game dora eve fred")
-    assert not reply.ok and "Say 'yes' to start the new game with Dora, Eve and Fred" in reply.error
+    assert reply.ok and reply.question and reply.to_json()["question"] is True
+    assert "Say 'yes' to start the new game with Dora, Eve and Fred" in reply.said[0]
     assert state(ref) == before
-    assert ref.handle("no").said[0] == "Fine, the game goes on."
+    assert ref.handle("no").said[0] == "Fine, the new game was not started."
     assert state(ref) == before
     ref.handle("new game dora eve fred")
     assert ref.handle("yes").ok

@@ -235,7 +235,7 @@ async def test_setup_screen_starts_a_game_with_chosen_rules(make_app) -> None:
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         game = app.referee.game
-        assert game.players == ("alice", "bob", "carol")
+        assert game.players == ("Alice", "bob", "carol")  # shown as typed
         assert game.rules.knock_requires_swap is False
         assert any("You may knock before swapping." in line for line in app.table_log.plain)
 
@@ -330,3 +330,52 @@ async def test_game_over_setup_key_keeps_the_players(make_app) -> None:
         assert isinstance(app.screen, SetupScreen)
         names = [app.screen.query_one(f"#name-{i}").value for i in range(3)]
         assert names == list(app.referee.game.players)
+
+
+async def test_odd_input_in_the_table_gets_sentences_not_a_traceback(make_app) -> None:
+    """Issue 10: typing 'row 1 ² pig' replaced the screen with a traceback."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING[:2])
+        await type_command(pilot, "row 1 ² pig")  # refused (row 1 holds one card), no crash
+        assert isinstance(app.screen, TableScreen)
+        await type_command(pilot, "row 2 ² pig")
+        assert app.referee.history()[-1] == "row 2 pig pig"  # '²' is the digit 2
+        for text in ("row 99999999999999999999 pig", "alice swaps -3 dog", "row 3 ٣ cat",
+                     "\x1b[31m\x07 row", "x" * 5000):
+            await type_command(pilot, text)
+            assert isinstance(app.screen, TableScreen)
+        assert app.referee.history()[-1] == "row 3 cat cat cat"
+        assert any("There is no row 99999999999999999999" in line for line in app.table_log.plain)
+
+
+async def test_setup_screen_one_field_is_one_player_shown_as_typed(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        for i, name in enumerate(["Anna Lena", "bob", "carol"]):
+            app.screen.query_one(f"#name-{i}").value = name
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.referee.game is None
+        assert "'Anna Lena' is not a name" in str(app.screen.query_one("#setup-error").render())
+        app.screen.query_one("#name-0").value = "Anne-Marie"
+        app.screen.query_one("#name-1").value = "O'Brien"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.referee.game.players == ("Anne-Marie", "O'Brien", "carol")
+
+
+async def test_a_heard_hand_is_a_question_in_the_table(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        before = app.referee.history()
+        reply = await app.apply_heard(parse("bob has all the rabbits", app.referee.players), "")
+        assert reply.ok and reply.question
+        assert app.referee.history() == before
+        assert any("Heard: Bob has all rabbits. Say yes" in line for line in app.table_log.plain)
+        await type_command(pilot, "yes")
+        assert app.referee.history()[-1] == "bob has all rabbits"

@@ -96,7 +96,7 @@ def test_hear_a_missing_or_bad_file_is_one_sentence(tmp_path: Path, isolated_env
     done = lifeguard("hear", str(tmp_path / "missing.wav"), str(bad), "--players", "a", "b", "c",
                      env=isolated_env)
     assert done.returncode == 2
-    assert "missing.wav: no such file." in done.stderr
+    assert "There is no audio file " in done.stderr and "missing.wav." in done.stderr
     assert "bad.wav: not a WAV" in done.stderr and "Traceback" not in done.stderr
 
 
