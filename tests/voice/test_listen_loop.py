@@ -122,3 +122,24 @@ def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> N
     quiet = quiet_over_noise(speech, tmp_path / "quiet.wav")
     events = run_listener([quiet], lambda: ListenContext(PLAYERS, None), settle=False)
     assert heard(events) == ["alice has 3 giraffe 2 bear 5 dog"], events
+
+
+def test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it(synth) -> None:
+    referee = referee_after("new game alice bob carol", "alice starts")
+    replies = []
+
+    def apply(event: Heard, listener: Listener) -> None:
+        replies.append(referee.execute(event.command, heard=True))
+        listener.settled()
+
+    files = [synth("bob has all rabbits"), synth("no"), synth("bob has all rabbits"), synth("yes")]
+    events = run_listener(files, lambda: ListenContext.from_referee(referee), apply)
+    assert heard(events) == ["bob has all rabbits", "no", "bob has all rabbits", "yes"], events
+    asked, dropped, asked_again, applied = replies
+    assert asked.question and not dropped.question and asked_again.question
+    assert "not applied" in dropped.text
+    assert applied.ok and not applied.question
+    game = referee.game
+    assert game is not None
+    # Applied once, after the yes: Alice and Carol lost a life each, Bob none.
+    assert game.lives == {"alice": 4, "bob": 5, "carol": 4}
