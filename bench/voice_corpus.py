@@ -1,15 +1,24 @@
 """Generate the spoken-command corpus for the voice benchmark (``bench/voice_run.py``).
 
-Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200]``.
+Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200] [--held-out 100]``
+(1,800 files in about half a minute on 2 cores).
 
 Each sample is a moment of a real (simulated, seeded) game: the commands so far are its context,
 the next action is what a player says, phrased at random from the command templates ("bob swaps
 two pigs and a cat", "bob took the row three for pig pig cat"), plus meta commands, plus table
 talk that is not a command (some of it with players' names and animals in it). espeak-ng speaks
 each one with a voice, speed and pitch drawn from the split's own set: the *tune* split's voices
-are the only ones the recogniser's constants were tuned on; the *test* split uses other voices,
-other random commands and other table talk. Every sample is written clean, with pink noise at 10 dB SNR, and with
-background chatter (two other voices talking) at 10 dB SNR. Audio goes to a git-ignored folder.
+are the only ones the recognisers' constants were tuned on; the *test* split uses other voices,
+other random commands and other table talk. The test split also has samples spoken by two other
+synthesisers, test-only (never tuned on): Debian's ``flite`` (its built-in voices) and
+``festival`` (its English diphone and HTS voices), at a random duration stretch. Each manifest
+entry names its synthesiser (``synth``: espeak / flite / festival); the espeak-ng samples are
+the same as before the other synthesisers came (their own seeds). Every sample is written clean,
+with pink noise at 10 dB SNR, and with background chatter (two other voices talking) at 10 dB
+SNR. Audio goes to a git-ignored folder; sox runs with ``-R`` so a run repeats exactly.
+
+Synthesis runs in ``--jobs`` threads (each one's subprocesses and temporary files its own); the
+manifest is written last, whole, under a temporary name and then renamed.
 """
 
 from __future__ import annotations
@@ -17,12 +26,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import warnings
 import wave
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,6 +58,15 @@ VOICES = {
     "test": ["en-gb-x-rp", "en+f2", "en-us+m7", "en+m1", "en-gb-scotland", "en-us+f4"],
 }
 SPEEDS = {"tune": (140, 175), "test": (125, 195)}
+#: Test-only voices of other synthesisers (Debian's ``flite`` and ``festival`` with its English
+#: voices): never in the tune split, so nothing was tuned on how they sound.
+HELD_OUT_VOICES = {
+    "flite": ["kal16", "awb", "rms", "slt"],
+    "festival": ["kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts"],
+}
+SYNTHESISERS = ("espeak", *HELD_OUT_VOICES)
+#: The held-out voices' speed: a duration stretch drawn from this range (1.0: their own pace).
+STRETCH = (0.85, 1.25)
 PITCHES = {"tune": (40, 60), "test": (30, 75)}
 
 META = {"undo": ["undo", "undo that", "take that back", "take it back"],
@@ -102,45 +124,58 @@ TALK_SHARE = 0.3
 # --------------------------------------------------------------------------- sentences
 def phrase(command_text: str, players: tuple[str, ...], rng: random.Random) -> str:
     """A random spoken phrasing of a canonical command, from the command templates."""
+    return " ".join(" ".join(group) for group in phrase_groups(command_text, players, rng))
+
+
+def phrase_groups(command_text: str, players: tuple[str, ...], rng: random.Random) -> list[list[str]]:
+    """``phrase`` as groups of words: one group per card named ("pig", "two pigs", "and a cat"),
+    one for each run of other words, so a speaker can pause between the cards of a list."""
     cmd = parse(command_text, players)
     templates = TEMPLATES[cmd.intent]
     pattern = rng.choice(expand(rng.choice(templates)))
-    words: list[str] = []
+    groups: list[list[str]] = [[]]
     for element in pattern:
         if isinstance(element, tuple):
-            words.extend(element)
+            groups[-1].extend(element)
         elif element == "player":
-            words.append(cmd.player or "")
+            groups[-1].append(cmd.player or "")
         elif element == "row":
-            words.append(next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an")))
+            groups[-1].append(next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an")))
         elif element == "cards":
-            words.extend(_say_cards(cmd, rng))
+            groups.extend(_say_cards(cmd, rng))
+            groups.append([])
         elif element == "sd_animal":
             assert cmd.animal is not None
-            words.append(plural_word(cmd.animal))
+            groups[-1].append(plural_word(cmd.animal))
         elif element == "names":
-            words.extend(cmd.names)
-    text = " ".join(words)
+            groups[-1].extend(cmd.names)
+    groups = [g for g in groups if g]
+    text = " ".join(" ".join(g) for g in groups)
     assert parse(text, players).canonical == cmd.canonical, (text, cmd.canonical)
-    return text
+    return groups
 
 
-def _say_cards(cmd, rng: random.Random) -> list[str]:
+def _say_cards(cmd, rng: random.Random) -> list[list[str]]:
+    """The cards of ``cmd`` as spoken, one group of words per card or run of equal cards."""
     counts = list(cmd.cards.counts().items())
     if cmd.intent != "hand" and rng.random() < 0.5:
-        return [a.value for a in cmd.cards]  # "pig pig cat"
-    words: list[str] = []
+        return [[a.value] for a in cmd.cards]  # "pig pig cat"
+    groups: list[list[str]] = []
     for i, (animal, n) in enumerate(counts):
+        words: list[str] = []
         if i and rng.random() < 0.4:
             words.append("and")
         if n == 1:
             words.extend([rng.choice(["a", "one"]), animal.value] if rng.random() < 0.6 else [animal.value])
         else:
             words.extend([next(w for w, m in NUMBERS.items() if m == n), plural_word(animal)])
-    return words
+        groups.append(words)
+    return groups
 
 
-def samples(split: str, count: int, seed: int) -> list[dict]:
+def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[dict]:
+    """``count`` samples of ``split``, spoken by ``synth``'s voices for that split. The held-out
+    synthesisers (flite, festival) speak in the test split only, with its table talk."""
     rng = random.Random(seed)
     out: list[dict] = []
     while len(out) < count:
@@ -168,28 +203,86 @@ def samples(split: str, count: int, seed: int) -> list[dict]:
                 cmd = command_for(target)
                 text = phrase(cmd.canonical, players, rng)
                 out.append({"text": text, "expected": cmd.canonical, "context": context, "players": players})
+    prefix = split if synth == "espeak" else f"{split}-{synth}-"
     for i, sample in enumerate(out):
-        lo, hi = SPEEDS[split]
-        plo, phi = PITCHES[split]
-        sample.update(id=f"{split}{i:03d}", split=split, voice=rng.choice(VOICES[split]),
-                      speed=rng.randint(lo, hi), pitch=rng.randint(plo, phi),
+        if synth == "espeak":
+            lo, hi = SPEEDS[split]
+            plo, phi = PITCHES[split]
+            sample.update(voice=rng.choice(VOICES[split]), speed=rng.randint(lo, hi), pitch=rng.randint(plo, phi))
+        else:
+            # speed: the synthesiser's duration stretch (above 1 is slower); pitch: its own.
+            sample.update(voice=rng.choice(HELD_OUT_VOICES[synth]), speed=round(rng.uniform(*STRETCH), 2),
+                          pitch=None)
+        sample.update(id=f"{prefix}{i:03d}", split=split, synth=synth,
                       noise_offset=rng.random(), chatter_offset=rng.random())
     return out
 
 
 # --------------------------------------------------------------------------- audio
-def espeak(text: str, voice: str, speed: int, pitch: int) -> bytes:
-    """16 kHz mono 16-bit samples of espeak-ng saying ``text`` (resampled by sox)."""
+def espeak(text: str, voice: str, speed: int, pitch: int, ssml: bool = False) -> bytes:
+    """16 kHz mono 16-bit samples of espeak-ng saying ``text`` (resampled by sox); ``ssml``:
+    ``text`` is SSML (``<break time="400ms"/>`` between words)."""
     wav = subprocess.run(
-        ["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "--stdout", text],
+        ["espeak-ng", *(["-m"] if ssml else []), "-v", voice, "-s", str(speed), "-p", str(pitch),
+         "--stdout", text],
         capture_output=True, check=True,
     ).stdout
+    return to_16k(wav)
+
+
+def flite(text: str, voice: str, stretch: float) -> bytes:
+    """flite saying ``text`` with one of its built-in voices, ``stretch`` times slower."""
+    with tempfile.TemporaryDirectory(prefix="lifeguard-flite-") as tmp:
+        path = Path(tmp) / "out.wav"
+        subprocess.run(["flite", "-voice", voice, "--setf", f"duration_stretch={stretch}", "-t", text,
+                        "-o", str(path)], capture_output=True, check=True)
+        return to_16k(path.read_bytes())
+
+
+def festival(items: list[tuple[str, str, float]]) -> list[bytes]:
+    """Festival saying each ``(text, voice, stretch)``: one ``festival --batch`` process for all
+    of them (starting Festival costs more than a sentence), writing into a private folder."""
+    if not items:
+        return []
+    with tempfile.TemporaryDirectory(prefix="lifeguard-festival-") as tmp:
+        lines = []
+        for i, (text, voice, stretch) in enumerate(items):
+            said = text.replace("\\", " ").replace('"', " ")
+            lines += [f"(voice_{voice})", f"(Parameter.set 'Duration_Stretch {stretch})",
+                      f'(utt.save.wave (utt.synth (Utterance Text "{said}")) "{tmp}/{i}.wav" \'riff)']
+        script = Path(tmp) / "say.scm"
+        script.write_text("\n".join(lines) + "\n")
+        subprocess.run(["festival", "--batch", str(script)], capture_output=True, check=True)
+        return [to_16k((Path(tmp) / f"{i}.wav").read_bytes()) for i in range(len(items))]
+
+
+def to_16k(wav: bytes) -> bytes:
+    """A WAV file's samples as 16 kHz mono 16-bit (sox converts, when needed)."""
+    with wave.open(io.BytesIO(wav)) as w:
+        if (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (RATE, 1, 2):
+            return w.readframes(w.getnframes())
     wav = subprocess.run(
-        ["sox", "-t", "wav", "-", "-t", "wav", "-r", str(RATE), "-b", "16", "-c", "1", "-"],
+        ["sox", "-R", "-t", "wav", "-", "-t", "wav", "-r", str(RATE), "-b", "16", "-c", "1", "-"],
         input=wav, capture_output=True, check=True,
     ).stdout
     with wave.open(io.BytesIO(wav)) as w:
         return w.readframes(w.getnframes())
+
+
+def synthesise(batch: list[dict]) -> list[bytes]:
+    """The speech of each sample of ``batch`` (any mix of synthesisers), in order."""
+    out: list[bytes | None] = [None] * len(batch)
+    by_festival = [i for i, s in enumerate(batch) if s["synth"] == "festival"]
+    for i, speech in zip(by_festival, festival([(batch[i]["text"], batch[i]["voice"], batch[i]["speed"])
+                                                for i in by_festival]), strict=True):
+        out[i] = speech
+    for i, sample in enumerate(batch):
+        if sample["synth"] == "espeak":
+            out[i] = espeak(sample["text"], sample["voice"], sample["speed"], sample["pitch"])
+        elif sample["synth"] == "flite":
+            out[i] = flite(sample["text"], sample["voice"], sample["speed"])
+    assert all(speech is not None for speech in out)
+    return out  # type: ignore[return-value]
 
 
 def write_wav(path: Path, raw: bytes) -> None:
@@ -212,7 +305,7 @@ def background(speech: bytes, n: int, track: bytes, offset: float, snr_db: float
 
 def pink_noise(seconds: int, out_dir: Path) -> bytes:
     path = out_dir / "pink.wav"
-    subprocess.run(["sox", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(path),
+    subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(path),
                     "synth", str(seconds), "pinknoise", "vol", "0.3"], check=True)
     with wave.open(str(path)) as w:
         return w.readframes(w.getnframes())
@@ -230,43 +323,68 @@ def chatter_track(rng: random.Random) -> bytes:
     return audioop.add(tracks[0][:n], tracks[1][:n], 2)
 
 
+def write_sample(sample: dict, speech: bytes, out: Path, pink: bytes, chatter: bytes) -> list[dict]:
+    """The three conditions of one sample as WAV files; their manifest entries."""
+    pad = bytes(int(PAD * RATE) * 2)
+    clean = pad + speech + pad
+    conditions = {
+        "clean": clean,
+        "noise": audioop.add(clean, background(speech, len(clean), pink, sample["noise_offset"], 10.0), 2),
+        "chatter": audioop.add(clean, background(speech, len(clean), chatter, sample["chatter_offset"], 10.0), 2),
+    }
+    entries = []
+    for condition, raw in conditions.items():
+        path = out / f"{sample['id']}_{condition}.wav"
+        write_wav(path, raw)
+        entries.append({**sample, "players": list(sample["players"]), "condition": condition,
+                        "file": str(path), "speech_seconds": len(speech) / (2 * RATE), "pad_seconds": PAD})
+    return entries
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "voice"))
-    parser.add_argument("--per-split", type=int, default=200, help="utterances per split (x3 conditions)")
+    parser.add_argument("--per-split", type=int, default=200,
+                        help="espeak-ng utterances per split (x3 conditions)")
+    parser.add_argument("--held-out", type=int, default=100,
+                        help="test utterances per held-out synthesiser, flite and festival (x3 conditions)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--jobs", type=int, default=2, help="synthesise in this many threads")
     args = parser.parse_args(argv)
-    for tool in ("espeak-ng", "sox"):
+    tools = ["espeak-ng", "sox"] + (["flite", "festival"] if args.held_out else [])
+    for tool in tools:
         if shutil.which(tool) is None:
             print(f"voice_corpus: {tool} is not installed (make setup installs it).", file=sys.stderr)
             return 2
+    started = time.monotonic()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     pink = pink_noise(60, out)
     chatter = chatter_track(rng)
-    manifest = []
-    for split, seed in (("tune", args.seed), ("test", args.seed + 1000)):
-        for sample in samples(split, args.per_split, seed):
-            speech = espeak(sample["text"], sample["voice"], sample["speed"], sample["pitch"])
-            pad = bytes(int(PAD * RATE) * 2)
-            clean = pad + speech + pad
-            conditions = {
-                "clean": clean,
-                "noise": audioop.add(
-                    clean, background(speech, len(clean), pink, sample["noise_offset"], 10.0), 2),
-                "chatter": audioop.add(
-                    clean, background(speech, len(clean), chatter, sample["chatter_offset"], 10.0), 2),
-            }
-            for condition, raw in conditions.items():
-                path = out / f"{sample['id']}_{condition}.wav"
-                write_wav(path, raw)
-                manifest.append({**sample, "players": list(sample["players"]), "condition": condition,
-                                 "file": str(path), "speech_seconds": len(speech) / (2 * RATE),
-                                 "pad_seconds": PAD})
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    todo = [*samples("tune", args.per_split, args.seed), *samples("test", args.per_split, args.seed + 1000)]
+    for k, synth in enumerate(HELD_OUT_VOICES, start=2):
+        todo += samples("test", args.held_out, args.seed + 1000 * k, synth)
+    # Each batch synthesises and writes its own files (festival's in one process per batch);
+    # the manifest is written whole at the end, under a temporary name first, so a reader never
+    # sees half of one.
+    batches = [todo[i::max(args.jobs, 1) * 4] for i in range(max(args.jobs, 1) * 4)]
+
+    def run(batch: list[dict]) -> list[dict]:
+        return [entry for sample, speech in zip(batch, synthesise(batch), strict=True)
+                for entry in write_sample(sample, speech, out, pink, chatter)]
+
+    with ThreadPoolExecutor(max(args.jobs, 1)) as pool:
+        entries = [entry for part in pool.map(run, batches) for entry in part]
+    order = {sample["id"]: i for i, sample in enumerate(todo)}
+    manifest = sorted(entries, key=lambda e: order[e["id"]])  # the conditions stay in their order
+    partial = out / f"manifest.json.{os.getpid()}"
+    partial.write_text(json.dumps(manifest, indent=1))
+    partial.replace(out / "manifest.json")
     talk = sum(1 for m in manifest if m["expected"] is None)
-    print(f"{len(manifest)} files ({talk} of table talk) in {out}")
+    per_synth = ", ".join(f"{synth} {sum(m['synth'] == synth for m in manifest)}" for synth in SYNTHESISERS)
+    print(f"{len(manifest)} files ({talk} of table talk; {per_synth}) in {out} "
+          f"in {time.monotonic() - started:.1f} s")
     return 0
 
 
