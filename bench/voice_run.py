@@ -1,44 +1,63 @@
-"""Run the voice benchmark over the corpus of ``bench/voice_corpus.py`` and print the figures.
+"""Run the voice benchmark over the corpus of ``bench/voice_corpus.py`` and print the figures,
+side by side for the two recognisers.
 
 Run: ``.venv/bin/python bench/voice_corpus.py && .venv/bin/python bench/voice_run.py``
-(``--tune`` also prints the confidence threshold that the tune split alone would choose).
+(``--engine whisper|pocketsphinx|both``, default both; ``--tune`` also prints the confidence
+threshold that the tune split alone would choose; ``--voices``, ``--intents``: accuracy per voice
+and per kind of command; ``--errors``: the test split's misses). Each engine runs in a fresh
+process of its own (``--worker``), so its memory and load time are its own; one after the other,
+so they do not share the 2 cores. About 10 minutes per engine for the full corpus.
 
-Printed, per split (tune / test) and condition (clean / noise / chatter):
-  * exact-command accuracy: the canonical command decoded from the file equals the one spoken;
+Printed per engine:
+  * exact-command accuracy per split (tune / test) and condition (clean / noise / chatter): the
+    canonical command decoded from the file equals the one spoken; and on the test split per
+    synthesiser (espeak / flite / festival; flite and festival are never tuned on);
   * table-talk rejection: the share of non-commands that yield no command;
   * decode time per utterance (median, p95) and the real-time factor (decode time / audio time);
-  * end of speech -> parsed command, with the audio arriving at real-time pace through the WAV
-    audio source and ``Recognizer.listen`` (a sample of the test split);
+  * end of speech -> parsed command, median and p95, with ONE listener (continuous mode, the
+    engine from ``VoiceSettings.engine``) hearing 30 of the test split's clean commands in a row
+    from a WAV input at real-time pace;
+  * model load time, the process's RSS before loading and its peak RSS (``VmHWM``) after
+    decoding the corpus (before the listener loads a second model);
   * start-up: from starting a fresh interpreter to the first command heard from a WAV input.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from voice_engines import (  # noqa: E402
+    ENGINES,
+    EngineUnavailable,
+    engine_available,
+    engine_of,
+    memory_mb,
+    percentile,
+    recognizer_for,
+)
 
 from assistant.referee import Referee  # noqa: E402
-from assistant.voice.recognizer import CommandRecognizer, read_wav  # noqa: E402
+from assistant.voice.recognizer import RecognizerUnavailable, read_wav  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+CONDITIONS = ("clean", "noise", "chatter")
+SYNTHESISERS = ("espeak", "flite", "festival")
 
 
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    if not values:
-        return float("nan")
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
-
-
-def decode_all(manifest: list[dict], recognizer: CommandRecognizer) -> list[dict]:
+def decode_all(manifest: list[dict], recognizer) -> list[dict]:
     results = []
     for item in manifest:
         referee = Referee.resume(item["context"])
@@ -51,8 +70,8 @@ def decode_all(manifest: list[dict], recognizer: CommandRecognizer) -> list[dict
     return results
 
 
-def _decode_chunk(chunk: list[dict], options: dict) -> list[dict]:
-    return decode_all(chunk, CommandRecognizer(decoder_options=options))
+def _decode_chunk(chunk: list[dict], engine: str, options: dict) -> list[dict]:
+    return decode_all(chunk, recognizer_for(engine, decoder_options=options))
 
 
 def decoder_options(pairs: list[str]) -> dict[str, object]:
@@ -70,36 +89,106 @@ def decoder_options(pairs: list[str]) -> dict[str, object]:
     return options
 
 
-def decode_parallel(manifest: list[dict], jobs: int, options: dict) -> list[dict]:
+def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict) -> list[dict]:
     """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
     cores' times, so the full run's timing figures come from ``--jobs 1``)."""
-    if jobs <= 1:
-        return decode_all(manifest, CommandRecognizer(decoder_options=options))
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [manifest[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(_decode_chunk, chunks, [options] * jobs))
+        parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs))
     order = {m["file"]: i for i, m in enumerate(manifest)}
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
 
 
-def accuracy_by(results: list[dict], group: Callable[[dict], str]) -> None:
+# --------------------------------------------------------------------------- printing
+def cell(results: list[dict] | None, keep: Callable[[dict], bool], talk: bool = False) -> str:
+    """Exact commands (or, with ``talk``, table talk rejected) among the results kept."""
+    if results is None:
+        return "-"
+    rows = [r for r in results if keep(r) and (r["expected"] is None) == talk]
+    if not rows:
+        return "-"
+    hits = sum((r["got"] is None) if talk else (r["got"] == r["expected"]) for r in rows)
+    return f"{hits / len(rows):.1%}"
+
+
+def count(results: dict[str, list[dict] | None], keep: Callable[[dict], bool], talk: bool = False) -> int:
+    rows = next((r for r in results.values() if r is not None), [])
+    return sum(1 for r in rows if keep(r) and (r["expected"] is None) == talk)
+
+
+class Table:
+    """Rows of figures, one column per engine."""
+
+    def __init__(self, engines: list[str]) -> None:
+        self.engines = engines
+        print(f"{'':44}" + "".join(f"{e:>18}" for e in engines))
+
+    def row(self, label: str, values: list[str]) -> None:
+        print(f"{label:44}" + "".join(f"{v:>18}" for v in values))
+
+
+def report(table: Table, results: dict[str, list[dict] | None]) -> None:
+    runs = [results[e] for e in table.engines]
+    for split in ("tune", "test"):
+        for condition in CONDITIONS:
+            def keep(r: dict, split=split, condition=condition) -> bool:
+                return r["split"] == split and r["condition"] == condition
+
+            n = count(results, keep)
+            if not n:
+                continue
+            table.row(f"{split} {condition:8} exact commands ({n})", [cell(r, keep) for r in runs])
+            table.row(f"{split} {condition:8} table talk rejected ({count(results, keep, True)})",
+                      [cell(r, keep, True) for r in runs])
+    print("test split per synthesiser (flite and festival are never tuned on):")
+    for synth in SYNTHESISERS:
+        for condition in CONDITIONS:
+            def keep(r: dict, synth=synth, condition=condition) -> bool:
+                return r["split"] == "test" and r.get("synth", "espeak") == synth and r["condition"] == condition
+
+            n = count(results, keep)
+            if not n:
+                continue
+            table.row(f"  {synth:8} {condition:8} exact ({n})", [cell(r, keep) for r in runs])
+            table.row(f"  {synth:8} {condition:8} talk rejected ({count(results, keep, True)})",
+                      [cell(r, keep, True) for r in runs])
+
+
+def timing(table: Table, results: dict[str, list[dict] | None]) -> None:
+    decode, rtf = [], []
+    for engine in table.engines:
+        rows = results[engine]
+        if not rows:
+            decode.append("-")
+            rtf.append("-")
+            continue
+        times = [r["seconds"] for r in rows]
+        factors = [r["seconds"] / r["audio_seconds"] for r in rows if r["audio_seconds"]]
+        decode.append(f"{statistics.median(times) * 1000:.0f} / {percentile(times, 0.95) * 1000:.0f}")
+        rtf.append(f"{statistics.median(factors):.3f} / {percentile(factors, 0.95):.3f}")
+    table.row("decode time per file, ms (median / p95)", decode)
+    table.row("real-time factor (median / p95)", rtf)
+
+
+def accuracy_by(table: Table, results: dict[str, list[dict] | None], group: Callable[[dict], str]) -> None:
     """Exact-command accuracy per group of commands (``group`` of each) and condition."""
-    commands = [r for r in results if r["expected"] is not None]
-    for name in sorted({group(r) for r in commands}):
-        cells = []
-        for condition in ("clean", "noise", "chatter"):
-            cmds = [r for r in commands if group(r) == name and r["condition"] == condition]
-            if cmds:
-                cells.append(f"{condition} {sum(r['got'] == r['expected'] for r in cmds) / len(cmds):.2f}"
-                             f" ({len(cmds)})")
-        print(f"  {name:16} " + ", ".join(cells))
+    rows = next((r for r in results.values() if r is not None), [])
+    names = sorted({group(r) for r in rows if r["expected"] is not None})
+    for name in names:
+        for condition in CONDITIONS:
+            def keep(r: dict, name=name, condition=condition) -> bool:
+                return r["expected"] is not None and group(r) == name and r["condition"] == condition
+
+            n = count(results, keep)
+            if n:
+                table.row(f"  {name:22} {condition:8} ({n})", [cell(results[e], keep) for e in table.engines])
 
 
 def voice(result: dict) -> str:
     """Per voice: where the misses come from."""
-    return result["voice"]
+    return f"{result.get('synth', 'espeak')}:{result['voice']}"
 
 
 def kind(result: dict) -> str:
@@ -110,29 +199,10 @@ def kind(result: dict) -> str:
         else words[0]
 
 
-def report(results: list[dict]) -> None:
-    print(f"{'split':6} {'condition':8} {'commands':>8} {'exact':>7} {'talk':>5} {'rejected':>8}")
-    for split in ("tune", "test"):
-        for condition in ("clean", "noise", "chatter"):
-            rows = [r for r in results if r["split"] == split and r["condition"] == condition]
-            if not rows:
-                continue
-            cmds = [r for r in rows if r["expected"] is not None]
-            talk = [r for r in rows if r["expected"] is None]
-            exact = sum(r["got"] == r["expected"] for r in cmds) / max(len(cmds), 1)
-            rejected = sum(r["got"] is None for r in talk) / max(len(talk), 1)
-            print(f"{split:6} {condition:8} {len(cmds):8d} {exact:7.1%} {len(talk):5d} {rejected:8.1%}")
-    times = [r["seconds"] for r in results]
-    rtf = [r["seconds"] / r["audio_seconds"] for r in results if r["audio_seconds"]]
-    print(f"decode time per utterance: median {statistics.median(times) * 1000:.0f} ms, "
-          f"p95 {percentile(times, 0.95) * 1000:.0f} ms; real-time factor median "
-          f"{statistics.median(rtf):.3f}, p95 {percentile(rtf, 0.95):.3f}")
-
-
 def show_errors(results: list[dict], split: str, limit: int = 400) -> None:
     wrong = [r for r in results if r["split"] == split and r["got"] != r["expected"]]
     for r in wrong[:limit]:
-        print(f"  {r['id']} {r['condition']:7} {r['voice']:14} said {r['text']!r:50} heard {r['heard']!r} "
+        print(f"  {r['id']} {r['condition']:7} {voice(r):22} said {r['text']!r:50} heard {r['heard']!r} "
               f"-> {r['got']!r} conf {r['confidence']:.2f} ({r['reason']})")
 
 
@@ -141,6 +211,9 @@ def tune(results: list[dict], split: str = "tune") -> None:
     rows = [r for r in results if r["split"] == split]
     cmds = [r for r in rows if r["expected"] is not None]
     talk = [r for r in rows if r["expected"] is None]
+    if not cmds or not talk:
+        print(f"  {split} split: no commands or no table talk to choose a threshold on")
+        return
     best = None
     for step in range(100):
         t = step / 100
@@ -172,26 +245,30 @@ def speech_end_seconds(path: str) -> float:
     return (last + 1) / 100
 
 
-def realtime_latency(manifest: list[dict], count: int) -> None:
-    """End of speech -> parsed command, as in a session: one listener (continuous mode) hears
-    ``count`` of the test split's clean commands one after another from a WAV input at
-    real-time pace (SpeechRecognition's ``Recognizer.listen`` streaming into the decoder), with
-    the game state of whichever command is playing. The first utterance of a session is decoded
-    in one go once it ends (the front end's running mean is still cold), the others as they
-    arrive; the first is reported apart."""
+def realtime_latency(manifest: list[dict], count: int, engine: str) -> dict:
+    """End of speech -> parsed command, as in a session: one listener (continuous mode, its
+    recogniser built from ``VoiceSettings.engine``) hears ``count`` of the test split's clean
+    commands one after another from a WAV input at real-time pace (SpeechRecognition's
+    ``Recognizer.listen`` streaming into the decoder), with the game state of whichever command
+    is playing. The first utterance of a session is reported apart (PocketSphinx decodes it in
+    one go once it ends: the front end's running mean is still cold).
+
+    Returns the figures: ``latencies`` (seconds, the first left out), ``first``, ``heard``,
+    ``exact``, ``commands``, ``engine`` (the listener's real recogniser), ``problem``."""
     import queue
 
     from assistant.config import VoiceSettings
-    from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
+    from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
     items = [m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
-             and m["expected"] is not None][:count]
+             and m["expected"] is not None and m.get("synth", "espeak") == "espeak"][:count]
     if not items:
-        return
+        return {"problem": "no clean test commands in this corpus"}
     contexts = [ListenContext.from_referee(Referee.resume(item["context"])) for item in items]
     speech_ends = [speech_end_seconds(item["file"]) for item in items]  # within each file
     rate = 16000 * 2  # bytes a second in the WAV source
     events: queue.Queue = queue.Queue()
+    problems: list[str] = []
 
     def playing() -> int:
         """The command being spoken or next to be: the first whose speech has not ended (a
@@ -206,24 +283,29 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
     def on_event(event) -> None:
         if isinstance(event, Heard | Rejected):
             events.put((time.monotonic(), event))
+        elif isinstance(event, ListenerState) and event.state == "unavailable":
+            problems.append(event.reason or "unavailable")
 
-    listener = Listener(VoiceSettings(listen="continuous"), lambda: contexts[playing()], on_event,
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine)
+    listener = Listener(settings, lambda: contexts[playing()], on_event,
                         audio_input=[item["file"] for item in items])
     listener.start()
-    deadline = time.monotonic() + sum(i["speech_seconds"] + 2 * i["pad_seconds"] + 0.8 for i in items) + 20
-    while not listener.input_ended and time.monotonic() < deadline:
+    deadline = time.monotonic() + sum(i["speech_seconds"] + 2 * i["pad_seconds"] + 0.8 for i in items) + 60
+    while not listener.input_ended and not problems and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
     source = listener._source
+    used = engine_of(listener.recognizer) if listener.recognizer is not None else None
     listener.close()
+    if problems:
+        return {"problem": "; ".join(problems), "engine": used}
     if source is None or source.started_at is None:
-        print("end of speech -> parsed command: the listener did not start")
-        return
+        return {"problem": "the listener did not start", "engine": used}
     ends = [source.started_at + start / rate + end
             for (start, _), end in zip(source.spans, speech_ends, strict=True)]
     latencies: list[float] = []
-    first: str | None = None
-    correct = heard = 0
+    first: float | None = None
+    exact = heard = 0
     seen: set[int] = set()
     while not events.empty():
         at, event = events.get()
@@ -233,22 +315,21 @@ def realtime_latency(manifest: list[dict], count: int) -> None:
             continue
         seen.add(i)
         heard += 1
-        correct += event.command.canonical == items[i]["expected"]
+        exact += event.command.canonical == items[i]["expected"]
         if i == 0:
-            first = f"{(at - ends[0]) * 1000:.0f} ms"
+            first = at - ends[0]
         else:
             latencies.append(at - ends[i])
-    if latencies:
-        print(f"end of speech -> parsed command (one listener, real-time pace, {len(items)} commands "
-              f"in a row; {heard} heard as commands, {correct} exactly): median "
-              f"{statistics.median(latencies) * 1000:.0f} ms, p95 {percentile(latencies, 0.95) * 1000:.0f} ms"
-              f"; the session's first command (decoded in one go): {first or 'not heard as a command'}")
+    return {"latencies": latencies, "first": first, "heard": heard, "exact": exact,
+            "commands": len(items), "engine": used, "problem": None}
 
 
-def startup(manifest: list[dict]) -> None:
+def startup(manifest: list[dict], engine: str) -> str:
     """From starting the program to the first command heard (a fresh interpreter, WAV input)."""
-    item = next(m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
-                and m["expected"] is not None and not m["context"][2:])
+    item = next((m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
+                 and m["expected"] is not None and not m["context"][2:]), None)
+    if item is None:
+        return "no test command at the start of a game in this corpus"
     code = (
         "import time, sys; t0 = time.monotonic()\n"
         "from assistant.voice.listener import Listener, ListenContext, Heard\n"
@@ -257,40 +338,142 @@ def startup(manifest: list[dict]) -> None:
         "def on_event(e):\n"
         "    if isinstance(e, Heard) and not done.is_set(): out['t'] = time.monotonic() - t0; out['c'] = e.command.canonical; done.set()\n"
         f"ctx = ListenContext(players=tuple({item['players']!r}), game=None)\n"
-        f"l = Listener(VoiceSettings(listen='continuous'), lambda: ctx, on_event, audio_input=[{item['file']!r}])\n"
-        "l.start(); done.wait(20); l.close()\n"
+        f"l = Listener(VoiceSettings(listen='continuous', engine={engine!r}), lambda: ctx, on_event, audio_input=[{item['file']!r}])\n"
+        "l.start(); done.wait(30); l.close()\n"
         "print(out.get('t', -1), out.get('c'))\n"
     )
-    started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
-    wall = time.monotonic() - started
     fields = done.stdout.split(maxsplit=1)
     audio = item["pad_seconds"] + item["speech_seconds"]
     if fields and float(fields[0]) > 0:
-        print(f"start-up: first command heard {float(fields[0]):.2f} s after the interpreter started "
-              f"(process wall time {wall:.2f} s; the command's audio itself lasts {audio:.2f} s, "
-              f"so {float(fields[0]) - audio:.2f} s of that is start-up and decoding): {fields[1].strip()}")
-    else:
-        print(f"start-up: no command heard ({done.stderr.strip()[-300:]})")
+        return (f"{float(fields[0]):.2f} s ({float(fields[0]) - audio:.2f} s after its {audio:.2f} s "
+                f"of audio)")
+    return f"no command heard ({done.stderr.strip()[-200:]})"
+
+
+# --------------------------------------------------------------------------- one engine
+def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
+    """Everything measured for one engine, in this (fresh) process."""
+    engine = args.worker
+    options = decoder_options(args.option)
+    out: dict = {"engine": engine, "rss_before_mb": memory_mb("VmRSS")}
+    started = time.monotonic()
+    try:
+        recognizer = recognizer_for(engine, decoder_options=options)
+    except (EngineUnavailable, RecognizerUnavailable) as err:
+        return {**out, "problem": str(err)}
+    out["load_seconds"] = time.monotonic() - started
+    out["built"] = engine_of(recognizer)
+    if not args.only_realtime:
+        started = time.monotonic()
+        if args.jobs > 1:
+            del recognizer
+            out["results"] = decode_parallel(manifest, args.jobs, engine, options)
+            out["peak_rss_mb"] = None  # the decoding processes' own; see resource.RUSAGE_CHILDREN
+        else:
+            out["results"] = decode_all(manifest, recognizer)
+            out["peak_rss_mb"] = memory_mb("VmHWM")
+        print(f"{engine}: {len(manifest)} files decoded in {time.monotonic() - started:.0f} s",
+              file=sys.stderr, flush=True)
+    if not args.no_realtime:
+        out["latency"] = realtime_latency(manifest, args.latency_samples, engine)
+        out["startup"] = startup(manifest, engine)
+    return out
+
+
+def run_engine(engine: str, argv: list[str]) -> dict:
+    """``worker`` in a fresh interpreter, so that memory and load time are this engine's alone."""
+    with tempfile.TemporaryDirectory(prefix="lifeguard-voice-run-") as tmp:
+        result = Path(tmp) / "result.json"
+        done = subprocess.run([sys.executable, __file__, *argv, "--worker", engine, "--result", str(result)],
+                              cwd=ROOT, check=False)
+        if done.returncode != 0 or not result.exists():
+            return {"engine": engine, "problem": f"the {engine} run failed (exit status {done.returncode})"}
+        return json.loads(result.read_text())
+
+
+def figures(table: Table, runs: dict[str, dict]) -> None:
+    def each(fn: Callable[[dict], str]) -> list[str]:
+        return [fn(runs[e]) if not runs[e].get("problem") else "-" for e in table.engines]
+
+    table.row("model load, s", each(lambda r: f"{r['load_seconds']:.2f}"))
+    table.row("peak RSS after decoding, MB (before load)",
+              each(lambda r: f"{r['peak_rss_mb']:.0f} ({r['rss_before_mb']:.0f})" if r.get("peak_rss_mb")
+                   else "-"))
+
+    def latency(r: dict) -> str:
+        lat = r.get("latency")
+        if not lat:
+            return "-"
+        if lat.get("problem"):
+            return "failed"
+        values = lat["latencies"]
+        if not values:
+            return "none heard"
+        return f"{statistics.median(values) * 1000:.0f} / {percentile(values, 0.95) * 1000:.0f}"
+
+    n = next((r["latency"]["commands"] for r in runs.values() if r.get("latency", {}).get("commands")), 0)
+    table.row(f"end of speech -> command, ms (med / p95; {n})", each(latency))
+    table.row("  commands heard / exactly right",
+              each(lambda r: f"{r['latency']['heard']} / {r['latency']['exact']}"
+                   if r.get("latency") and not r["latency"].get("problem") else "-"))
+    table.row("  the session's first command, ms",
+              each(lambda r: f"{r['latency']['first'] * 1000:.0f}"
+                   if r.get("latency") and r["latency"].get("first") is not None else "-"))
+    table.row("start-up to the first command heard", [""] * len(table.engines))
+    for engine in table.engines:
+        if runs[engine].get("startup"):
+            print(f"  {engine}: {runs[engine]['startup']}")
+    for engine in table.engines:
+        r = runs[engine]
+        notes = [r.get("problem")]
+        if r.get("built") and r["built"] != engine:
+            notes.append(f"asked for {engine}, got a {r['built']} recogniser")
+        lat = r.get("latency") or {}
+        if lat.get("problem"):
+            notes.append(f"listener: {lat['problem']}")
+        elif lat.get("engine") and lat["engine"] != engine:
+            notes.append(f"the listener used {lat['engine']}, not {engine}")
+        for note in filter(None, notes):
+            print(f"{engine}: {note}")
+
+
+def select(manifest: list[dict], limit: int | None) -> list[dict]:
+    """At most ``limit`` files, whole samples (all their conditions) spread evenly over the
+    corpus, so that a small run still sees every split and synthesiser."""
+    if limit is None or limit >= len(manifest):
+        return manifest
+    ids = list(dict.fromkeys(m["id"] for m in manifest))
+    per_id = max(1, len(manifest) // len(ids))
+    keep_count = max(1, limit // per_id)
+    keep = {ids[int(i * len(ids) / keep_count)] for i in range(keep_count)}
+    return [m for m in manifest if m["id"] in keep]
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", choices=(*ENGINES, "both"), default="both")
     parser.add_argument("--corpus", default=str(ROOT / "bench" / "out" / "voice"))
-    parser.add_argument("--limit", type=int, default=None, help="at most this many files")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="at most this many files (whole samples, spread over the corpus)")
     parser.add_argument("--tune", action="store_true", help="print the threshold the tune split picks")
     parser.add_argument("--errors", action="store_true", help="list the test split's misses")
     parser.add_argument("--latency-samples", type=int, default=30)
     parser.add_argument("--no-realtime", action="store_true", help="skip the real-time-pace runs")
     parser.add_argument("--only-realtime", action="store_true", help="only the real-time-pace runs")
     parser.add_argument("--split", choices=("tune", "test"), help="only this split")
-    parser.add_argument("--condition", choices=("clean", "noise", "chatter"), action="append",
+    parser.add_argument("--condition", choices=CONDITIONS, action="append",
                         help="only this condition (repeatable)")
+    parser.add_argument("--synth", choices=SYNTHESISERS, action="append",
+                        help="only this synthesiser's files (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="decode in this many processes")
     parser.add_argument("--voices", action="store_true", help="print accuracy per voice")
     parser.add_argument("--intents", action="store_true", help="print accuracy per kind of command")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a PocketSphinx decoder option to try (repeatable)")
+    parser.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
+    parser.add_argument("--result", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     path = Path(args.corpus) / "manifest.json"
     if not path.exists():
@@ -301,31 +484,45 @@ def main(argv: list[str] | None = None) -> int:
         manifest = [m for m in manifest if m["split"] == args.split]
     if args.condition:
         manifest = [m for m in manifest if m["condition"] in args.condition]
-    manifest = manifest[: args.limit]
-    if args.only_realtime:
-        realtime_latency(manifest, args.latency_samples)
-        startup(manifest)
+    if args.synth:
+        manifest = [m for m in manifest if m.get("synth", "espeak") in args.synth]
+    manifest = select(manifest, args.limit)
+    if args.worker:
+        Path(args.result).write_text(json.dumps(worker(args, manifest)))
         return 0
-    started = time.monotonic()
-    if args.jobs > 1:
-        results = decode_parallel(manifest, args.jobs, decoder_options(args.option))
-        print(f"{len(manifest)} files decoded in {time.monotonic() - started:.1f} s ({args.jobs} processes)")
-    else:
-        recognizer = CommandRecognizer(decoder_options=decoder_options(args.option))
-        print(f"decoder ready in {time.monotonic() - started:.2f} s; {len(manifest)} files")
-        results = decode_all(manifest, recognizer)
-    report(results)
-    if args.voices:
-        accuracy_by(results, voice)
-    if args.intents:
-        accuracy_by(results, kind)
-    if args.tune:
-        tune(results)
-    if args.errors:
-        show_errors(results, args.split or "test")
-    if not args.no_realtime:
-        realtime_latency(manifest, args.latency_samples)
-        startup(manifest)
+
+    engines = list(ENGINES) if args.engine == "both" else [args.engine]
+    engine_argv = [a for i, a in enumerate(argv) if not a.startswith("--engine")
+                   and not (i and argv[i - 1] == "--engine")]
+    runs: dict[str, dict] = {}
+    for engine in engines:
+        why = engine_available(engine)
+        if why is not None:
+            print(why)
+            runs[engine] = {"engine": engine, "problem": why}
+            continue
+        runs[engine] = run_engine(engine, engine_argv)
+    results = {e: runs[e].get("results") for e in engines}
+    print(f"{len(manifest)} files, {os.cpu_count()} cores; one engine at a time, each in a process of its own")
+    table = Table(engines)
+    if any(r is not None for r in results.values()):
+        report(table, results)
+        timing(table, results)
+    figures(table, runs)
+    if args.voices and any(results.values()):
+        print("exact commands per voice:")
+        accuracy_by(table, results, voice)
+    if args.intents and any(results.values()):
+        print("exact commands per kind of command:")
+        accuracy_by(table, results, kind)
+    for engine in engines:
+        rows = results[engine]
+        if rows and args.tune:
+            print(f"{engine}: confidence threshold on the tune split")
+            tune(rows)
+        if rows and args.errors:
+            print(f"{engine}: the {args.split or 'test'} split's misses")
+            show_errors(rows, args.split or "test")
     return 0
 
 
