@@ -1,0 +1,394 @@
+"""Whole games by voice: issue 14's measure of the listening loop (``make bench-voice``).
+
+Run: ``.venv/bin/python bench/voice_game.py [--engine both|pocketsphinx|whisper] [--players 3 4 5]``
+
+Each game is a seeded simulated game (``engine.simulate``), by default the shortest of seeds 0-39
+for 3, 4 and 5 players (278 spoken lines in all). Its first line, ``new game ...`` (with the start
+player drawn by lot), is typed; every other action is spoken, phrased at random from the command
+templates as in ``bench/voice_corpus.py``, by the seat of the player it is about (rows by a seat
+drawn at random), and each spoken hand and sudden death is followed by the same seat saying "yes"
+(a spoken hand, sudden death or new game is read back and waits for "yes"). Each seat has its own
+espeak-ng voice, rate and level (peaks from -2 to -8 dBFS); two seats pause 0.3-0.5 s between the
+cards of a list (espeak-ng's own pauses inside a line are at most about 0.15 s: measured and
+printed). Quiet room noise (pink noise 20 dB below the quiet seats' speech) runs under the whole
+stream, and each line is followed by 1.3-1.7 s of it, the wait for the referee's read-back.
+
+The whole game is one WAV file played into the same ``Listener`` the table uses (continuous mode,
+its recogniser built from ``VoiceSettings.engine``), at real-time pace: the listener's WAV input
+cannot be played faster. As ``lifeguard listen`` does (``_listen_session``), each heard command is
+applied with ``Referee.execute`` on the main thread while the listener goes on listening.
+
+Printed per engine: lines applied exactly as intended (heard as the one command said, and the
+game where it should be after it), games ending right (the referee's history equal to the
+simulated game's), the first slip of each game (line, expected, got), and the line-by-line
+recognition given the right state (each line's audio, with its noise, decoded alone after
+``set_context(players, game before that line)``), with the lines that decoding alone got right
+but the listening loop lost.
+
+Runtime: the audio lasts about 20 minutes for the three default games, so about 21 minutes per
+engine (plus half a minute of synthesis); ``--players 3`` alone takes about 5 minutes per engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import queue
+import random
+import sys
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from voice_corpus import RATE, espeak, phrase_groups, pink_noise, write_wav  # noqa: E402
+from voice_engines import (  # noqa: E402
+    ENGINES,
+    EngineUnavailable,
+    engine_available,
+    engine_of,
+    recognizer_for,
+)
+
+from assistant.commands import canonical  # noqa: E402
+from assistant.referee import Referee  # noqa: E402
+from assistant.voice.recognizer import RecognizerUnavailable  # noqa: E402
+from engine.actions import DeclareHand, SetRow, SuddenDeath  # noqa: E402
+from engine.simulate import simulate_game  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import audioop
+
+ROOT = Path(__file__).resolve().parents[1]
+BYTES_PER_SECOND = RATE * 2
+
+#: One seat per player, in seating order: espeak-ng voice, rate (words a minute), pitch, the
+#: speech's peak level (dBFS), and the pause between the cards of a list (seconds; 0: espeak-ng's
+#: own). Voices of the test split, never tuned on.
+SEATS = [
+    ("en-gb-x-rp", 160, 50, -2.0, 0.0),
+    ("en+f2", 140, 60, -8.0, 0.4),
+    ("en-us+m7", 175, 40, -4.0, 0.0),
+    ("en+m1", 150, 45, -8.0, 0.0),
+    ("en-us+f4", 185, 65, -3.0, 0.35),
+]
+#: Room noise: this far below the quiet seats' speech (RMS).
+NOISE_BELOW_DB = 20.0
+#: Quiet after each line (the read-back's time), drawn from this range; and before the first.
+GAP = (1.3, 1.7)
+LEAD_IN = 1.0
+#: Audio kept either side of a line when it is decoded alone.
+MARGIN = 0.3
+
+
+@dataclass
+class Line:
+    """One spoken line of a game."""
+
+    number: int  # in the game, the typed first line being 1
+    text: str  # what is said
+    expected: str  # its canonical command
+    seat: int
+    confirms: bool  # a hand or sudden death: read back, then "yes" follows
+    before: list[str]  # the game's history (canonical) before this line
+    after: list[str]  # ... and after it, as intended
+    ssml: str = ""  # the text with pauses between cards, for seats that pause
+    start: int = 0  # byte offsets of the speech in the game's stream
+    end: int = 0
+
+
+@dataclass
+class GameAudio:
+    players: tuple[str, ...]
+    seed: int
+    typed: list[str]  # the typed first line and the start player it drew
+    lines: list[Line]
+    history: list[str]  # the whole game, canonical
+    wav: str = ""
+    raw: bytes = b""
+    espeak_pauses: list[float] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- the games
+def choose_seed(players: int, seeds: range) -> int:
+    """The seed of the shortest simulated game for ``players`` among ``seeds``."""
+    return min(seeds, key=lambda s: (len(simulate_game(random.Random(s), players=players)), s))
+
+
+def script(players: int, seed: int) -> GameAudio:
+    """The lines of one game, as they will be said."""
+    actions = simulate_game(random.Random(seed), players=players)
+    history = [canonical(a) for a in actions]
+    names = tuple(actions[0].players)
+    rng = random.Random(seed * 7919 + players)
+    lines: list[Line] = []
+    number = 1
+    for i, action in enumerate(actions[2:], start=2):
+        number += 1
+        player = getattr(action, "player", None)
+        seat = names.index(player) if player in names else rng.randrange(len(names))
+        if isinstance(action, SetRow):
+            seat = rng.randrange(len(names))
+        groups = phrase_groups(history[i], names, rng)
+        confirms = isinstance(action, DeclareHand | SuddenDeath)
+        line = Line(number, " ".join(" ".join(g) for g in groups), history[i], seat, confirms,
+                    history[:i], history[: i + 1])
+        pause = SEATS[seat][4]
+        if pause and len(groups) > 2:
+            # A pause between every two groups of words (each card or run of equal cards is
+            # its own group), drawn around the seat's own.
+            parts = [" ".join(groups[0])]
+            for g in groups[1:]:
+                parts.append(f'<break time="{int(1000 * rng.uniform(pause - 0.1, pause + 0.1))}ms"/>')
+                parts.append(" ".join(g))
+            line.ssml = "<speak>" + " ".join(parts) + "</speak>"
+        lines.append(line)
+        if confirms:
+            number += 1
+            lines.append(Line(number, "yes", "yes", seat, False, history[: i + 1], history[: i + 1]))
+    return GameAudio(names, seed, history[:2], lines, history)
+
+
+def level(raw: bytes, peak_dbfs: float) -> bytes:
+    peak = audioop.max(raw, 2) or 1
+    return audioop.mul(raw, 2, 32767 * 10 ** (peak_dbfs / 20) / peak)
+
+
+def longest_pause(raw: bytes) -> float:
+    """The longest quiet stretch inside the speech (10 ms frames under 2% of the loudest)."""
+    step = RATE // 100 * 2
+    levels = [audioop.rms(raw[i : i + step], 2) for i in range(0, len(raw), step)]
+    loud = max(levels) * 0.02
+    spoken = [i for i, lv in enumerate(levels) if lv > loud]
+    if not spoken:
+        return 0.0
+    best = run = 0
+    for lv in levels[spoken[0] : spoken[-1] + 1]:
+        run = run + 1 if lv <= loud else 0
+        best = max(best, run)
+    return best / 100
+
+
+def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) -> None:
+    """Synthesise every line and lay the game's stream out, noise under all of it."""
+
+    def say(line: Line) -> bytes:
+        voice, rate, pitch, _, _ = SEATS[line.seat]
+        return espeak(line.ssml or line.text, voice, rate, pitch, ssml=bool(line.ssml))
+
+    speech = list(pool.map(say, game.lines))
+    game.espeak_pauses = [longest_pause(s) for s, line in zip(speech, game.lines, strict=True)
+                          if not line.ssml and len(line.text.split()) > 3]
+    speech = [level(s, SEATS[line.seat][3]) for s, line in zip(speech, game.lines, strict=True)]
+    rng = random.Random(game.seed)
+    parts = [bytes(int(LEAD_IN * RATE) * 2)]
+    at = len(parts[0])
+    for s, line in zip(speech, game.lines, strict=True):
+        line.start, line.end = at, at + len(s)
+        gap = bytes(int(rng.uniform(*GAP) * RATE) * 2)
+        parts += [s, gap]
+        at += len(s) + len(gap)
+    stream = b"".join(parts)
+    quiet = [audioop.rms(s, 2) for s, line in zip(speech, game.lines, strict=True)
+             if SEATS[line.seat][3] <= min(seat[3] for seat in SEATS[: len(game.players)])]
+    target = sum(quiet) / len(quiet) / 10 ** (NOISE_BELOW_DB / 20)
+    start = rng.randrange(len(pink) // 2) * 2
+    noise = (pink[start:] + pink * (len(stream) // len(pink) + 2))[: len(stream)]
+    noise = audioop.mul(noise, 2, target / (audioop.rms(noise, 2) or 1))
+    game.raw = audioop.add(stream, noise, 2)
+    path = out / f"game_{len(game.players)}p_seed{game.seed}.wav"
+    write_wav(path, game.raw)
+    game.wav = str(path)
+    (out / f"game_{len(game.players)}p_seed{game.seed}.json").write_text(json.dumps(
+        [dataclasses.asdict(line) for line in game.lines], indent=1))
+
+
+# --------------------------------------------------------------------------- playing a game in
+@dataclass
+class Outcome:
+    """What the listening loop did with one game."""
+
+    heard: dict[int, list[str]]  # line index -> what each utterance attributed to it became
+    after: dict[int, list[str]]  # line index -> the referee's history after its last event
+    questions: dict[int, bool]
+    history: list[str]
+    engine: str | None
+    problem: str | None
+    wall: float
+
+
+def play(game: GameAudio, engine: str) -> Outcome:
+    """Play ``game``'s stream into a ``Listener`` and apply what it hears, as ``lifeguard
+    listen`` does (heard -> read back -> ``referee.execute``)."""
+    from assistant.config import VoiceSettings
+    from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
+
+    referee = Referee.resume(game.typed, [False, True])
+    events: queue.Queue = queue.Queue()
+
+    def on_event(event) -> None:
+        # The stream's read position when the listener reports: where the utterance ended
+        # (plus the pause that ended it); the listener's thread reads and reports, so decoding
+        # time does not move it.
+        source = listener._source
+        stream = getattr(source, "stream", None)
+        position = stream.position - source.spans[0][0] if stream is not None and source.spans else 0
+        events.put((position, event))
+
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine)
+    listener = Listener(settings, lambda: ListenContext.from_referee(referee), on_event,
+                        audio_input=[game.wav])
+    starts = [line.start for line in game.lines]
+    heard: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    questions: dict[int, bool] = {}
+    problem = None
+    started = time.monotonic()
+    deadline = started + len(game.raw) / BYTES_PER_SECOND + 120
+    listener.start()
+    try:
+        while time.monotonic() < deadline:
+            try:
+                position, event = events.get(timeout=0.5)
+            except queue.Empty:
+                if listener.input_ended:
+                    break
+                continue
+            if isinstance(event, ListenerState):
+                if event.state == "unavailable":
+                    problem = event.reason
+                    break
+                continue
+            index = max((i for i, s in enumerate(starts) if s < position), default=-1)  # -1: before line 2
+            if isinstance(event, Heard):
+                reply = referee.execute(event.command)
+                got = event.command.canonical + ("" if reply.ok or event.command.canonical == "yes"
+                                                 else f" (refused: {reply.error})")
+                if getattr(reply, "question", False):
+                    questions[index] = True
+            elif isinstance(event, Rejected):
+                got = f"[not a command: {event.reason}" + (f"; heard '{event.text}']" if event.text else "]")
+            else:
+                continue
+            heard.setdefault(index, []).append(got)
+            after[index] = referee.history()
+        else:
+            problem = "the game's audio did not end in time"
+    finally:
+        used = engine_of(listener.recognizer) if listener.recognizer is not None else None
+        listener.close()
+    return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started)
+
+
+def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
+    """Each line: applied exactly as intended?, and what became of it."""
+    judged = []
+    history = list(game.typed)
+    for i, line in enumerate(game.lines):
+        got = outcome.heard.get(i, [])
+        history = outcome.after.get(i, history)
+        if line.confirms:
+            # Applied at once, or asked about (then "yes" applies it).
+            right_state = history == line.after or (history == line.before and outcome.questions.get(i, False))
+        else:
+            right_state = history == line.after
+        exact = got == [line.expected] and right_state
+        summary = " + ".join(got) if got else "(nothing)"
+        if got == [line.expected] and not right_state:
+            summary += " (the game was elsewhere)"
+        judged.append((line, exact, summary))
+    return judged
+
+
+def alone(game: GameAudio, recognizer) -> list[bool]:
+    """Each line's audio decoded by itself, with the game state right before it."""
+    right = []
+    margin = int(MARGIN * RATE) * 2
+    for line in game.lines:
+        referee = Referee.resume(line.before, [False, True])
+        recognizer.set_context(game.players, referee.game)
+        decoded = recognizer.decode(game.raw[max(0, line.start - margin) : line.end + margin])
+        right.append(decoded.command is not None and decoded.command.canonical == line.expected)
+    return right
+
+
+# --------------------------------------------------------------------------- main
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", choices=(*ENGINES, "both"), default="both")
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5], choices=(3, 4, 5),
+                        help="one game for each of these player counts")
+    parser.add_argument("--seeds", type=int, default=40,
+                        help="each game is the shortest simulated game among seeds 0..N-1")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "voice_game"))
+    parser.add_argument("--slips", type=int, default=1, help="print this many slips per game")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    pink = pink_noise(60, out)
+    games = [script(n, choose_seed(n, range(args.seeds))) for n in args.players]
+    with ThreadPoolExecutor(2) as pool:
+        for game in games:
+            render(game, out, pink, pool)
+    total = sum(len(g.lines) for g in games)
+    audio = sum(len(g.raw) for g in games) / BYTES_PER_SECOND
+    pauses = sorted(p for g in games for p in g.espeak_pauses)
+    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed}: {len(g.lines)} lines' for g in games)}), "
+          f"{total} spoken lines, {audio / 60:.1f} min of audio, made in {time.monotonic() - started:.0f} s")
+    if pauses:
+        print(f"espeak-ng's own longest pause inside a line (lines of 4+ words, no added pauses): "
+              f"median {pauses[len(pauses) // 2] * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms; seats "
+              + ", ".join(f"{i + 1}" for i, s in enumerate(SEATS) if s[4])
+              + " pause 0.25-0.5 s between cards")
+    engines = list(ENGINES) if args.engine == "both" else [args.engine]
+    for engine in engines:
+        why = engine_available(engine)
+        if why is not None:
+            print(f"{engine}: {why}")
+            continue
+        try:
+            recognizer = recognizer_for(engine)
+        except (EngineUnavailable, RecognizerUnavailable) as err:
+            print(f"{engine}: {err}")
+            continue
+        exact_total = ending_right = alone_total = lost_total = 0
+        print(f"--- {engine}")
+        for game in games:
+            outcome = play(game, engine)
+            judged = judge(game, outcome)
+            by_alone = alone(game, recognizer)
+            exact = sum(ok for _, ok, _ in judged)
+            ends = outcome.history == game.history
+            lost = sum(a and not ok for a, (_, ok, _) in zip(by_alone, judged, strict=True))
+            exact_total += exact
+            ending_right += ends
+            alone_total += sum(by_alone)
+            lost_total += lost
+            note = "" if outcome.engine in (None, engine) else f" [the listener used {outcome.engine}!]"
+            if outcome.problem:
+                note += f" [{outcome.problem}]"
+            print(f"{len(game.players)} players (seed {game.seed}): {exact}/{len(judged)} lines applied exactly "
+                  f"({exact / len(judged):.0%}); game ended right: {'yes' if ends else 'no'}; decoded alone "
+                  f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but lost in the loop: "
+                  f"{lost}; {outcome.wall:.0f} s{note}")
+            slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
+            for line, got in slips:
+                print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
+                      f"(said '{line.text}'), got {got}")
+        print(f"{engine}: {exact_total}/{total} lines applied exactly ({exact_total / total:.1%}), "
+              f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "
+              f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
+              f"but lost in the loop")
+    print(f"total {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
