@@ -1,10 +1,7 @@
 """The recognisers the voice benchmarks compare, built in one place (``bench/voice_run.py``,
-``bench/voice_game.py``).
-
-``recognizer_for(engine)`` asks ``assistant.voice.recognizer.make_recognizer``, the factory the
-listener uses. Until that factory exists on main, PocketSphinx falls back to
-``CommandRecognizer`` and Whisper is reported as not available yet (``EngineUnavailable``);
-this module is the one place to drop that fallback.
+``bench/voice_game.py``): through ``assistant.voice.recognizer.make_recognizer``, the factory
+the listener uses. Where Whisper falls back to PocketSphinx (its model missing), the benchmark
+says so instead of printing PocketSphinx's figures under Whisper's name.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assistant.voice.recognizer import CommandRecognizer  # noqa: E402
+from assistant.voice.recognizer import CommandRecognizer, make_recognizer  # noqa: E402
 from engine.game import Game  # noqa: E402
 
 ENGINES = ("pocketsphinx", "whisper")
@@ -25,38 +22,23 @@ class EngineUnavailable(RuntimeError):
     """This engine cannot be benchmarked here; the message says why, in one line."""
 
 
-def _factory():
-    try:
-        from assistant.voice.recognizer import make_recognizer
-    except ImportError:
-        return None
-    return make_recognizer
-
-
-def engine_available(engine: str) -> str | None:
-    """``None`` when ``engine`` can be built (and the listener builds it too), else why not."""
-    if _factory() is None and engine != "pocketsphinx":
-        return f"{engine} engine not available yet"
-    return None
-
-
 def recognizer_for(engine: str, players: Sequence[str] = (), game: Game | None = None,
-                   decoder_options: dict[str, object] | None = None) -> object:
+                   decoder_options: dict[str, object] | None = None, model: str = "") -> object:
     """A recogniser of ``engine`` with the interface of ``CommandRecognizer``.
 
     ``decoder_options`` (PocketSphinx's, for trying settings) builds a ``CommandRecognizer``
-    directly. Raises ``EngineUnavailable`` (and ``RecognizerUnavailable`` from the factory).
+    directly; ``model``: a CTranslate2 Whisper folder instead of the packaged one. Raises
+    ``EngineUnavailable`` when ``engine`` would fall back to another, and
+    ``RecognizerUnavailable`` when none loads.
     """
     if decoder_options:
         if engine != "pocketsphinx":
             raise EngineUnavailable("--option sets PocketSphinx decoder options only")
         return CommandRecognizer(players, game, decoder_options=decoder_options)
-    make_recognizer = _factory()
-    if make_recognizer is None:
-        if engine == "pocketsphinx":
-            return CommandRecognizer(players, game)
-        raise EngineUnavailable(f"{engine} engine not available yet")
-    return make_recognizer(engine, players, game)
+    recognizer, note = make_recognizer(engine, players, game, model=model)
+    if note:
+        raise EngineUnavailable(note)
+    return recognizer
 
 
 def engine_of(recognizer: object) -> str:

@@ -50,7 +50,6 @@ from voice_corpus import RATE, espeak, phrase_groups, pink_noise, write_wav  # n
 from voice_engines import (  # noqa: E402
     ENGINES,
     EngineUnavailable,
-    engine_available,
     engine_of,
     recognizer_for,
 )
@@ -223,7 +222,7 @@ class Outcome:
     wall: float
 
 
-def play(game: GameAudio, engine: str) -> Outcome:
+def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
     """Play ``game``'s stream into a ``Listener`` and apply what it hears, as ``lifeguard
     listen`` does (heard -> read back -> ``referee.execute``)."""
     from assistant.config import VoiceSettings
@@ -241,7 +240,7 @@ def play(game: GameAudio, engine: str) -> Outcome:
         position = stream.position - source.spans[0][0] if stream is not None and source.spans else 0
         events.put((position, event))
 
-    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine)
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
     listener = Listener(settings, lambda: ListenContext.from_referee(referee), on_event,
                         audio_input=[game.wav])
     starts = [line.start for line in game.lines]
@@ -282,6 +281,8 @@ def play(game: GameAudio, engine: str) -> Outcome:
             problem = "the game's audio did not end in time"
     finally:
         used = engine_of(listener.recognizer) if listener.recognizer is not None else None
+        if getattr(listener, "note", None):
+            problem = listener.note
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started)
 
@@ -327,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=40,
                         help="each game is the shortest simulated game among seeds 0..N-1")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "voice_game"))
+    parser.add_argument("--model", default="", metavar="DIR",
+                        help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--slips", type=int, default=1, help="print this many slips per game")
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -349,19 +352,15 @@ def main(argv: list[str] | None = None) -> int:
               + " pause 0.25-0.5 s between cards")
     engines = list(ENGINES) if args.engine == "both" else [args.engine]
     for engine in engines:
-        why = engine_available(engine)
-        if why is not None:
-            print(f"{engine}: {why}")
-            continue
         try:
-            recognizer = recognizer_for(engine)
+            recognizer = recognizer_for(engine, model=args.model)
         except (EngineUnavailable, RecognizerUnavailable) as err:
             print(f"{engine}: {err}")
             continue
         exact_total = ending_right = alone_total = lost_total = 0
         print(f"--- {engine}")
         for game in games:
-            outcome = play(game, engine)
+            outcome = play(game, engine, args.model)
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
             exact = sum(ok for _, ok, _ in judged)

@@ -42,7 +42,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from voice_engines import (  # noqa: E402
     ENGINES,
     EngineUnavailable,
-    engine_available,
     engine_of,
     memory_mb,
     percentile,
@@ -70,8 +69,8 @@ def decode_all(manifest: list[dict], recognizer) -> list[dict]:
     return results
 
 
-def _decode_chunk(chunk: list[dict], engine: str, options: dict) -> list[dict]:
-    return decode_all(chunk, recognizer_for(engine, decoder_options=options))
+def _decode_chunk(chunk: list[dict], engine: str, options: dict, model: str) -> list[dict]:
+    return decode_all(chunk, recognizer_for(engine, decoder_options=options, model=model))
 
 
 def decoder_options(pairs: list[str]) -> dict[str, object]:
@@ -89,14 +88,14 @@ def decoder_options(pairs: list[str]) -> dict[str, object]:
     return options
 
 
-def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict) -> list[dict]:
+def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict, model: str) -> list[dict]:
     """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
     cores' times, so the full run's timing figures come from ``--jobs 1``)."""
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [manifest[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs))
+        parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs, [model] * jobs))
     order = {m["file"]: i for i, m in enumerate(manifest)}
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
 
@@ -245,7 +244,7 @@ def speech_end_seconds(path: str) -> float:
     return (last + 1) / 100
 
 
-def realtime_latency(manifest: list[dict], count: int, engine: str) -> dict:
+def realtime_latency(manifest: list[dict], count: int, engine: str, model: str = "") -> dict:
     """End of speech -> parsed command, as in a session: one listener (continuous mode, its
     recogniser built from ``VoiceSettings.engine``) hears ``count`` of the test split's clean
     commands one after another from a WAV input at real-time pace (SpeechRecognition's
@@ -286,7 +285,7 @@ def realtime_latency(manifest: list[dict], count: int, engine: str) -> dict:
         elif isinstance(event, ListenerState) and event.state == "unavailable":
             problems.append(event.reason or "unavailable")
 
-    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine)
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
     listener = Listener(settings, lambda: contexts[playing()], on_event,
                         audio_input=[item["file"] for item in items])
     listener.start()
@@ -296,6 +295,8 @@ def realtime_latency(manifest: list[dict], count: int, engine: str) -> dict:
     time.sleep(0.5)
     source = listener._source
     used = engine_of(listener.recognizer) if listener.recognizer is not None else None
+    if getattr(listener, "note", None):
+        problems.append(listener.note)
     listener.close()
     if problems:
         return {"problem": "; ".join(problems), "engine": used}
@@ -324,7 +325,7 @@ def realtime_latency(manifest: list[dict], count: int, engine: str) -> dict:
             "commands": len(items), "engine": used, "problem": None}
 
 
-def startup(manifest: list[dict], engine: str) -> str:
+def startup(manifest: list[dict], engine: str, model: str = "") -> str:
     """From starting the program to the first command heard (a fresh interpreter, WAV input)."""
     item = next((m for m in manifest if m["split"] == "test" and m["condition"] == "clean"
                  and m["expected"] is not None and not m["context"][2:]), None)
@@ -338,7 +339,7 @@ def startup(manifest: list[dict], engine: str) -> str:
         "def on_event(e):\n"
         "    if isinstance(e, Heard) and not done.is_set(): out['t'] = time.monotonic() - t0; out['c'] = e.command.canonical; done.set()\n"
         f"ctx = ListenContext(players=tuple({item['players']!r}), game=None)\n"
-        f"l = Listener(VoiceSettings(listen='continuous', engine={engine!r}), lambda: ctx, on_event, audio_input=[{item['file']!r}])\n"
+        f"l = Listener(VoiceSettings(listen='continuous', engine={engine!r}, whisper_model={model!r}), lambda: ctx, on_event, audio_input=[{item['file']!r}])\n"
         "l.start(); done.wait(30); l.close()\n"
         "print(out.get('t', -1), out.get('c'))\n"
     )
@@ -359,7 +360,7 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
     out: dict = {"engine": engine, "rss_before_mb": memory_mb("VmRSS")}
     started = time.monotonic()
     try:
-        recognizer = recognizer_for(engine, decoder_options=options)
+        recognizer = recognizer_for(engine, decoder_options=options, model=args.model)
     except (EngineUnavailable, RecognizerUnavailable) as err:
         return {**out, "problem": str(err)}
     out["load_seconds"] = time.monotonic() - started
@@ -368,7 +369,7 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         started = time.monotonic()
         if args.jobs > 1:
             del recognizer
-            out["results"] = decode_parallel(manifest, args.jobs, engine, options)
+            out["results"] = decode_parallel(manifest, args.jobs, engine, options, args.model)
             out["peak_rss_mb"] = None  # the decoding processes' own; see resource.RUSAGE_CHILDREN
         else:
             out["results"] = decode_all(manifest, recognizer)
@@ -376,8 +377,8 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         print(f"{engine}: {len(manifest)} files decoded in {time.monotonic() - started:.0f} s",
               file=sys.stderr, flush=True)
     if not args.no_realtime:
-        out["latency"] = realtime_latency(manifest, args.latency_samples, engine)
-        out["startup"] = startup(manifest, engine)
+        out["latency"] = realtime_latency(manifest, args.latency_samples, engine, args.model)
+        out["startup"] = startup(manifest, engine, args.model)
     return out
 
 
@@ -472,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--intents", action="store_true", help="print accuracy per kind of command")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a PocketSphinx decoder option to try (repeatable)")
+    parser.add_argument("--model", default="", metavar="DIR",
+                        help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -496,11 +499,6 @@ def main(argv: list[str] | None = None) -> int:
                    and not (i and argv[i - 1] == "--engine")]
     runs: dict[str, dict] = {}
     for engine in engines:
-        why = engine_available(engine)
-        if why is not None:
-            print(why)
-            runs[engine] = {"engine": engine, "problem": why}
-            continue
         runs[engine] = run_engine(engine, engine_argv)
     results = {e: runs[e].get("results") for e in engines}
     print(f"{len(manifest)} files, {os.cpu_count()} cores; one engine at a time, each in a process of its own")
