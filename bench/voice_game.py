@@ -16,14 +16,19 @@ stream, and each line is followed by 1.3-1.7 s of it, the wait for the referee's
 The whole game is one WAV file played into the same ``Listener`` the table uses (continuous mode,
 its recogniser built from ``VoiceSettings.engine``), at real-time pace: the listener's WAV input
 cannot be played faster. As ``lifeguard listen`` does (``_listen_session``), each heard command is
-applied with ``Referee.execute`` on the main thread while the listener goes on listening.
+applied with ``Referee.execute`` on the main thread, and the listener (``settle=True``) is told
+``settled()`` then, so it hears the next command against the game that command will change.
 
 Printed per engine: lines applied exactly as intended (heard as the one command said, and the
-game where it should be after it), games ending right (the referee's history equal to the
+game where it should be after it; once a game has gone astray, later lines are rarely right, so
+the lines heard exactly, whatever the game then did with them, are counted too), games ending right (the referee's history equal to the
 simulated game's), the first slip of each game (line, expected, got), and the line-by-line
 recognition given the right state (each line's audio, with its noise, decoded alone after
 ``set_context(players, game before that line)``), with the lines that decoding alone got right
-but the listening loop lost.
+but the listening loop did not hear exactly. A line's utterances are the ones the listener
+reported while the stream was between that line's start and the next line's start (read from the
+input's position when it reports), so a command heard together with the next line's words counts
+for the later line.
 
 Runtime: the audio lasts about 20 minutes for the three default games, so about 21 minutes per
 engine (plus half a minute of synthesis); ``--players 3`` alone takes about 5 minutes per engine.
@@ -242,7 +247,7 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
 
     settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
     listener = Listener(settings, lambda: ListenContext.from_referee(referee), on_event,
-                        audio_input=[game.wav])
+                        audio_input=[game.wav], settle=True)
     starts = [line.start for line in game.lines]
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
@@ -269,6 +274,7 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
                 reply = referee.execute(event.command)
                 got = event.command.canonical + ("" if reply.ok or event.command.canonical == "yes"
                                                  else f" (refused: {reply.error})")
+                listener.settled()  # the next command is heard against the game as it is now
                 if getattr(reply, "question", False):
                     questions[index] = True
             elif isinstance(event, Rejected):
@@ -285,6 +291,11 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
             problem = listener.note
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started)
+
+
+def heard_exactly(got: list[str], line: Line) -> bool:
+    """Heard as the one command said (applied or refused: the game may be elsewhere by then)."""
+    return [g.split(" (refused: ")[0] for g in got] == [line.expected]
 
 
 def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
@@ -357,15 +368,18 @@ def main(argv: list[str] | None = None) -> int:
         except (EngineUnavailable, RecognizerUnavailable) as err:
             print(f"{engine}: {err}")
             continue
-        exact_total = ending_right = alone_total = lost_total = 0
+        exact_total = ending_right = alone_total = lost_total = heard_total = 0
         print(f"--- {engine}")
         for game in games:
             outcome = play(game, engine, args.model)
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
             exact = sum(ok for _, ok, _ in judged)
+            heard = sum(heard_exactly(outcome.heard.get(i, []), line) for i, line in enumerate(game.lines))
+            heard_total += heard
             ends = outcome.history == game.history
-            lost = sum(a and not ok for a, (_, ok, _) in zip(by_alone, judged, strict=True))
+            lost = sum(a and not heard_exactly(outcome.heard.get(i, []), line)
+                       for i, (a, line) in enumerate(zip(by_alone, game.lines, strict=True)))
             exact_total += exact
             ending_right += ends
             alone_total += sum(by_alone)
@@ -374,17 +388,18 @@ def main(argv: list[str] | None = None) -> int:
             if outcome.problem:
                 note += f" [{outcome.problem}]"
             print(f"{len(game.players)} players (seed {game.seed}): {exact}/{len(judged)} lines applied exactly "
-                  f"({exact / len(judged):.0%}); game ended right: {'yes' if ends else 'no'}; decoded alone "
-                  f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but lost in the loop: "
+                  f"({exact / len(judged):.0%}), {heard} heard exactly; game ended right: {'yes' if ends else 'no'}; decoded alone "
+                  f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but not heard exactly in the loop: "
                   f"{lost}; {outcome.wall:.0f} s{note}")
             slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
             for line, got in slips:
                 print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
                       f"(said '{line.text}'), got {got}")
         print(f"{engine}: {exact_total}/{total} lines applied exactly ({exact_total / total:.1%}), "
+              f"{heard_total}/{total} heard exactly (applied or refused), "
               f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "
               f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
-              f"but lost in the loop")
+              f"but not heard exactly in the loop")
     print(f"total {time.monotonic() - started:.0f} s")
     return 0
 
