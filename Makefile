@@ -51,9 +51,10 @@ lint: setup
 bench: setup
 	$(BIN)/python bench/engine_games.py
 
-# The voice benchmark: 1,800 synthesised files (half a minute), then each engine in turn (about
-# ten minutes each), then whole games by voice through the listener at real-time pace (about
-# half an hour: see bench/voice_game.py). Each step uses at most the 2 cores, one engine at a time.
+# The voice benchmark: 1,800 synthesised files (half a minute), then each engine in turn (12 to 35
+# minutes each, depending on how busy the cores are), then three whole games by voice through the
+# listener at real-time pace (21 minutes of audio, so about 25 minutes per engine: see
+# bench/voice_game.py). One engine at a time, so each step uses at most the 2 cores.
 bench-voice: setup
 	$(BIN)/python bench/voice_corpus.py --jobs 2
 	$(BIN)/python bench/voice_run.py --engine both --voices --intents
