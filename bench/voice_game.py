@@ -391,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"({exact / len(judged):.0%}), {heard} heard exactly; game ended right: {'yes' if ends else 'no'}; decoded alone "
                   f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but not heard exactly in the loop: "
                   f"{lost}; {outcome.wall:.0f} s{note}")
+            if outcome.heard.get(-1):
+                print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
             slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
             for line, got in slips:
                 print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
