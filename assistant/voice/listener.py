@@ -13,9 +13,9 @@ recogniser in the background (the caller never waits for it), and then, per utte
    the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
    little is left when they stop; Whisper decodes the whole utterance at its end);
-4. when what was heard is no command yet (the speaker paused mid-list, "bob swaps row three ...
-   pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows is decoded
-   together with it, and if that is no command either, on its own;
+4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
+   row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
+   is decoded together with it, and if that is no command either, on its own;
 5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
    command, with the reason) through ``on_event``, from the listener thread.
 
@@ -45,10 +45,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import audioop  # the same module SpeechRecognition uses (audioop-lts on Python 3.13+)
 
-#: Seconds of quiet that end an utterance. Short, because it is added to every answer's delay;
-#: a pause mid-command is bridged by ``CONTINUE_SECONDS`` when the recogniser says the command
-#: is unfinished.
-PAUSE_SECONDS = 0.2
+#: Seconds of quiet that end an utterance. It is added to every answer's delay, but people
+#: listing cards pause between them: espeak-ng's own pauses inside a line are at most 0.16 s,
+#: people reading cards off their hand pause 0.25 to 0.5 s (bench/voice_game.py), and at 0.2 s
+#: a whole game by voice lost a line in two to cards cut apart. A longer pause mid-command is
+#: bridged by ``CONTINUE_SECONDS`` when the recogniser says the command is unfinished.
+PAUSE_SECONDS = 0.6
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -115,8 +117,12 @@ class NoiseTracker:
         self._stream = stream
         self._width = sample_width
         self._levels: list[float] = []
+        self._early: list[bytes] = []
 
     def read(self, frames: int) -> bytes:
+        if self._early:  # heard while calibrating: handed on, not lost
+            data, self._early = self._early[0], self._early[1:]
+            return data
         data = self._stream.read(frames)  # type: ignore[attr-defined]
         if data:
             self._levels.append(float(audioop.rms(data, self._width)))
@@ -129,10 +135,22 @@ class NoiseTracker:
 
     @property
     def floor(self) -> float | None:
-        if len(self._levels) < 8:
+        levels = sorted(level for level in self._levels if level > 0)  # digital silence is no room
+        if len(levels) < 8:
             return None
-        levels = sorted(self._levels)
         return levels[len(levels) // 5]
+
+    def calibrate(self, seconds: float = 0.5, chunk: int = 512) -> None:
+        """Listen to the room before the first utterance (a threshold set from too little of it
+        let room noise count as speech: one phrase ran on over three commands). The audio read
+        is kept and read again: a command may begin in it."""
+        early = []
+        for _ in range(int(seconds * 16000 / chunk)):
+            data = self.read(chunk)
+            if not data:
+                break
+            early.append(data)
+        self._early = early + self._early
 
     def threshold(self, current: float) -> float:
         floor = self.floor
@@ -150,7 +168,7 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
     and was cut off (a two-command file then lost half of its second command).
     """
     recognizer.pause_threshold = PAUSE_SECONDS  # type: ignore[attr-defined]
-    recognizer.non_speaking_duration = min(0.2, PAUSE_SECONDS)  # type: ignore[attr-defined]
+    recognizer.non_speaking_duration = min(0.3, PAUSE_SECONDS)  # type: ignore[attr-defined]
     recognizer.phrase_threshold = 0.15  # type: ignore[attr-defined]
     recognizer.dynamic_energy_threshold = False  # type: ignore[attr-defined]
     if source is not None:
@@ -290,6 +308,7 @@ class Listener:
         tune_recognizer(recognizer, source)
         noise = NoiseTracker(source.stream)  # type: ignore[attr-defined]
         source.stream = noise  # type: ignore[attr-defined]
+        noise.calibrate(chunk=source.CHUNK)  # type: ignore[attr-defined]
         is_file = bool(self.audio_input)
         self._set_state("off" if self.mode != "continuous" else "listening", self.note)
         while not self._closed.is_set():
@@ -330,12 +349,12 @@ class Listener:
         if decoded is None:
             decoded = self._decode(audio)
         for _ in range(3):  # a hand may be spoken in a few breaths
-            if decoded.command is not None or self._closed.is_set() or _input_ended(source):
+            if decoded.reason != INCOMPLETE_REASON or self._closed.is_set() or _input_ended(source):
                 break
-            if decoded.reason != INCOMPLETE_REASON and not decoded.text:
-                break  # a noise, not the start of a command
-            # Not a command yet: perhaps the speaker paused mid-command. If they go on at once,
-            # the two parts are heard as one; if that is no command either, the rest alone.
+            # The speaker paused mid-command. If they go on at once, the two parts are heard as
+            # one; if that is no command either, the rest alone. (Joining after any rejection
+            # merged one player's misheard command with the next player's: whole games by voice
+            # lost both.)
             rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
             if rest is None:
                 break
@@ -349,8 +368,8 @@ class Listener:
             return None  # the referee started speaking meanwhile: do not trust what was heard
         if decoded.command is not None:
             return Heard(decoded.command, decoded.text, decoded.confidence)
-        if decoded.audio_seconds < 0.15 and not decoded.text:
-            return None  # a click or a cough
+        if not decoded.text:
+            return None  # a click, a cough, the room: nothing a person would call speech
         if decoded.audio_seconds < 0.3 and _input_ended(source):
             # SpeechRecognition hands over its last fraction of a second of quiet as a phrase
             # when a WAV input runs out: nobody said anything.

@@ -72,7 +72,7 @@ def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth,
     referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                             "row 3 giraffe mole cat")
     spoken = join_wavs([synth("row four sheep goat goat mouse"), synth("alice swaps row one dog")],
-                       tmp_path / "two.wav", 0.6)
+                       tmp_path / "two.wav", 1.0)
 
     def apply_slowly(event: Heard, listener: Listener) -> None:
         def work() -> None:
@@ -96,9 +96,10 @@ def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Pat
     assert not [e for e in events if isinstance(e, Rejected)]
 
 
-def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, noise_dbfs: float = -28.0) -> Path:
-    """``speech`` at 16 kHz, its peak at ``peak_dbfs``, over steady noise at ``noise_dbfs`` RMS
-    that starts a second before the speech and goes on a second after it."""
+def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, below_db: float = 20.0) -> Path:
+    """``speech`` at 16 kHz, its peak at ``peak_dbfs``, over steady noise ``below_db`` under the
+    speech's own level (RMS of its voiced part) that starts a second before the speech and goes
+    on a second after it."""
     resampled = out.with_suffix(".16k.wav")
     subprocess.run(["sox", str(speech), "-r", "16000", "-c", "1", "-b", "16", str(resampled)], check=True)
     with wave.open(str(resampled)) as w:
@@ -106,7 +107,9 @@ def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, noise_dbf
     voice *= (32767 * 10 ** (peak_dbfs / 20)) / max(np.abs(voice).max(), 1)
     pad = np.zeros(16000)
     signal = np.concatenate([pad, voice, pad])
-    noise = np.random.default_rng(3).normal(0, 32767 * 10 ** (noise_dbfs / 20), len(signal))
+    voiced = voice[np.abs(voice) > 0.05 * np.abs(voice).max()]
+    level = float(np.sqrt(np.mean(voiced ** 2)))
+    noise = np.random.default_rng(3).normal(0, level * 10 ** (-below_db / 20), len(signal))
     mixed = np.clip(signal + noise, -32768, 32767).astype("<i2")
     with wave.open(str(out), "wb") as w:
         w.setnchannels(1)
