@@ -55,6 +55,7 @@ RULE_LABELS: dict[str, str] = {
     "next_start": "Next round's start player",
     "knock_requires_swap": "Knock only after one's own first swap",
     "two_alive_majority_two": "2 alive: a majority needs 2 cards",
+    "take_first": "Swap: take the row first, then put down",
 }
 CHOICE_WORDS: dict[object, str] = {
     2: "2 lives each",
