@@ -29,7 +29,6 @@ from textual.screen import Screen
 
 from assistant import announce
 from assistant.commands import ParseError, new_game_command
-from assistant.commands.grammar import EXAMPLES
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 from assistant.tui.desk import CommandDesk, TableView
@@ -37,12 +36,14 @@ from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
     RulesScreen,
+    ScoreSheetScreen,
     SetupScreen,
     TableScreen,
+    is_question,
 )
 from assistant.tui.voice import HeardCommand, MicState, RejectedSpeech, SpeechState, VoiceBridge
 from assistant.tui.widgets import CommandInput, StatusLine, TableLog
-from engine.game import Phase
+from engine.game import Game, Phase
 from engine.rules import HouseRules
 
 #: What each bindable action does, for the footer, the help screen and the command palette.
@@ -53,10 +54,23 @@ KEY_DESCRIPTIONS: dict[str, str] = {
     "redo": "Redo",
     "repeat": "Repeat",
     "toggle_known": "Known cards",
+    "score_sheet": "Score sheet",
+    "large_print": "Large print",
     "rules": "Rules",
     "help": "Help",
     "serve": "Phones",
     "quit": "Quit",
+}
+
+#: The keys the footer shows, in short words so that they and the focused widget's keys fit in
+#: 80 columns; every key is on the help screen (F2) and in the palette.
+FOOTER_WORDS: dict[str, str] = {
+    "push_to_talk": "Talk",
+    "undo": "Undo",
+    "toggle_known": "Known",
+    "score_sheet": "Scores",
+    "rules": "Rules",
+    "help": "Help",
 }
 
 
@@ -123,8 +137,8 @@ class LifeguardApp(App):
     CSS_PATH = "lifeguard.tcss"
     TITLE = "Lifeguard"
     BINDINGS = [
-        Binding(key, action, KEY_DESCRIPTIONS[action], id=action, priority=True,
-                show=action not in ("quit", "redo", "serve"))
+        Binding(key, action, FOOTER_WORDS.get(action, KEY_DESCRIPTIONS[action]), id=action,
+                priority=True, show=action in FOOTER_WORDS)
         for action, key in DEFAULT_KEYS.items()
     ]
 
@@ -288,10 +302,14 @@ class LifeguardApp(App):
         if reply.ok:
             log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
+        elif is_question(reply):
+            log.question(text, reply.error or "")
+            self.say(reply.error or "")
         else:
             log.refused(text, reply.error or "not understood")
             if reply.suggestion:
-                log.note(f"  did you mean: {reply.suggestion}")
+                take = " Tab or Enter takes it." if source == "typed" else ""
+                log.note(f"  Did you mean '{reply.suggestion}'?{take}")
             self.say(reply.error or "")
         game = self.view.game
         if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
@@ -458,6 +476,15 @@ class LifeguardApp(App):
             self.run_worker(server.stop, thread=True, group="serve-stop")
             self.notify("The table is no longer served; its link stops working.")
 
+    def action_score_sheet(self) -> None:
+        if isinstance(self.screen, ScoreSheetScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(ScoreSheetScreen())
+
+    def action_large_print(self) -> None:
+        self.table.toggle_large()
+
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
             self.push_screen(RulesScreen())
@@ -471,13 +498,17 @@ class LifeguardApp(App):
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """The referee's commands, then Textual's theme and quit (not its Keys, Maximize or
+        Screenshot, which are about the framework, not the game)."""
         actions = {
             "Undo": ("Take back the last command", self.action_undo),
             "Redo": ("Apply the undone command again", self.action_redo),
             "Repeat": ("Say the last announcement again", self.action_repeat),
             "Status": ("Where the game stands", partial(self.submit, "status")),
+            "Score sheet": ("Points and lives round by round", self.action_score_sheet),
             "Known cards": ("Show or hide the cards known to be in each hand", self.action_toggle_known),
+            "Large print": ("Bigger rows, cards, hearts and turn, to read from afar",
+                            self.action_large_print),
             "Talk": ("Push to talk: say one command", self.action_push_to_talk),
             "Mute": ("Mute or unmute the spoken announcements", self.action_mute),
             "Rules": ("The rules of Life is Life", self.action_rules),
@@ -488,10 +519,11 @@ class LifeguardApp(App):
         }
         for name, (help_text, callback) in actions.items():
             yield SystemCommand(name, help_text, callback)
-        player = self.view.players[0] if self.view.players else "alice"
-        for intent, example in EXAMPLES.items():
-            text = example.format(p=player)
-            yield SystemCommand(f"Type: {text}", f"Put '{text}' in the command line ({intent})",
+        for command in super().get_system_commands(screen):
+            if command.title in ("Theme", "Quit"):
+                yield command
+        for intent, (text, help_text) in command_starts(self.view.game).items():
+            yield SystemCommand(f"Type: {text}", f"{help_text} ({intent})",
                                 lambda text=text: self._prefill(text), discover=False)
 
     def _prefill(self, text: str) -> None:
@@ -501,6 +533,30 @@ class LifeguardApp(App):
         field.value = text
         field.cursor_position = len(text)
         field.focus()
+
+
+def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
+    """The palette's 'Type: ...' entries: per intent, the start of the command with the table's
+    own names (the player whose turn it is, the row still missing) and what to add after it;
+    never a whole example that could be sent as it stands."""
+    alive = game.alive if game is not None and not game.is_over else ()
+    turn = (game.turn if game is not None else None) or (alive[0] if alive else "NAME")
+    row = game.missing_rows()[0] if game is not None and game.missing_rows() else 1
+    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+    hand = waiting[0] if waiting else turn
+    return {
+        "new_game": ("new game ", "then 3 to 5 names in seating order"),
+        "row": (f"row {row} ", f"then the {row} animal{'s' if row > 1 else ''} of row {row}"),
+        "starts": (f"{turn} starts", "the round's start player, before the first turn"),
+        "swap": (f"{turn} swaps ", "then the row and the cards put down"),
+        "knock": (f"{turn} knocks", "end the round: one last turn for the others"),
+        "pass": (f"{turn} passes", "a last turn without a swap"),
+        "hand": (f"{hand} has ", "then the 10 cards of the hand"),
+        "sudden_death": (f"{turn} has all ", "then cats, rabbits or pigs"),
+        "undo": ("undo", "take back the last command"),
+        "redo": ("redo", "apply the undone command again"),
+        "status": ("status", "where the game stands"),
+    }
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich import box
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -17,11 +19,11 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from assistant.tui.widgets import animal_chip, deck_totals, over_limit
+from assistant.tui.widgets import animal_chip, deck_totals, ordinal, over_limit
 from engine.actions import DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import RoundEnded
-from engine.game import Game, plural, title
+from engine.game import Game, places, plural, title
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -61,7 +63,7 @@ class HandGrid(DataTable):
     """
 
     BINDINGS = [
-        Binding("enter", "declare", "Declare hand", show=True),
+        Binding("enter", "declare", "Declare", show=True),
         Binding("plus,equals_sign", "change(1)", "+1", show=False),
         Binding("minus", "change(-1)", "-1", show=False),
         *[Binding(str(d), f"set_count({d})", show=False) for d in range(10)],
@@ -274,3 +276,56 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
     left = "OUT" if player in ended.out else str(ended.lives[player])
     return Text(f"{left} (-{lost})" if lost else left,
                 style="bold red" if player in ended.out else "bold")
+
+
+def score_sheet(game: Game | None) -> Table | Text | Group:
+    """The game as a paper score sheet: per round and player the points and the lives left with
+    the lives lost in brackets (``3 (-2)``); sudden deaths marked ``SD``; the places once the
+    game is over. Five players fit in 80 columns."""
+    if game is None or not game.rounds:
+        return Text("No round has been scored yet.", style="dim")
+    table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
+                  title="Score sheet", title_style="bold", title_justify="left",
+                  header_style="bold", show_edge=False)
+    table.add_column("round", justify="right")
+    for p in game.players:
+        table.add_column(f"{title(p)}\npts", justify="right")
+        table.add_column("\nlives", justify="left")
+    for ended in game.rounds:
+        label = Text(str(ended.round))
+        if ended.sudden_death:
+            label.append(" SD", style="bold red")
+        cells: list[Text] = [label]
+        for p in game.players:
+            if p not in ended.losses:  # out before this round
+                cells.extend([Text(""), Text("")])
+                continue
+            if ended.sudden_death:
+                points = Text("SD", style="bold") if p == ended.sudden_death[0] else Text("-", style="dim")
+            else:
+                points = Text(str(ended.points.get(p, 0)))
+            cells.append(points)
+            cells.append(lives_left(ended, p))
+        table.add_row(*cells)
+    if game.is_over:
+        ranked = dict(places(game))
+        cells = [Text("place", style="bold")]
+        for p in game.players:
+            cells.extend([Text(""), Text(ordinal(ranked[p]), style="bold reverse" if ranked[p] == 1 else "bold")])
+        table.add_section()
+        table.add_row(*cells)
+    notes = [
+        f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
+        f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
+        for r in game.rounds if r.sudden_death
+    ]
+    if not notes:
+        return table
+    return Group(table, Text("\n".join(notes), style="italic"))
+
+
+class ScoreSheet(Static):
+    """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
+
+    def show(self, game: Game | None) -> None:
+        self.update(score_sheet(game))
