@@ -328,4 +328,6 @@ class ScoreSheet(Static):
     """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
 
     def show(self, game: Game | None) -> None:
-        self.update(score_sheet(game))
+        #: What is shown, as a Rich renderable (tests print it to read it back).
+        self.sheet = score_sheet(game)
+        self.update(self.sheet)

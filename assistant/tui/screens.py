@@ -41,6 +41,7 @@ from assistant.tui.widgets import (
     StatusLine,
     TableLog,
     command_hint,
+    ordinal,
 )
 from engine.deck import ANIMALS, COPIES
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places, title
@@ -101,9 +102,11 @@ def next_line(game: Game | None) -> Text:
     if game is None:
         return Text(announce.expecting(None), style="bold")
     text = Text()
+    expecting = announce.expecting(game)
     if game.phase is not Phase.GAME_OVER:
         text.append(f"Round {game.round} · {PHASE_WORDS[game.phase]}  ", style="bold")
-    text.append(announce.expecting(game), style="bold")
+        expecting = expecting.removeprefix(f"Round {game.round}: ")  # said once is enough
+    text.append(expecting[:1].upper() + expecting[1:], style="bold")
     return text
 
 
@@ -130,7 +133,8 @@ class SetupScreen(Screen):
             with Horizontal(id="names"):
                 for i in range(MAX_PLAYERS):
                     value = self.names[i] if i < len(self.names) else ""
-                    placeholder = f"player {i + 1}" + (" (optional)" if i >= MIN_PLAYERS else "")
+                    # short enough for 80 columns, where each name gets 14 cells
+                    placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
                     yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
                                 classes="name", compact=True)
             yield Label("House rules (F1 explains the game)", classes="title")

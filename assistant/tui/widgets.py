@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
+from textual.widgets.input import Selection
 
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
@@ -477,10 +478,11 @@ class CommandInput(Input):
         self._position = len(self.history)
 
     def keep_refused(self, text: str, suggestion: str | None) -> None:
-        """A refused line stays to be edited; a suggestion is offered for Tab or Enter."""
+        """A refused line stays, selected: an arrow key starts editing it, typing a new command
+        replaces it, and Tab or Enter take the suggestion if there is one."""
         self.refused, self.offered = text, suggestion
         self.value = text
-        self.cursor_position = len(text)
+        self.selection = Selection(0, len(text))
 
     @property
     def offer(self) -> str | None:

@@ -1,0 +1,272 @@
+"""A table that needs no manual: typing always lands where the cursor is, a refused line can be
+corrected or its suggestion taken, the footer matches the focused widget, the score sheet and
+large print have their keys. Keys are pressed as a person would; the tests poll ``app.view``
+(the table the desk returned), never ``app.referee``, while commands may still be running."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from assistant.tui.reveal import HandGrid, ScoreSheet
+from assistant.tui.screens import GameOverScreen, ScoreSheetScreen, TableScreen
+from assistant.tui.widgets import CardRows, CommandInput, PlayersPanel, TableLog
+from engine.deck import Animal, Cards
+from engine.game import Phase
+
+from .conftest import OPENING, game_lines, submit_all
+
+#: Alice, Bob and Carol swap once, Alice knocks, the others pass: the reveal.
+TO_REVEAL = [
+    *OPENING,
+    "alice swaps 1 dog",
+    "bob swaps 1 cat",
+    "carol swaps 1 dog",
+    "alice knocks",
+    "bob passes",
+    "carol passes",
+]
+
+
+async def keys(pilot, text: str) -> None:
+    """Type ``text`` key by key into whatever has the focus."""
+    for character in text:
+        await pilot.press("space" if character == " " else character)
+
+
+def active_actions(app) -> set[str]:
+    """The actions the footer offers now (the focused widget's and the screen's)."""
+    return {binding.action for _key, (_node, binding, enabled, _tip) in
+            app.screen.active_bindings.items() if enabled and binding.show}
+
+
+async def test_typing_lands_in_the_command_line_from_start_to_game_over(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # from the setup screen to the table
+        assert isinstance(app.focused, CommandInput)
+        await keys(pilot, "new game alice bob carol")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.players == ("alice", "bob", "carol")
+        # Tab on the empty line types what is expected now and keeps the focus
+        await pilot.press("tab")
+        assert isinstance(app.focused, CommandInput) and app.command_input.value == "row 1 "
+        await keys(pilot, "giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+        await pilot.press("tab", "tab", "tab")  # never to the log
+        assert isinstance(app.focused, CommandInput)
+        assert not app.table.query_one(TableLog).can_focus
+
+
+async def test_the_grid_has_the_focus_at_the_reveal_then_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        assert app.view.game.phase is Phase.REVEAL
+        grid = app.table.query_one(HandGrid)
+        assert app.focused is grid
+        assert "declare" in active_actions(app)  # the footer offers the grid's Enter
+        # digits go into the grid, not into the command line
+        await pilot.press("3")
+        assert grid.counts["alice"][Animal.GIRAFFE] == 3
+        assert app.command_input.value == ""
+        # Shift+Tab goes to the command line, where the footer no longer offers 'declare'
+        await pilot.press("shift+tab")
+        assert isinstance(app.focused, CommandInput)
+        assert "declare" not in active_actions(app)
+        await pilot.press("shift+tab")
+        assert app.focused is grid
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        game = app.view.game
+        assert game.round == 2 and game.phase is Phase.ROWS
+        # the results are on show and typing goes to the command line: no Esc needed first
+        assert app.table.query_one("#view").current == "results"
+        assert isinstance(app.focused, CommandInput)
+        await keys(pilot, "row 1 giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+        assert app.table.query_one("#view").current == "play"
+
+
+async def test_after_game_over_a_new_game_types_into_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")  # new game, same players
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.view.game.round == 1
+        assert isinstance(app.focused, CommandInput)
+        assert "declare" not in active_actions(app)
+        await keys(pilot, "row 1 giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+
+
+async def test_typing_on_the_game_over_screen_goes_to_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(pilot, "undo")
+        assert isinstance(app.screen, TableScreen)
+        assert app.command_input.value == "undo" and isinstance(app.focused, CommandInput)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.view.game.is_over  # the last hand is taken back
+
+
+async def test_a_refused_line_stays_and_its_suggestion_is_taken_with_enter_or_tab(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        field = app.command_input
+        await keys(pilot, "alise swaps 2 cat mouse")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "alise swaps 2 cat mouse"  # stays, to be edited
+        assert app.table_log.plain[-1] == "  Did you mean 'alice swaps 2 cat mouse'? Tab or Enter takes it."
+        await pilot.press("enter")  # takes the suggestion
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("cat", "mouse")
+        assert app.table_log.plain[-2] == "› alice swaps 2 cat mouse"
+        assert field.value == ""
+        # Tab puts the suggestion in the line, to be checked before Enter
+        await keys(pilot, "bob pases")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "bob pases"
+        await pilot.press("tab")
+        assert field.value == "bob passes"
+        # 'bob passes' is refused in turn (no knock yet) and stays, selected: typing replaces it
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "bob passes" and "only after a knock" in app.table_log.plain[-1]
+        await keys(pilot, "bob swaps 2 bear dog")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("bear", "dog")
+        # a refusal without a suggestion also stays, to be corrected: End, then type
+        await keys(pilot, "carol swaps 2 bear")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "carol swaps 2 bear"
+        assert app.table_log.plain[-1].startswith("✗ carol swaps 2 bear refused:")
+        await pilot.press("end")
+        await keys(pilot, " cat")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("bear", "cat")
+
+
+async def test_the_new_game_question_is_a_question_not_a_refusal(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        await keys(pilot, "new game ann ben cid")
+        await pilot.press("enter")
+        await pilot.pause()
+        last = app.table_log.plain[-1]
+        assert last.startswith("? new game ann ben cid: A game is under way")
+        assert not any(line.startswith("✗ new game") for line in app.table_log.plain)
+        assert app.command_input.value == ""  # the answer is 'yes' or 'no', typed fresh
+        await keys(pilot, "yes")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.players == ("ann", "ben", "cid")
+
+
+async def test_the_hint_names_the_table_and_what_is_expected(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game minji bob carol", "bob starts", "row 1 giraffe"])
+        field = app.command_input
+        assert field.placeholder.startswith("row 2 and its 2 animals")
+        await submit_all(pilot, ["row 2 bear dog", "row 3 pig pig cat", "row 4 mole goat sheep mouse",
+                                 "bob swaps 1 dog"])
+        assert field.placeholder.startswith("carol swaps ROW")
+        assert "alice" not in field.placeholder
+        await keys(pilot, "minji s")
+        await pilot.pause()
+        assert field._suggestion in ("", "minji s")  # not 'minji starts' mid-round, not her turn
+
+
+async def test_score_sheet_key_and_game_over_sheet(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:40])
+        game = app.view.game
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        text = _plain(app.screen.query_one(ScoreSheet).sheet)
+        for ended in game.rounds:
+            assert any(line.lstrip().startswith(str(ended.round)) for line in text.splitlines())
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        await submit_all(pilot, lines[40:])
+        assert isinstance(app.screen, GameOverScreen)
+        console_text = _plain(app.screen.query_one(ScoreSheet).sheet)
+        assert "3 SD" in console_text  # the sudden death of round 3 is marked
+        assert "SD: sudden death in round 3: Carol revealed all rabbits" in console_text
+        place_line = next(line for line in console_text.splitlines() if line.startswith("place"))
+        assert place_line.split() == ["place", "2nd", "1st", "2nd"]
+        # per round: points and lives left with the lives lost, e.g. round 1
+        first = next(line for line in console_text.splitlines() if line.strip().startswith("1 "))
+        ended = app.view.game.rounds[0]
+        for p in app.view.game.players:
+            assert str(ended.points[p]) in first
+            lost = ended.losses[p]
+            assert (f"{ended.lives[p]} (-{lost})" if lost else str(ended.lives[p])) in first
+
+
+def _plain(renderable) -> str:
+    """A Rich renderable as the text a terminal of 120 columns shows."""
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_large_print_from_100_columns_and_its_key(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        table = app.table
+        rows = table.query_one(CardRows)
+        assert not table.large and rows.card_width == 9
+        await pilot.press("f4")
+        await pilot.pause()
+        assert table.large and table.has_class("large")
+        await pilot.press("f4")
+        assert not table.large
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        table = app.table
+        rows = table.query_one(CardRows)
+        assert table.large and rows.card_width >= 16 and rows.card_height() >= 4
+        # the rows and the players use the width: no more than a quarter of it left empty
+        players = table.query_one(PlayersPanel)
+        assert rows.region.width + players.region.width >= 150
+        text = "\n".join(line.plain for line in players.lines())
+        assert "A L I C E" in text and "5 lives" in text and "◀ TURN" in text
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not table.large and rows.card_width == 9
