@@ -493,6 +493,14 @@ class LifeguardApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """On the game-over screen the table's view keys have nothing to show (it has the score
+        sheet itself): they leave the footer to its own keys."""
+        if action in ("toggle_known", "score_sheet", "large_print", "push_to_talk") \
+                and isinstance(self.screen, GameOverScreen):
+            return False
+        return True
+
     def key_table(self) -> dict[str, tuple[str, str]]:
         """Action -> (key as configured, description), for the help screen."""
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}

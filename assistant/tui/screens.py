@@ -115,8 +115,8 @@ class SetupScreen(Screen):
     """Players in seating order, the house rules with their defaults, voice on/off."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back to the table"),
-        Binding("ctrl+s", "start", "Start the game"),
+        Binding("escape", "app.pop_screen", "Table"),
+        Binding("ctrl+s", "start", "Start"),
     ]
 
     def __init__(self, names: tuple[str, ...] = (), rules: HouseRules | None = None,
@@ -155,7 +155,7 @@ class SetupScreen(Screen):
                 yield Label(on_off(self.voice_on), id="voice-word", classes="switch-word")
             yield Static("", id="setup-error")
             yield Button("Start the game (ctrl+s)", variant="primary", id="start", compact=True)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#name-0", Input).focus()
@@ -228,7 +228,7 @@ class TableScreen(Screen):
         yield CommandInput(lambda: _app(self).view.game, id="command",
                            placeholder=command_hint(_app(self).view.game))
         yield StatusLine(self.data_label, id="status")
-        yield Footer()
+        yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
     def on_mount(self) -> None:
         self.query_one("#command", CommandInput).focus()
@@ -371,9 +371,9 @@ class GameOverScreen(Screen):
     anything else goes back to the table's command line (nothing typed is swallowed)."""
 
     BINDINGS = [
-        Binding("n", "new_game", "New game, same players"),
-        Binding("s", "setup", "New game, set up"),
-        Binding("escape", "app.pop_screen", "Back to the table"),
+        Binding("n", "new_game", "Same players"),
+        Binding("s", "setup", "Set up"),
+        Binding("escape", "app.pop_screen", "Table"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -382,7 +382,7 @@ class GameOverScreen(Screen):
             yield Static(id="out-order")
             yield ScoreSheet(id="final-sheet")
             yield ResultsView(id="final-results")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.update_view()
@@ -439,7 +439,7 @@ class ScoreSheetScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="sheet-body"):
             yield ScoreSheet(id="sheet")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(ScoreSheet).show(_app(self).view.game)
@@ -472,7 +472,7 @@ class HelpScreen(ModalScreen):
                     "Enter declares the column's hand.", style="italic")
         with VerticalScroll(id="help-body"):
             yield Static(text)
-        yield Footer()
+        yield Footer(compact=True)
 
 
 class RulesScreen(Screen):
@@ -489,7 +489,7 @@ class RulesScreen(Screen):
         rules = view.game.rules if view.game is not None else view.rules
         yield MarkdownViewer(rules_for_players(rules, view.players),
                              show_table_of_contents=False, id="rules")
-        yield Footer()
+        yield Footer(compact=True)
 
 
 def rules_for_players(rules: HouseRules, players: tuple[str, ...] = ()) -> str:

@@ -214,7 +214,9 @@ async def test_score_sheet_key_and_game_over_sheet(make_app) -> None:
         await pilot.press("f3")
         await pilot.pause()
         assert isinstance(app.screen, ScoreSheetScreen)
-        text = _plain(app.screen.query_one(ScoreSheet).sheet)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.height >= 3 + len(game.rounds) and sheet.region.width >= 40  # on show
+        text = _plain(sheet.sheet)
         for ended in game.rounds:
             assert any(line.lstrip().startswith(str(ended.round)) for line in text.splitlines())
         await pilot.press("escape")

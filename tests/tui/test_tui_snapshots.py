@@ -1,4 +1,5 @@
-"""Snapshots of the four screens (setup, table, end of round, game over) at 80x24 and 120x40.
+"""Snapshots of the screens (setup, table, hand grid, results, score sheet, game over) at 80x24,
+120x40 and 200x50 (large print from 100 columns).
 
 Deterministic: a fixed seed, a fixed clock, the data file shown as ``$LIFEGUARD_DATA_DIR/...``,
 no voice. Update after an intended change with ``pytest tests/tui --snapshot-update``.
@@ -10,7 +11,7 @@ import pytest
 
 from .conftest import game_lines, play, submit_all
 
-SIZES = [(80, 24), (120, 40)]
+SIZES = [(80, 24), (120, 40), (200, 50)]
 
 OPENING = [
     "new game alice bob carol dave",
@@ -59,7 +60,7 @@ def test_table_screen_mid_game(snap_compare, make_app, size) -> None:
 def test_end_of_round_hand_grid(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await pilot.press("escape")
-        await play(pilot, REVEAL)
+        await submit_all(pilot, REVEAL)  # the grid keeps the focus the reveal gave it
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -82,5 +83,17 @@ def test_game_over_screen(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await pilot.press("escape")
         await submit_all(pilot, game_lines())
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_score_sheet(snap_compare, make_app, size) -> None:
+    async def run_before(pilot) -> None:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:-1])  # three rounds and a sudden death, before the end
+        await pilot.press("f3")
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
