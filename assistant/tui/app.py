@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from assistant import announce
 from assistant.commands import ParseError, new_game_command
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
+from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.screens import (
     GameOverScreen,
@@ -97,6 +99,33 @@ class TableSession:
             return datetime.fromisoformat(row.started).timestamp() if row else None
         except Exception:  # a duration is not worth a crash
             return None
+
+    def stored_log(self) -> list[tuple[str, list[str]]]:
+        """The current game's accepted commands and what was said to each, oldest first, from
+        the store (a command joined to the one before, like the start player drawn by lot,
+        adds its words to that one). Empty when there is no store or nothing stored."""
+        stored = self.stored
+        game_id = getattr(stored, "game_id", None)
+        if stored is None or game_id is None:
+            return []
+        try:
+            row = stored.store.game(game_id)
+            entries = stored.store.entries(game_id)[: row.cursor] if row else []
+        except Exception:  # the log on screen is not worth a crash: the game itself resumed
+            return []
+        log: list[tuple[str, list[str]]] = []
+        for entry in entries:
+            said = [entry.said] if entry.said else []
+            if entry.joined and log:
+                log[-1][1].extend(said)
+            else:
+                log.append((entry.command, said))
+        return log
+
+    def folder(self) -> Path | None:
+        """The folder of the store's file (where the table keeps its view), if there is one."""
+        path = getattr(getattr(self.stored, "store", None), "path", None)
+        return Path(path).parent if path is not None else None
 
     def close(self) -> None:
         if self.stored is not None:
@@ -168,19 +197,29 @@ class LifeguardApp(App):
         self.clock = clock
         self.voice: VoiceBridge | None = None
         self.game_started_at: float | None = None
+        #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
+        self.view_folder = self.session.folder()
+        self.view_state = viewstate.load(self.view_folder)
+        #: The resumed game's log as the store has it, shown again on the table.
+        self.resumed_log: list[tuple[str, list[str]]] = []
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
+            self.resumed_log = self.session.stored_log()
         self.last_heard: str | None = None
         #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
         self.web: Any = None
+        self._view_lock = threading.Lock()
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keys))
-        await self.push_screen(TableScreen(self.data_label))
+        state = self.view_state
+        await self.push_screen(TableScreen(self.data_label, state.show_known, state.large_print))
         table_log = self.table_log
         game = self.view.game
         if game is not None and not game.is_over:
+            for command, said in self.resumed_log:  # the log as it was before the restart
+                table_log.command(command, "", said)
             greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
             table_log.said(greeting)
         else:
@@ -364,6 +403,22 @@ class LifeguardApp(App):
             return f"{minutes} min"
         return f"{minutes // 60} h {minutes % 60:02d} min"
 
+    @property
+    def game_id(self) -> int | None:
+        """The stored game's id (None without a store): drafts belong to one game's round."""
+        return getattr(self.session.stored, "game_id", None)
+
+    def save_view_state(self) -> None:
+        if self.view_folder is not None:
+            self._write_view_state()
+
+    @work(thread=True, exclusive=False, group="view-state")
+    def _write_view_state(self) -> None:
+        # A few hundred bytes, but a disk write all the same: never on the UI's event loop.
+        # Each write takes the state as it is then, so the last one to run leaves the newest.
+        with self._view_lock:
+            viewstate.save(self.view_folder, viewstate.ViewState(**vars(self.view_state)))
+
     # ------------------------------------------------------------------ voice
     def say(self, text: str) -> None:
         if self.voice is not None and text:
@@ -494,10 +549,10 @@ class LifeguardApp(App):
             self.push_screen(HelpScreen())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """On the game-over screen the table's view keys have nothing to show (it has the score
-        sheet itself): they leave the footer to its own keys."""
+        """On the game-over and setup screens the table's view keys have nothing to show (game
+        over has the score sheet itself): they leave the footer to those screens' own keys."""
         if action in ("toggle_known", "score_sheet", "large_print", "push_to_talk") \
-                and isinstance(self.screen, GameOverScreen):
+                and isinstance(self.screen, GameOverScreen | SetupScreen):
             return False
         return True
 

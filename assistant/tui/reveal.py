@@ -25,6 +25,8 @@ from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import RoundEnded
 from engine.game import Game, places, plural, title
 
+ANIMAL_NAMES = {a.value for a in ANIMALS}
+
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
     """The canonical ``<name> has ...`` line for a column of the grid."""
@@ -75,6 +77,9 @@ class HandGrid(DataTable):
 
         command: str
 
+    class Changed(Message):
+        """A count changed: the drafts are worth keeping (``HandGrid.drafts``)."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.game: Game | None = None
@@ -82,7 +87,10 @@ class HandGrid(DataTable):
         self.players: tuple[str, ...] = ()
         self._round_key: tuple[int, tuple[str, ...]] | None = None
 
-    def update_from(self, game: Game | None) -> None:
+    def update_from(self, game: Game | None,
+                    drafts: dict[str, dict[str, int]] | None = None) -> None:
+        """Show ``game``'s reveal; at a new round the counts start from the known cards, or
+        from ``drafts`` (counts typed before a restart, by player and animal name)."""
         self.game = game
         if game is None:
             return
@@ -91,6 +99,11 @@ class HandGrid(DataTable):
         if key != self._round_key:
             self._round_key = key
             self.counts = {p: dict(game.known[p].counts()) for p in players}
+            for p, counts in (drafts or {}).items():
+                if p in self.counts:
+                    draft = {Animal(a): n for a, n in counts.items() if a in ANIMAL_NAMES}
+                    if all(draft.get(a, 0) >= n for a, n in self.counts[p].items()):
+                        self.counts[p] = draft
         for p, hand in game.declared.items():
             if p in self.counts:
                 self.counts[p] = dict(hand.counts())
@@ -144,6 +157,13 @@ class HandGrid(DataTable):
             return
         self.counts[player][animal] = max(0, min(COPIES[animal], n))
         self._rebuild()
+        self.post_message(self.Changed())
+
+    def drafts(self) -> dict[str, dict[str, int]]:
+        """The counts of the players who have not declared yet, by animal name."""
+        declared = self.game.declared if self.game is not None else {}
+        return {p: {a.value: n for a, n in counts.items() if n}
+                for p, counts in self.counts.items() if p not in declared}
 
     def action_set_count(self, n: int) -> None:
         cell = self._cell()

@@ -205,12 +205,14 @@ class TableScreen(Screen):
         Binding("escape", "dismiss_results", "Rows"),
     ]
 
-    def __init__(self, data_label: str) -> None:
+    def __init__(self, data_label: str, show_known: bool = False,
+                 large_choice: bool | None = None) -> None:
         super().__init__(id="table")
         self.data_label = data_label
-        self.show_known = False
+        #: F8 and F4 as they were left (``assistant.tui.viewstate``).
+        self.show_known = show_known
         #: Large print chosen with its key (None: it follows the terminal's size).
-        self.large_choice: bool | None = None
+        self.large_choice: bool | None = large_choice
         #: Rounds whose results people have put away (escape) before entering new rows.
         self.results_dismissed: set[int] = set()
 
@@ -303,9 +305,9 @@ class TableScreen(Screen):
             else:
                 field.focus()
             self.refresh_bindings()
-        if view == "reveal":
+        if view == "reveal" and game is not None:
             grid = self.query_one(HandGrid)
-            grid.update_from(game)
+            grid.update_from(game, app.view_state.draft_for(app.game_id, game.round))
             self.query_one("#checks", Static).update(grid.checks_text())
         elif view == "results" and game is not None:
             self.show_results(game)
@@ -331,12 +333,16 @@ class TableScreen(Screen):
     def toggle_known(self) -> bool:
         self.show_known = not self.show_known
         self.update_table()
+        _app(self).view_state.show_known = self.show_known
+        _app(self).save_view_state()
         return self.show_known
 
     def toggle_large(self) -> bool:
         """Large print on or off (by default it follows the terminal's size)."""
         self.large_choice = not self.large
         self.apply_size()
+        _app(self).view_state.large_print = self.large_choice
+        _app(self).save_view_state()
         return self.large
 
     # -------------------------------------------------------------------- input
@@ -359,6 +365,16 @@ class TableScreen(Screen):
     @on(HandGrid.Submitted)
     async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
         await _app(self).submit(event.command, source="grid")
+
+    @on(HandGrid.Changed)
+    def _grid_changed(self) -> None:
+        app = _app(self)
+        game = app.view.game
+        if game is not None:
+            state = app.view_state
+            state.draft_game, state.draft_round = app.game_id, game.round
+            state.drafts = self.query_one(HandGrid).drafts()
+            app.save_view_state()
 
     @on(HandGrid.CellHighlighted)
     def _grid_moved(self) -> None:

@@ -272,3 +272,51 @@ async def test_large_print_from_100_columns_and_its_key(make_app) -> None:
         await pilot.press("f4")
         await pilot.pause()
         assert not table.large and rows.card_width == 9
+
+
+async def wait_for(pilot, condition, limit: float = 10.0) -> None:
+    """Poll until ``condition()`` holds (a safety limit, not a timing check)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await pilot.pause(0.05)
+
+
+async def test_resume_shows_the_log_f8_and_the_grid_drafts_as_they_were(make_app, data_dir) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        await pilot.press("f8")  # known cards on
+        await pilot.press("3", "down", "2")  # Alice: 3 giraffes, 2 bears, not declared
+        grid = app.table.query_one(HandGrid)
+        assert grid.counts["alice"][Animal.BEAR] == 2
+        await wait_for(pilot, lambda: (data_dir / "table-view.json").exists()
+                       and '"bear": 2' in (data_dir / "table-view.json").read_text())
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, TableScreen)
+        plain = again.table_log.plain
+        # the log as it was: every command with what was said, then the greeting
+        assert "› alice swaps 1 dog" in plain and "  Alice put down dog for row 1: giraffe. Bob's turn." in plain
+        assert plain.index("› alice knocks") < plain.index("› carol passes")
+        assert any(line.startswith("  Resuming the game of Alice, Bob and Carol") for line in plain)
+        assert again.table.show_known
+        grid = again.table.query_one(HandGrid)
+        assert grid.counts["alice"][Animal.GIRAFFE] == 3 and grid.counts["alice"][Animal.BEAR] == 2
+        assert again.focused is grid
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        assert again.view.game.round == 2
+    # the next round starts from the known cards, not from last round's drafts
+    third = make_app()
+    async with third.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await submit_all(pilot, ["row 1 giraffe", "row 2 bear dog", "row 3 pig pig cat",
+                                 "row 4 mole goat sheep mouse", "bob swaps 1 dog", "carol swaps 1 cat",
+                                 "alice swaps 1 dog", "bob knocks", "carol passes", "alice passes"])
+        assert third.view.game.phase is Phase.REVEAL
+        assert third.table.query_one(HandGrid).counts["alice"] == {Animal.CAT: 1}
