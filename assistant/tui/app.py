@@ -122,6 +122,23 @@ class TableSession:
                 log.append((entry.command, said))
         return log
 
+    def recent(self, limit: int = 20) -> tuple[list[tuple[str, ...]], HouseRules | None]:
+        """The groups of the latest games (newest first, each group once) and the house rules
+        the latest game was played with, for the setup screen."""
+        store = getattr(self.stored, "store", None)
+        if store is None:
+            return [], None
+        try:
+            rows = store.games(newest_first=True)[:limit]
+            rules = rows[0].house_rules() if rows else None
+        except Exception:  # an offer on the setup screen is not worth a crash
+            return [], None
+        groups: list[tuple[str, ...]] = []
+        for row in rows:
+            if row.players not in groups:
+                groups.append(tuple(row.players))
+        return groups, rules
+
     def folder(self) -> Path | None:
         """The folder of the store's file (where the table keeps its view), if there is one."""
         path = getattr(getattr(self.stored, "store", None), "path", None)
@@ -200,6 +217,8 @@ class LifeguardApp(App):
         #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
         self.view_folder = self.session.folder()
         self.view_state = viewstate.load(self.view_folder)
+        #: The groups of recent games and the last game's house rules, for the setup screen.
+        self.recent_groups, self.last_rules = self.session.recent()
         #: The resumed game's log as the store has it, shown again on the table.
         self.resumed_log: list[tuple[str, list[str]]] = []
         if self.session.resumed:
@@ -224,8 +243,7 @@ class LifeguardApp(App):
             table_log.said(greeting)
         else:
             table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
-            previous = game.players if game is not None else ()
-            await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_on_default))
+            await self.push_screen(self.setup_screen())
         self._start_voice()
         if self.settings.serve.start:
             self.action_serve(show=False)
@@ -389,7 +407,20 @@ class LifeguardApp(App):
     def open_setup(self) -> None:
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()
-        self.push_screen(SetupScreen(self.view.players, self.view.rules, self.voice_on_default))
+        self.push_screen(self.setup_screen())
+
+    def setup_screen(self) -> SetupScreen:
+        """The setup screen with the last group and house rules played (this run's game, else
+        the store's latest), and the names of recent games to complete from."""
+        game = self.view.game
+        groups = list(self.recent_groups)
+        if game is not None:
+            groups = [game.players, *[g for g in groups if g != game.players]]
+        rules = game.rules if game is not None else (self.last_rules or self.settings.rules)
+        names = [p for group in groups for p in group]
+        recent = list(dict.fromkeys(names))  # each name once, the latest games first
+        return SetupScreen(groups[0] if groups else (), rules, self.voice_on_default, recent,
+                           filled=game is not None)
 
     @property
     def voice_on_default(self) -> bool:

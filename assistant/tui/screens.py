@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen, Screen
+from textual.suggester import SuggestFromList
 from textual.widgets import (
     Button,
     ContentSwitcher,
@@ -117,26 +118,40 @@ class SetupScreen(Screen):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Table"),
         Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+g", "same_group", "Same group"),
     ]
 
     def __init__(self, names: tuple[str, ...] = (), rules: HouseRules | None = None,
-                 voice_on: bool = True) -> None:
+                 voice_on: bool = True, recent: list[str] | None = None,
+                 filled: bool = False) -> None:
         super().__init__(id="setup")
+        #: The names are filled in already (the group at the table now, after a game over).
+        self.filled = filled
+        #: The group of the last game: ctrl+g starts a game with it (and the rules shown).
         self.names = names
         self.rules = rules or HouseRules()
         self.voice_on = voice_on
+        #: Names from recent games, offered as each name is typed.
+        self.recent = recent or []
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup-body"):
             yield Label("New game: 3 to 5 players, in seating order; Enter on an empty name starts",
                         classes="title")
+            if self.names:
+                yield Label(f"Same group as last time: {announce.names(self.names)} (ctrl+g starts)",
+                            id="same-group")
+            suggester = SuggestFromList(self.recent, case_sensitive=False) if self.recent else None
             with Horizontal(id="names"):
                 for i in range(MAX_PLAYERS):
-                    value = self.names[i] if i < len(self.names) else ""
                     # short enough for 80 columns, where each name gets 14 cells
                     placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
+                    value = self.names[i] if self.filled and i < len(self.names) else ""
                     yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
-                                classes="name", compact=True)
+                                suggester=suggester, classes="name", compact=True)
+            if self.recent:
+                yield Label("Recent players: " + ", ".join(self.recent[:8]) + " (→ completes)",
+                            id="recent", classes="hint")
             yield Label("House rules (F1 explains the game)", classes="title")
             for name in HouseRules.field_names():
                 value = getattr(self.rules, name)
@@ -188,6 +203,16 @@ class SetupScreen(Screen):
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             await self.action_start()
+
+    async def action_same_group(self) -> None:
+        """The last group, in its seating order, with the house rules on the screen: one key."""
+        if not self.names:
+            self.query_one("#setup-error", Static).update(
+                Text("No earlier game to take the group from: type the names.", style="bold"))
+            return
+        for i in range(MAX_PLAYERS):
+            self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
+        await self.action_start()
 
     @on(Button.Pressed, "#start")
     async def action_start(self) -> None:

@@ -320,3 +320,51 @@ async def test_resume_shows_the_log_f8_and_the_grid_drafts_as_they_were(make_app
                                  "alice swaps 1 dog", "bob knocks", "carol passes", "alice passes"])
         assert third.view.game.phase is Phase.REVEAL
         assert third.table.query_one(HandGrid).counts["alice"] == {Animal.CAT: 1}
+
+
+async def test_setup_offers_the_last_group_in_one_key_and_its_house_rules(make_app, data_dir) -> None:
+    from assistant.tui.screens import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game minji bob carol", "new game ann ben cid", "yes"])
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)  # ann ben cid unfinished: resumed
+        app.open_setup()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert app.screen.recent[:3] == ["ann", "ben", "cid"] and "minji" in app.screen.recent
+        await pilot.press(*"mi")
+        await pilot.pause()
+        assert app.screen.query_one("#name-0")._suggestion == "minji"  # offered from recent games
+        await pilot.press("ctrl+g")  # the same group: in one key
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.view.players == ("ann", "ben", "cid")
+
+
+async def test_setup_remembers_the_last_games_house_rules(make_app, data_dir) -> None:
+    from assistant.tui.screens import SetupScreen
+    from engine.rules import HouseRules
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await app.start_game(["ann", "ben", "cid"], HouseRules(take_first=True), False)
+        await submit_all(pilot, ["ann has all cats", "ann has all pigs", "ann has all cats",
+                                 "ann has all rabbits", "ann has all cats"])  # a finished game
+        assert app.view.game.is_over
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)  # nothing unfinished
+        assert app.screen.query_one("#rule-take_first").value is True
+        assert "Ann, Ben and Cid" in str(app.screen.query_one("#same-group").render())
+        assert app.screen.query_one("#name-0").value == ""  # offered, not imposed
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert app.view.players == ("ann", "ben", "cid") and app.view.game.rules.take_first
