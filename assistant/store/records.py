@@ -53,10 +53,7 @@ class Record:
 
     @property
     def duration_min(self) -> int:
-        try:
-            return max(0, round((_when(self.last_time) - _when(self.row.started)).total_seconds() / 60))
-        except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
-            return 0
+        return minutes_between(self.row.started, self.last_time)
 
     @property
     def rounds(self) -> int:
@@ -82,6 +79,15 @@ class Record:
             elif words[0] not in ("new", "row"):
                 break
         return starter
+
+
+def minutes_between(started: str, ended: str) -> int:
+    """A game's duration in whole minutes (rounded), from the store's time stamps: the one rule
+    for ``history``, the exports and the table's game-over screen."""
+    try:
+        return max(0, round((_when(ended) - _when(started)).total_seconds() / 60))
+    except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
+        return 0
 
 
 def _when(stamp: str) -> datetime:

@@ -100,6 +100,25 @@ class TableSession:
         except Exception:  # a duration is not worth a crash
             return None
 
+    def duration_min(self) -> int | None:
+        """The stored game's duration as ``lifeguard history`` gives it (None without a store).
+        Reads the store: call it on the desk's thread."""
+        stored = self.stored
+        game_id = getattr(stored, "game_id", None)
+        if stored is None or game_id is None:
+            return None
+        try:
+            from assistant.store.records import minutes_between
+
+            row = stored.store.game(game_id)
+            if row is None:
+                return None
+            entries = stored.store.entries(game_id)[: row.cursor]
+            last = row.ended or (entries[-1].at if entries else row.started)
+            return minutes_between(row.started, last)
+        except Exception:  # a duration is not worth a crash
+            return None
+
     def stored_log(self) -> list[tuple[str, list[str]]]:
         """The current game's accepted commands and what was said to each, oldest first, from
         the store (a command joined to the one before, like the start player drawn by lot,
@@ -227,6 +246,8 @@ class LifeguardApp(App):
         self.last_heard: str | None = None
         #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
         self.web: Any = None
+        #: The finished game's duration in minutes as the store counts it (None: not known).
+        self.stored_minutes: int | None = None
         self._view_lock = threading.Lock()
 
     # ------------------------------------------------------------------ life cycle
@@ -320,8 +341,11 @@ class LifeguardApp(App):
         return reply
 
     async def _run(self, work: Callable[[Referee], Reply]) -> Reply:
-        """``work`` on the desk; the view is the table it left."""
+        """``work`` on the desk; the view is the table it left (and, once the game is over,
+        its duration as the store counts it, read on the desk's thread too)."""
         reply, self.view = await self.desk.run(work)
+        if self.view.game is not None and self.view.game.is_over:
+            self.stored_minutes, _ = await self.desk.run(lambda _referee: self.session.duration_min())
         return reply
 
     async def apply_heard(self, command: Any, text: str) -> Reply:
@@ -427,9 +451,12 @@ class LifeguardApp(App):
         return self.voice_enabled and self.settings.voice.speak
 
     def game_duration(self) -> str:
-        if self.game_started_at is None:
+        """The game's duration: the store's (what ``lifeguard history`` says), else the clock's."""
+        minutes = self.stored_minutes
+        if minutes is None and self.game_started_at is None:
             return "unknown"
-        minutes = max(0, int((self.clock() - self.game_started_at) // 60))
+        if minutes is None:
+            minutes = max(0, round((self.clock() - (self.game_started_at or 0)) / 60))
         if minutes < 60:
             return f"{minutes} min"
         return f"{minutes // 60} h {minutes % 60:02d} min"

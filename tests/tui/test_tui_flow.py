@@ -368,3 +368,31 @@ async def test_setup_remembers_the_last_games_house_rules(make_app, data_dir) ->
         await pilot.press("ctrl+g")
         await pilot.pause()
         assert app.view.players == ("ann", "ben", "cid") and app.view.game.rules.take_first
+
+
+async def test_game_over_says_the_same_duration_as_history(make_app, data_dir) -> None:
+    import json
+    import sqlite3
+    import subprocess
+    import sys
+    from datetime import datetime, timedelta
+    from pathlib import Path
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:1])
+        # the game began 170 seconds ago, as far as the store knows (the app's clock is fixed)
+        with sqlite3.connect(data_dir / "lifeguard.sqlite3") as conn:
+            (started,) = conn.execute("SELECT started FROM games ORDER BY id DESC").fetchone()
+            earlier = (datetime.fromisoformat(started) - timedelta(seconds=170)).isoformat()
+            conn.execute("UPDATE games SET started = ? WHERE started = ?", (earlier, started))
+        await submit_all(pilot, lines[1:])
+        assert isinstance(app.screen, GameOverScreen)
+        shown = str(app.screen.query_one("#out-order").render())
+    lifeguard = Path(sys.executable).with_name("lifeguard")
+    history = json.loads(subprocess.run([str(lifeguard), "history", "--json"], capture_output=True,
+                                        text=True, check=True).stdout)
+    assert history[0]["duration_min"] == 3
+    assert "duration: 3 min" in shown
