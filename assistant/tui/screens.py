@@ -363,8 +363,12 @@ class TableScreen(Screen):
         return self.show_known
 
     def toggle_large(self) -> bool:
-        """Large print on or off (by default it follows the terminal's size)."""
-        self.large_choice = not self.large
+        """Large print on or off; switched back to what the terminal's size gives, it follows
+        the size again (so a choice made on a small screen does not stick to a large one)."""
+        wanted = not self.large
+        width, height = self.size
+        by_size = width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
+        self.large_choice = None if wanted == by_size else wanted
         self.apply_size()
         _app(self).view_state.large_print = self.large_choice
         _app(self).save_view_state()

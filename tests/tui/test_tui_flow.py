@@ -244,7 +244,7 @@ def _plain(renderable) -> str:
     return console.export_text()
 
 
-async def test_large_print_from_100_columns_and_its_key(make_app) -> None:
+async def test_large_print_from_100_columns_and_its_key(make_app, data_dir) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
@@ -257,6 +257,7 @@ async def test_large_print_from_100_columns_and_its_key(make_app) -> None:
         assert table.large and table.has_class("large")
         await pilot.press("f4")
         assert not table.large
+        assert app.view_state.large_print is None  # back to following the size
     app = make_app()
     async with app.run_test(size=(200, 50)) as pilot:
         await pilot.press("escape")
@@ -272,6 +273,14 @@ async def test_large_print_from_100_columns_and_its_key(make_app) -> None:
         await pilot.press("f4")
         await pilot.pause()
         assert not table.large and rows.card_width == 9
+        assert app.view_state.large_print is False  # kept for the next run
+        state_file = data_dir / "table-view.json"
+        await wait_for(pilot, lambda: '"large_print": false' in (
+            state_file.read_text() if state_file.exists() else ""))
+    again = make_app()
+    async with again.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        assert not again.table.large
 
 
 async def wait_for(pilot, condition, limit: float = 10.0) -> None:
