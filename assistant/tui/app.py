@@ -88,50 +88,42 @@ class TableSession:
     #: releases the store's lock; every command was committed already.
     stored: Any = None
 
-    def started_at(self) -> float | None:
-        """When the current stored game began (seconds since the epoch), if the store knows."""
+    def _stored_game(self) -> tuple[Any, list[Any]] | None:
+        """The current stored game's row and its accepted entries (undone ones left out); None
+        without a store or a game, or when the store cannot be read: what the table shows of
+        it (a duration, the log before a restart) is not worth a crash."""
         stored = self.stored
         game_id = getattr(stored, "game_id", None)
         if stored is None or game_id is None:
             return None
         try:
             row = stored.store.game(game_id)
-            return datetime.fromisoformat(row.started).timestamp() if row else None
-        except Exception:  # a duration is not worth a crash
+            return (row, stored.store.entries(game_id)[: row.cursor]) if row else None
+        except Exception:
             return None
+
+    def started_at(self) -> float | None:
+        """When the current stored game began (seconds since the epoch), if the store knows."""
+        game = self._stored_game()
+        return datetime.fromisoformat(game[0].started).timestamp() if game else None
 
     def duration_min(self) -> int | None:
         """The stored game's duration as ``lifeguard history`` gives it (None without a store).
         Reads the store: call it on the desk's thread."""
-        stored = self.stored
-        game_id = getattr(stored, "game_id", None)
-        if stored is None or game_id is None:
-            return None
-        try:
-            from assistant.store.records import minutes_between
+        from assistant.store.records import minutes_between
 
-            row = stored.store.game(game_id)
-            if row is None:
-                return None
-            entries = stored.store.entries(game_id)[: row.cursor]
-            last = row.ended or (entries[-1].at if entries else row.started)
-            return minutes_between(row.started, last)
-        except Exception:  # a duration is not worth a crash
+        game = self._stored_game()
+        if game is None:
             return None
+        row, entries = game
+        return minutes_between(row.started, row.ended or (entries[-1].at if entries else row.started))
 
     def stored_log(self) -> list[tuple[str, list[str]]]:
         """The current game's accepted commands and what was said to each, oldest first, from
         the store (a command joined to the one before, like the start player drawn by lot,
         adds its words to that one). Empty when there is no store or nothing stored."""
-        stored = self.stored
-        game_id = getattr(stored, "game_id", None)
-        if stored is None or game_id is None:
-            return []
-        try:
-            row = stored.store.game(game_id)
-            entries = stored.store.entries(game_id)[: row.cursor] if row else []
-        except Exception:  # the log on screen is not worth a crash: the game itself resumed
-            return []
+        game = self._stored_game()
+        entries = game[1] if game else []
         log: list[tuple[str, list[str]]] = []
         for entry in entries:
             said = [entry.said] if entry.said else []

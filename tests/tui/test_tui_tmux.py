@@ -66,6 +66,14 @@ class Terminal:
             self.tmux("send-keys", "-t", "table", name)
             time.sleep(0.05)
 
+    def quit(self) -> None:
+        """Ctrl+Q, and the app has ended (a safety limit, not a timing check)."""
+        self.tmux("send-keys", "-t", "table", "C-q")
+        deadline = time.monotonic() + 30
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not self.alive(), "the app did not quit on ctrl+q"
+
     def alive(self) -> bool:
         return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "table"],
                               capture_output=True, env=self.env).returncode == 0
@@ -76,12 +84,24 @@ class Terminal:
             Path(self.socket_path).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
-def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+def environment(tmp_path: Path) -> dict[str, str]:
+    """A fresh data directory and no user settings, outside any tmux the tests run in."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env.update(LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(tmp_path / "config"),
+    env.update(LIFEGUARD_DATA_DIR=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
                TERM="xterm-256color")
     env.pop("LIFEGUARD_CONFIG", None)
+    return env
+
+
+def stored_state(env: dict[str, str]) -> dict:
+    """What ``lifeguard status --json`` says the store holds, once the app has quit."""
+    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
+                          env=env, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
+    env = environment(tmp_path)
     term = Terminal(tmp_path, env)
     term.start(f"{LIFEGUARD} --seed 0")
     try:
@@ -100,16 +120,10 @@ def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
         screen = term.wait_for("ROUND 2 · ROWS")
         assert "Sudden death! Bob has all cats." in screen
         assert "Alice loses 1 life." in screen
-        term.tmux("send-keys", "-t", "table", "C-q")
-        deadline = time.monotonic() + 30
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not term.alive(), "the app did not quit on ctrl+q"
+        term.quit()
     finally:
         term.close()
-    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
-                          env=env, check=True)
-    state = json.loads(done.stdout)
+    state = stored_state(env)
     lives = {p["name"]: p["lives"] for p in state["players"]}
     assert lives == {"alice": 4, "bob": 5, "carol": 4}
     assert state["round"] == 2 and state["phase"] == "rows"
@@ -119,11 +133,7 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
     """A whole round as a person plays it at the keyboard: Tab completes what is expected, a
     misspelt name is corrected by taking the suggestion with Enter, the reveal's grid has the
     focus and takes digits, Shift+Tab reaches the command line; then the lives are stored."""
-    data = tmp_path / "data"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env.update(LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               TERM="xterm-256color")
-    env.pop("LIFEGUARD_CONFIG", None)
+    env = environment(tmp_path)
     term = Terminal(tmp_path, env)
     term.start(f"{LIFEGUARD} --seed 0")
     try:
@@ -157,15 +167,9 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
         term.type("carol has 1 cat 4 mole 5 giraffe", echo="Round 1 results")
         screen = term.wait_for("Alice loses 2 lives.")
         assert "ROUND 2 · ROWS" in screen and "3 (-2)" in screen
-        term.tmux("send-keys", "-t", "table", "C-q")
-        deadline = time.monotonic() + 30
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not term.alive(), "the app did not quit on ctrl+q"
+        term.quit()
     finally:
         term.close()
-    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
-                          env=env, check=True)
-    state = json.loads(done.stdout)
+    state = stored_state(env)
     assert {p["name"]: p["lives"] for p in state["players"]} == {"alice": 3, "bob": 4, "carol": 5}
     assert state["round"] == 2
