@@ -372,12 +372,12 @@ class LifeguardApp(App):
         if self.table_gone:
             return
         log = self.table_log
-        if reply.ok:
+        if is_question(reply):  # nothing changed: waiting for yes or no
+            log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
+            self.say(" ".join(reply.said))
+        elif reply.ok:
             log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
-        elif is_question(reply):
-            log.question(text, reply.error or "")
-            self.say(reply.error or "")
         else:
             log.refused(text, reply.error or "not understood")
             if reply.suggestion:

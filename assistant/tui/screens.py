@@ -81,13 +81,9 @@ CHOICE_WORDS: dict[object, str] = {
 
 
 def is_question(reply: Any) -> bool:
-    """A reply that changed nothing and waits for yes or no (the new-game question): shown as a
-    question, not as a refusal. ``Reply.question`` says so where the referee sets it; before
-    that, a new game refused with an offer to say 'yes' is the one such reply."""
-    if getattr(reply, "question", False):
-        return True
-    return bool(not reply.ok and reply.intent == "new_game" and reply.error
-                and "'yes'" in reply.error)
+    """A reply that changed nothing and waits for yes or no (``Reply.question``, e.g. a new game
+    while one is under way): shown as a question, not as a command done or refused."""
+    return bool(getattr(reply, "question", False))
 
 
 def on_off(value: bool) -> str:
