@@ -64,9 +64,14 @@ def sentences(event: Event) -> list[str]:
             return [f"Row {k}: {cards_list(cards)}.{tail}"]
         case TurnsBegin(player=p):
             return [f"Rows are set.{_next(p)}" if p else "Rows are set. Who starts?"]
-        case Swapped(player=p, row=k, taken=taken, put_down=put, next_player=nxt):
-            return [f"{title(p)} took row {k}, {cards_list(taken)}, and put down {cards_list(put)}.{_next(nxt)}"]
-        case Knocked(player=p, next_player=nxt):
+        case Swapped(player=p, row=k, taken=taken, put_down=put, next_player=nxt, take_first=first):
+            if first:  # the house rule's order: the row comes into the hand first
+                return [f"{title(p)} took row {k}: {cards_list(taken)}, and put down "
+                        f"{cards_list(put)}.{_next(nxt)}"]
+            return [f"{title(p)} put down {cards_list(put)} for row {k}: {cards_list(taken)}.{_next(nxt)}"]
+        case Knocked(player=p, next_player=nxt, last_turns=last):
+            if len(last) == 1:  # two players left: one last turn, not "each"
+                return [f"{title(p)} knocks! {title(last[0])} has one last turn."]
             return [f"{title(p)} knocks! One last turn each.{_next(nxt)}"]
         case Passed(player=p, next_player=nxt):
             return [f"{title(p)} passes.{_next(nxt)}"]

@@ -15,7 +15,7 @@ import random
 import re
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
 from assistant import __version__
@@ -99,7 +99,9 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         stdout.flush()
     # Bytes, a bounded line at a time: a 10 MB line or /dev/zero never fills the memory, and a
     # stray byte that is not UTF-8 is one refused line, not the end of the chat.
-    for raw in bounded_lines(getattr(stdin, "buffer", stdin)):
+    # A prompt shows a person at a terminal where to type; never in JSON lines or piped input.
+    prompt = "> " if not jsonl and _is_terminal(stdin) and _is_terminal(stdout) else ""
+    for raw in _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout):
         if raw is TOO_LONG:
             emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
                                     "command a line."))
@@ -116,6 +118,31 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
             continue
         emit(referee.handle(line))
     return 0
+
+
+def _prompted(lines: Iterable, prompt: str, stdout: TextIO) -> Iterator:
+    """``lines`` with ``prompt`` written before each one is read (and a new line at the end, so
+    Ctrl+D leaves the shell's prompt on a line of its own); as they are without a prompt."""
+    iterator = iter(lines)
+    while True:
+        if prompt:
+            stdout.write(prompt)
+            stdout.flush()
+        try:
+            raw = next(iterator)
+        except StopIteration:
+            if prompt:
+                stdout.write("\n")
+            return
+        yield raw
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 #: Bytes that were not UTF-8, as ``surrogateescape`` keeps them.
@@ -198,8 +225,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 sys.stdout.flush()
             greeting: list[str] = []
         else:
-            greeting = [*session.greeting, f"Game store: {session.store.path}",
-                        "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave."]
+            # Where the game is kept first, then where it stands: the last lines before the
+            # prompt say what happens next.
+            greeting = [f"Game store: {session.store.path}",
+                        "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
+                        *session.greeting]
         return _until_stopped(
             lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting), True)
 

@@ -24,6 +24,8 @@ DEFAULT_KEYS: dict[str, str] = {
     "redo": "ctrl+y",
     "repeat": "f7",
     "toggle_known": "f8",
+    "score_sheet": "f3",
+    "large_print": "f4",
     "rules": "f1",
     "help": "f2",
     "serve": "f9",

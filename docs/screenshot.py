@@ -1,4 +1,5 @@
-"""Makes ``docs/table.svg``, the README's screenshot of the table mid-game (deterministic: a fixed
+"""Makes ``docs/table.svg``, the README's screenshot of the table mid-game in large print (as a
+laptop at the end of a table shows it from 100 columns on; deterministic: a fixed
 seed, no voice, a fixed data-file label).
 
     .venv/bin/python docs/screenshot.py
@@ -35,7 +36,7 @@ async def main() -> None:
         os.environ["LIFEGUARD_DATA_DIR"] = tmp
         app = LifeguardApp(Settings(), data_dir=tmp, seed=0, voice=False,
                            data_label="~/.local/share/lifeguard/lifeguard.sqlite3")
-        async with app.run_test(size=(110, 34)) as pilot:
+        async with app.run_test(size=(140, 40)) as pilot:
             await pilot.press("escape")
             for line in LINES:
                 await app.submit(line)

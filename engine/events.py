@@ -46,12 +46,16 @@ class Swapped:
     taken: Cards
     put_down: Cards
     next_player: str | None
+    #: Played under the house rule "take the row first, then put down".
+    take_first: bool = False
 
 
 @dataclass(frozen=True)
 class Knocked:
     player: str
     next_player: str | None
+    #: The players who get one more turn, in order.
+    last_turns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

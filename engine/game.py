@@ -320,7 +320,10 @@ class Game:
                 "a swap. Put down at least one different card."
             )
         known = self.known[player]
-        from_unknown = put_down - known
+        # Rules' order: the cards put down come from the hand as it was; house rule take_first:
+        # from the hand with the row already in it, so a card just taken may go straight back.
+        before = known + taken if self.rules.take_first else known
+        from_unknown = put_down - before
         room = HAND_SIZE - len(known)
         if len(from_unknown) > room:
             raise BadCards(
@@ -331,14 +334,15 @@ class Game:
         rows = list(self.rows)
         rows[k - 1] = put_down
         hands = dict(self.known)
-        hands[player] = (known - put_down) + taken
+        hands[player] = known_after_swap(known, taken, put_down, self.rules.take_first)
         self._check_deck_limits(rows, hands, what="the rows and the known hands")
         self.rows = rows
         self.known = hands
         self.swapped.add(player)
         self.turns_played += 1
         next_player = self._advance()
-        return [Swapped(player, k, taken, put_down, next_player), *self._maybe_reveal()]
+        return [Swapped(player, k, taken, put_down, next_player, self.rules.take_first),
+                *self._maybe_reveal()]
 
     def _knock(self, action: Knock) -> list[Event]:
         player = self._check_turn(action.player)
@@ -360,7 +364,7 @@ class Game:
             nxt = self.next_alive_after(nxt)
         self.final_turns_left = order
         self.turn = order[0]
-        return [Knocked(player, self.turn)]
+        return [Knocked(player, self.turn, tuple(order))]
 
     def _pass(self, action: Pass) -> list[Event]:
         player = self._check_turn(action.player)
@@ -403,9 +407,13 @@ class Game:
             raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {len(hand)}.")
         missing = hand.missing_from(self.known[player])
         if missing:
+            why = "" if self.rules.take_first else (
+                " A swap puts down first, then takes the row, so a card taken stays in hand "
+                "until a later swap puts it down (house rule take_first allows the other order)."
+            )
             raise BadHand(
                 f"{title(player)} took {describe(missing)} from the rows, so "
-                f"{title(player)}'s hand must hold {'them' if len(missing) > 1 else 'one'}."
+                f"{title(player)}'s hand must hold {'them' if len(missing) > 1 else 'one'}.{why}"
             )
         hands = {p: self.declared.get(p, self.known[p]) for p in self.alive}
         hands[player] = hand
@@ -602,6 +610,7 @@ class Game:
                 [a.value for a in cards] if cards is not None else None for cards in self.rows
             ],
             "out_order": list(self.out_order),
+            "places": [{"name": p, "place": n} for p, n in places(self)] if self.is_over else [],
             "rules": {name: getattr(self.rules, name) for name in HouseRules.field_names()},
         }
 
@@ -623,6 +632,43 @@ def check_players(players: Sequence[str]) -> None:
         seen.add(name_key(p))
 
 
+def known_after_swap(known: Cards, taken: Cards, put_down: Cards, take_first: bool) -> Cards:
+    """The cards known to be in a hand after a swap (RULES.md, What the referee can know).
+
+    In the rules' order the cards put down leave the hand first, then the row comes in: the known
+    cards put down are gone and the whole row is known. Under the house rule ``take_first`` the
+    row comes in first and the cards put down may be any of the hand's, just taken ones too.
+    """
+    if take_first:
+        return (known + taken) - put_down
+    return (known - put_down) + taken
+
+
+def places(game: Game) -> list[tuple[str, int]]:
+    """Finishing places, best first, by standard competition ranking (1, 2, 2, 4).
+
+    Winners are 1st; then players by the round they went out, later is better; players out in
+    the same round share a place. While the game goes on, only the players who are out have a
+    place (which no later round can change: everyone still in finishes ahead of them).
+    """
+    out_round: dict[str, int] = {}
+    for ended in game.rounds:
+        for p in ended.out:
+            out_round.setdefault(p, ended.round)
+    winners = set(game.winners)
+    ranked: list[tuple[str, int]] = []
+    for p in game.players:
+        if p in winners:
+            ranked.append((p, 1))
+        elif p in out_round:
+            mine = out_round[p]
+            better = sum(1 for q in game.players
+                         if q != p and (q in winners or out_round.get(q, 10**9) > mine))
+            ranked.append((p, better + 1))
+    order = {p: i for i, p in enumerate(game.out_order)}
+    return sorted(ranked, key=lambda item: (item[1], order.get(item[0], -1)))
+
+
 def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
     """Lives each living player loses for the round's totals (RULES.md, Lives, and house rules)."""
     totals = set(points.values())
@@ -637,5 +683,5 @@ def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
     return {p: 0 if v == high else low_loss if v == low else 1 for p, v in points.items()}
 
 
-__all__ = ["Game", "Phase", "RuleError", "check_players", "life_losses", "draw_start_player",
-           "name_key", "valid_name"]
+__all__ = ["Game", "Phase", "RuleError", "check_players", "draw_start_player", "known_after_swap",
+           "life_losses", "name_key", "places", "valid_name"]

@@ -31,6 +31,9 @@ class HouseRules:
     knock_requires_swap: bool = True
     #: With 2 players alive, a majority needs at least 2 cards.
     two_alive_majority_two: bool = True
+    #: A swap takes the row into hand first, then puts down cards from the whole hand (which may
+    #: include cards just taken). Off by default: the rules' order puts down first, then takes.
+    take_first: bool = False
 
     #: The allowed values of each choice field, used to validate config files and to build
     #: the switches of the setup screen.
@@ -41,6 +44,7 @@ class HouseRules:
         "next_start": ("clockwise", "most_lives_lost"),
         "knock_requires_swap": (True, False),
         "two_alive_majority_two": (True, False),
+        "take_first": (False, True),
     }
 
     def __post_init__(self) -> None:
@@ -80,4 +84,7 @@ class HouseRules:
             "With two players left, a majority needs two cards."
             if self.two_alive_majority_two
             else "With two players left, one card can be a majority.",
+            "A swap takes the row first, then puts down: a card just taken may go straight back."
+            if self.take_first
+            else "A swap puts down first, then takes the row.",
         ]

@@ -71,7 +71,7 @@ def test_replay_prints_the_announcements(tmp_path: Path, capsys: pytest.CaptureF
     assert lines[0] == "New game: Alice, Bob and Carol, 5 lives each."
     assert "Alice starts." in lines
     assert "Row 4: goat, goat, goat and goat." in lines
-    assert "Alice took row 1, giraffe, and put down pig. Bob's turn." in lines
+    assert "Alice put down pig for row 1: giraffe. Bob's turn." in lines
     assert "Alice knocks! One last turn each. Bob's turn." in lines
     assert "Turns are over. Reveal your hands." in lines
     assert "Giraffes: tied, nobody scores." in lines

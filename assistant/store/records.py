@@ -22,7 +22,7 @@ from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, Sto
 from assistant.store.session import rebuild
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
-from engine.game import Game, draw_start_player, name_key
+from engine.game import Game, draw_start_player, name_key, places
 from engine.log import GameLog
 from engine.rules import HouseRules
 
@@ -53,10 +53,7 @@ class Record:
 
     @property
     def duration_min(self) -> int:
-        try:
-            return max(0, round((_when(self.last_time) - _when(self.row.started)).total_seconds() / 60))
-        except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
-            return 0
+        return minutes_between(self.row.started, self.last_time)
 
     @property
     def rounds(self) -> int:
@@ -66,27 +63,11 @@ class Record:
         return len(game.rounds) if game.is_over else game.round
 
     def places(self) -> dict[str, int]:
-        """Finishing place per player: winners 1st, then by the round they went out (later is
-        better; out in the same round shares a place). Only for a finished game."""
+        """Finishing place per player (``engine.game.places``, the one ranking everywhere).
+        Only for a finished game."""
         game = self.game
         assert game is not None
-        out_round: dict[str, int] = {}
-        for ended in game.rounds:
-            for p in ended.out:
-                out_round.setdefault(p, ended.round)
-        winners = set(game.winners)
-        places = {}
-        for p in game.players:
-            if p in winners:
-                places[p] = 1
-                continue
-            mine = out_round.get(p, 10**9)
-            better = sum(
-                1 for q in game.players
-                if q != p and (q in winners or out_round.get(q, 10**9) > mine)
-            )
-            places[p] = better + 1
-        return places
+        return dict(places(game))
 
     def starter(self) -> str | None:
         """The first round's start player: the last 'X starts' before the first turn."""
@@ -98,6 +79,15 @@ class Record:
             elif words[0] not in ("new", "row"):
                 break
         return starter
+
+
+def minutes_between(started: str, ended: str) -> int:
+    """A game's duration in whole minutes (rounded), from the store's time stamps: the one rule
+    for ``history``, the exports and the table's game-over screen."""
+    try:
+        return max(0, round((_when(ended) - _when(started)).total_seconds() / 60))
+    except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
+        return 0
 
 
 def _when(stamp: str) -> datetime:
@@ -148,6 +138,9 @@ def history(store: GameStore) -> list[dict]:
             "status": row.status,
             "source": row.source,
         })
+        game = record.game
+        if row.status == "finished" and game is not None and game.is_over:
+            rows[-1]["places"] = [{"name": p, "place": n} for p, n in places(game)]
     return rows
 
 

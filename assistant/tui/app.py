@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -29,20 +30,22 @@ from textual.screen import Screen
 
 from assistant import announce
 from assistant.commands import ParseError, new_game_command
-from assistant.commands.grammar import EXAMPLES
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
+from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
     RulesScreen,
+    ScoreSheetScreen,
     SetupScreen,
     TableScreen,
+    is_question,
 )
 from assistant.tui.voice import HeardCommand, MicState, RejectedSpeech, SpeechState, VoiceBridge
 from assistant.tui.widgets import CommandInput, StatusLine, TableLog
-from engine.game import Phase
+from engine.game import Game, Phase
 from engine.rules import HouseRules
 
 #: What each bindable action does, for the footer, the help screen and the command palette.
@@ -53,10 +56,23 @@ KEY_DESCRIPTIONS: dict[str, str] = {
     "redo": "Redo",
     "repeat": "Repeat",
     "toggle_known": "Known cards",
+    "score_sheet": "Score sheet",
+    "large_print": "Large print",
     "rules": "Rules",
     "help": "Help",
     "serve": "Phones",
     "quit": "Quit",
+}
+
+#: The keys the footer shows, in short words so that they and the focused widget's keys fit in
+#: 80 columns; every key is on the help screen (F2) and in the palette.
+FOOTER_WORDS: dict[str, str] = {
+    "push_to_talk": "Talk",
+    "undo": "Undo",
+    "toggle_known": "Known",
+    "score_sheet": "Scores",
+    "rules": "Rules",
+    "help": "Help",
 }
 
 
@@ -72,17 +88,72 @@ class TableSession:
     #: releases the store's lock; every command was committed already.
     stored: Any = None
 
-    def started_at(self) -> float | None:
-        """When the current stored game began (seconds since the epoch), if the store knows."""
+    def _stored_game(self) -> tuple[Any, list[Any]] | None:
+        """The current stored game's row and its accepted entries (undone ones left out); None
+        without a store or a game, or when the store cannot be read: what the table shows of
+        it (a duration, the log before a restart) is not worth a crash."""
         stored = self.stored
         game_id = getattr(stored, "game_id", None)
         if stored is None or game_id is None:
             return None
         try:
             row = stored.store.game(game_id)
-            return datetime.fromisoformat(row.started).timestamp() if row else None
-        except Exception:  # a duration is not worth a crash
+            return (row, stored.store.entries(game_id)[: row.cursor]) if row else None
+        except Exception:
             return None
+
+    def started_at(self) -> float | None:
+        """When the current stored game began (seconds since the epoch), if the store knows."""
+        game = self._stored_game()
+        return datetime.fromisoformat(game[0].started).timestamp() if game else None
+
+    def duration_min(self) -> int | None:
+        """The stored game's duration as ``lifeguard history`` gives it (None without a store).
+        Reads the store: call it on the desk's thread."""
+        from assistant.store.records import minutes_between
+
+        game = self._stored_game()
+        if game is None:
+            return None
+        row, entries = game
+        return minutes_between(row.started, row.ended or (entries[-1].at if entries else row.started))
+
+    def stored_log(self) -> list[tuple[str, list[str]]]:
+        """The current game's accepted commands and what was said to each, oldest first, from
+        the store (a command joined to the one before, like the start player drawn by lot,
+        adds its words to that one). Empty when there is no store or nothing stored."""
+        game = self._stored_game()
+        entries = game[1] if game else []
+        log: list[tuple[str, list[str]]] = []
+        for entry in entries:
+            said = [entry.said] if entry.said else []
+            if entry.joined and log:
+                log[-1][1].extend(said)
+            else:
+                log.append((entry.command, said))
+        return log
+
+    def recent(self, limit: int = 20) -> tuple[list[tuple[str, ...]], HouseRules | None]:
+        """The groups of the latest games (newest first, each group once) and the house rules
+        the latest game was played with, for the setup screen."""
+        store = getattr(self.stored, "store", None)
+        if store is None:
+            return [], None
+        try:
+            rows = store.games(newest_first=True)[:limit]
+            rules = rows[0].house_rules() if rows else None
+        except Exception:  # an offer on the setup screen is not worth a crash
+            return [], None
+        groups: list[tuple[str, ...]] = []
+        for row in rows:
+            if row.players not in groups:
+                groups.append(tuple(row.players))
+        return groups, rules
+
+    def folder(self) -> Path | None:
+        """The folder of the store's file (where the table keeps its view), if there is one."""
+        path = getattr(getattr(self.stored, "store", None), "path", None)
+        return Path(path).parent if path is not None else None
 
     def close(self) -> None:
         if self.stored is not None:
@@ -123,8 +194,8 @@ class LifeguardApp(App):
     CSS_PATH = "lifeguard.tcss"
     TITLE = "Lifeguard"
     BINDINGS = [
-        Binding(key, action, KEY_DESCRIPTIONS[action], id=action, priority=True,
-                show=action not in ("quit", "redo", "serve"))
+        Binding(key, action, FOOTER_WORDS.get(action, KEY_DESCRIPTIONS[action]), id=action,
+                priority=True, show=action in FOOTER_WORDS)
         for action, key in DEFAULT_KEYS.items()
     ]
 
@@ -154,25 +225,38 @@ class LifeguardApp(App):
         self.clock = clock
         self.voice: VoiceBridge | None = None
         self.game_started_at: float | None = None
+        #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
+        self.view_folder = self.session.folder()
+        self.view_state = viewstate.load(self.view_folder)
+        #: The groups of recent games and the last game's house rules, for the setup screen.
+        self.recent_groups, self.last_rules = self.session.recent()
+        #: The resumed game's log as the store has it, shown again on the table.
+        self.resumed_log: list[tuple[str, list[str]]] = []
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
+            self.resumed_log = self.session.stored_log()
         self.last_heard: str | None = None
         #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
         self.web: Any = None
+        #: The finished game's duration in minutes as the store counts it (None: not known).
+        self.stored_minutes: int | None = None
+        self._view_lock = threading.Lock()
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keys))
-        await self.push_screen(TableScreen(self.data_label))
+        state = self.view_state
+        await self.push_screen(TableScreen(self.data_label, state.show_known, state.large_print))
         table_log = self.table_log
         game = self.view.game
         if game is not None and not game.is_over:
+            for command, said in self.resumed_log:  # the log as it was before the restart
+                table_log.command(command, "", said)
             greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
             table_log.said(greeting)
         else:
             table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
-            previous = game.players if game is not None else ()
-            await self.push_screen(SetupScreen(previous, self.settings.rules, self.voice_on_default))
+            await self.push_screen(self.setup_screen())
         self._start_voice()
         if self.settings.serve.start:
             self.action_serve(show=False)
@@ -249,8 +333,11 @@ class LifeguardApp(App):
         return reply
 
     async def _run(self, work: Callable[[Referee], Reply]) -> Reply:
-        """``work`` on the desk; the view is the table it left."""
+        """``work`` on the desk; the view is the table it left (and, once the game is over,
+        its duration as the store counts it, read on the desk's thread too)."""
         reply, self.view = await self.desk.run(work)
+        if self.view.game is not None and self.view.game.is_over:
+            self.stored_minutes, _ = await self.desk.run(lambda _referee: self.session.duration_min())
         return reply
 
     async def apply_heard(self, command: Any, text: str) -> Reply:
@@ -285,13 +372,17 @@ class LifeguardApp(App):
         if self.table_gone:
             return
         log = self.table_log
-        if reply.ok:
+        if is_question(reply):  # nothing changed: waiting for yes or no
+            log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
+            self.say(" ".join(reply.said))
+        elif reply.ok:
             log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
         else:
             log.refused(text, reply.error or "not understood")
             if reply.suggestion:
-                log.note(f"  did you mean: {reply.suggestion}")
+                take = " Tab or Enter takes it." if source == "typed" else ""
+                log.note(f"  Did you mean '{reply.suggestion}'?{take}")
             self.say(reply.error or "")
         game = self.view.game
         if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
@@ -332,19 +423,51 @@ class LifeguardApp(App):
     def open_setup(self) -> None:
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()
-        self.push_screen(SetupScreen(self.view.players, self.view.rules, self.voice_on_default))
+        self.push_screen(self.setup_screen())
+
+    def setup_screen(self) -> SetupScreen:
+        """The setup screen with the last group and house rules played (this run's game, else
+        the store's latest), and the names of recent games to complete from."""
+        game = self.view.game
+        groups = list(self.recent_groups)
+        if game is not None:
+            groups = [game.players, *[g for g in groups if g != game.players]]
+        rules = game.rules if game is not None else (self.last_rules or self.settings.rules)
+        names = [p for group in groups for p in group]
+        recent = list(dict.fromkeys(names))  # each name once, the latest games first
+        return SetupScreen(groups[0] if groups else (), rules, self.voice_on_default, recent,
+                           filled=game is not None)
 
     @property
     def voice_on_default(self) -> bool:
         return self.voice_enabled and self.settings.voice.speak
 
     def game_duration(self) -> str:
-        if self.game_started_at is None:
+        """The game's duration: the store's (what ``lifeguard history`` says), else the clock's."""
+        minutes = self.stored_minutes
+        if minutes is None and self.game_started_at is None:
             return "unknown"
-        minutes = max(0, int((self.clock() - self.game_started_at) // 60))
+        if minutes is None:
+            minutes = max(0, round((self.clock() - (self.game_started_at or 0)) / 60))
         if minutes < 60:
             return f"{minutes} min"
         return f"{minutes // 60} h {minutes % 60:02d} min"
+
+    @property
+    def game_id(self) -> int | None:
+        """The stored game's id (None without a store): drafts belong to one game's round."""
+        return getattr(self.session.stored, "game_id", None)
+
+    def save_view_state(self) -> None:
+        if self.view_folder is not None:
+            self._write_view_state()
+
+    @work(thread=True, exclusive=False, group="view-state")
+    def _write_view_state(self) -> None:
+        # A few hundred bytes, but a disk write all the same: never on the UI's event loop.
+        # Each write takes the state as it is then, so the last one to run leaves the newest.
+        with self._view_lock:
+            viewstate.save(self.view_folder, viewstate.ViewState(**vars(self.view_state)))
 
     # ------------------------------------------------------------------ voice
     def say(self, text: str) -> None:
@@ -458,6 +581,15 @@ class LifeguardApp(App):
             self.run_worker(server.stop, thread=True, group="serve-stop")
             self.notify("The table is no longer served; its link stops working.")
 
+    def action_score_sheet(self) -> None:
+        if isinstance(self.screen, ScoreSheetScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(ScoreSheetScreen())
+
+    def action_large_print(self) -> None:
+        self.table.toggle_large()
+
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
             self.push_screen(RulesScreen())
@@ -466,18 +598,30 @@ class LifeguardApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """On the game-over and setup screens the table's view keys have nothing to show (game
+        over has the score sheet itself): they leave the footer to those screens' own keys."""
+        if action in ("toggle_known", "score_sheet", "large_print", "push_to_talk") \
+                and isinstance(self.screen, GameOverScreen | SetupScreen):
+            return False
+        return True
+
     def key_table(self) -> dict[str, tuple[str, str]]:
         """Action -> (key as configured, description), for the help screen."""
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """The referee's commands, then Textual's theme and quit (not its Keys, Maximize or
+        Screenshot, which are about the framework, not the game)."""
         actions = {
             "Undo": ("Take back the last command", self.action_undo),
             "Redo": ("Apply the undone command again", self.action_redo),
             "Repeat": ("Say the last announcement again", self.action_repeat),
             "Status": ("Where the game stands", partial(self.submit, "status")),
+            "Score sheet": ("Points and lives round by round", self.action_score_sheet),
             "Known cards": ("Show or hide the cards known to be in each hand", self.action_toggle_known),
+            "Large print": ("Bigger rows, cards, hearts and turn, to read from afar",
+                            self.action_large_print),
             "Talk": ("Push to talk: say one command", self.action_push_to_talk),
             "Mute": ("Mute or unmute the spoken announcements", self.action_mute),
             "Rules": ("The rules of Life is Life", self.action_rules),
@@ -488,10 +632,11 @@ class LifeguardApp(App):
         }
         for name, (help_text, callback) in actions.items():
             yield SystemCommand(name, help_text, callback)
-        player = self.view.players[0] if self.view.players else "alice"
-        for intent, example in EXAMPLES.items():
-            text = example.format(p=player)
-            yield SystemCommand(f"Type: {text}", f"Put '{text}' in the command line ({intent})",
+        for command in super().get_system_commands(screen):
+            if command.title in ("Theme", "Quit"):
+                yield command
+        for intent, (text, help_text) in command_starts(self.view.game).items():
+            yield SystemCommand(f"Type: {text}", f"{help_text} ({intent})",
                                 lambda text=text: self._prefill(text), discover=False)
 
     def _prefill(self, text: str) -> None:
@@ -501,6 +646,30 @@ class LifeguardApp(App):
         field.value = text
         field.cursor_position = len(text)
         field.focus()
+
+
+def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
+    """The palette's 'Type: ...' entries: per intent, the start of the command with the table's
+    own names (the player whose turn it is, the row still missing) and what to add after it;
+    never a whole example that could be sent as it stands."""
+    alive = game.alive if game is not None and not game.is_over else ()
+    turn = (game.turn if game is not None else None) or (alive[0] if alive else "NAME")
+    row = game.missing_rows()[0] if game is not None and game.missing_rows() else 1
+    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+    hand = waiting[0] if waiting else turn
+    return {
+        "new_game": ("new game ", "then 3 to 5 names in seating order"),
+        "row": (f"row {row} ", f"then the {row} animal{'s' if row > 1 else ''} of row {row}"),
+        "starts": (f"{turn} starts", "the round's start player, before the first turn"),
+        "swap": (f"{turn} swaps ", "then the row and the cards put down"),
+        "knock": (f"{turn} knocks", "end the round: one last turn for the others"),
+        "pass": (f"{turn} passes", "a last turn without a swap"),
+        "hand": (f"{hand} has ", "then the 10 cards of the hand"),
+        "sudden_death": (f"{turn} has all ", "then cats, rabbits or pigs"),
+        "undo": ("undo", "take back the last command"),
+        "redo": ("redo", "apply the undone command again"),
+        "status": ("status", "where the game stands"),
+    }
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich import box
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -17,11 +19,13 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from assistant.tui.widgets import animal_chip, deck_totals, over_limit
+from assistant.tui.widgets import animal_chip, deck_totals, ordinal, over_limit
 from engine.actions import DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import RoundEnded
-from engine.game import Game, plural, title
+from engine.game import Game, places, plural, title
+
+ANIMAL_NAMES = {a.value for a in ANIMALS}
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -61,7 +65,7 @@ class HandGrid(DataTable):
     """
 
     BINDINGS = [
-        Binding("enter", "declare", "Declare hand", show=True),
+        Binding("enter", "declare", "Declare", show=True),
         Binding("plus,equals_sign", "change(1)", "+1", show=False),
         Binding("minus", "change(-1)", "-1", show=False),
         *[Binding(str(d), f"set_count({d})", show=False) for d in range(10)],
@@ -73,6 +77,9 @@ class HandGrid(DataTable):
 
         command: str
 
+    class Changed(Message):
+        """A count changed: the drafts are worth keeping (``HandGrid.drafts``)."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.game: Game | None = None
@@ -80,7 +87,10 @@ class HandGrid(DataTable):
         self.players: tuple[str, ...] = ()
         self._round_key: tuple[int, tuple[str, ...]] | None = None
 
-    def update_from(self, game: Game | None) -> None:
+    def update_from(self, game: Game | None,
+                    drafts: dict[str, dict[str, int]] | None = None) -> None:
+        """Show ``game``'s reveal; at a new round the counts start from the known cards, or
+        from ``drafts`` (counts typed before a restart, by player and animal name)."""
         self.game = game
         if game is None:
             return
@@ -89,6 +99,11 @@ class HandGrid(DataTable):
         if key != self._round_key:
             self._round_key = key
             self.counts = {p: dict(game.known[p].counts()) for p in players}
+            for p, counts in (drafts or {}).items():
+                if p in self.counts:
+                    draft = {Animal(a): n for a, n in counts.items() if a in ANIMAL_NAMES}
+                    if all(draft.get(a, 0) >= n for a, n in self.counts[p].items()):
+                        self.counts[p] = draft
         for p, hand in game.declared.items():
             if p in self.counts:
                 self.counts[p] = dict(hand.counts())
@@ -142,6 +157,13 @@ class HandGrid(DataTable):
             return
         self.counts[player][animal] = max(0, min(COPIES[animal], n))
         self._rebuild()
+        self.post_message(self.Changed())
+
+    def drafts(self) -> dict[str, dict[str, int]]:
+        """The counts of the players who have not declared yet, by animal name."""
+        declared = self.game.declared if self.game is not None else {}
+        return {p: {a.value: n for a, n in counts.items() if n}
+                for p, counts in self.counts.items() if p not in declared}
 
     def action_set_count(self, n: int) -> None:
         cell = self._cell()
@@ -274,3 +296,58 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
     left = "OUT" if player in ended.out else str(ended.lives[player])
     return Text(f"{left} (-{lost})" if lost else left,
                 style="bold red" if player in ended.out else "bold")
+
+
+def score_sheet(game: Game | None) -> Table | Text | Group:
+    """The game as a paper score sheet: per round and player the points and the lives left with
+    the lives lost in brackets (``3 (-2)``); sudden deaths marked ``SD``; the places once the
+    game is over. Five players fit in 80 columns."""
+    if game is None or not game.rounds:
+        return Text("No round has been scored yet.", style="dim")
+    table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
+                  title="Score sheet", title_style="bold", title_justify="left",
+                  header_style="bold", show_edge=False)
+    table.add_column("round", justify="right")
+    for p in game.players:
+        table.add_column(f"{title(p)}\npts", justify="right")
+        table.add_column("\nlives", justify="left")
+    for ended in game.rounds:
+        label = Text(str(ended.round))
+        if ended.sudden_death:
+            label.append(" SD", style="bold red")
+        cells: list[Text] = [label]
+        for p in game.players:
+            if p not in ended.losses:  # out before this round
+                cells.extend([Text(""), Text("")])
+                continue
+            if ended.sudden_death:
+                points = Text("SD", style="bold") if p == ended.sudden_death[0] else Text("-", style="dim")
+            else:
+                points = Text(str(ended.points.get(p, 0)))
+            cells.append(points)
+            cells.append(lives_left(ended, p))
+        table.add_row(*cells)
+    if game.is_over:
+        ranked = dict(places(game))
+        cells = [Text("place", style="bold")]
+        for p in game.players:
+            cells.extend([Text(""), Text(ordinal(ranked[p]), style="bold reverse" if ranked[p] == 1 else "bold")])
+        table.add_section()
+        table.add_row(*cells)
+    notes = [
+        f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
+        f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
+        for r in game.rounds if r.sudden_death
+    ]
+    if not notes:
+        return table
+    return Group(table, Text("\n".join(notes), style="italic"))
+
+
+class ScoreSheet(Static):
+    """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
+
+    def show(self, game: Game | None) -> None:
+        #: What is shown, as a Rich renderable (tests print it to read it back).
+        self.sheet = score_sheet(game)
+        self.update(self.sheet)

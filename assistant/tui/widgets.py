@@ -14,12 +14,13 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
+from textual.widgets.input import Selection
 
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
 from assistant.commands.templates import first_required_word
 from engine.deck import ANIMALS, COPIES, ROW_SIZES, Animal, Cards
-from engine.game import Game, Phase, title
+from engine.game import Game, Phase, places, title
 
 CARD_WIDTH = 9
 PHASE_WORDS = {
@@ -36,16 +37,29 @@ def animal_style(animal: Animal) -> str:
     return f"bold {fg} on {bg}"
 
 
-def card_lines(animal: Animal | None, height: int) -> list[Text]:
-    """One card as ``height`` lines of ``CARD_WIDTH`` cells: the name on top, the points below."""
+def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> list[Text]:
+    """One card as ``height`` lines of ``width`` cells: the name on top, the points below.
+
+    Large cards (large print) spell the name in spaced capitals when it fits, and say
+    ``9 points``: easier to read from the other end of the table."""
     if animal is None:  # a row not entered yet
-        lines = ["╭───────╮"] + ["│   ?   │"] * max(0, height - 2) + ["╰───────╯"]
-        return [Text(line[:CARD_WIDTH], style="dim") for line in lines[:height]]
+        inner = width - 2
+        lines = ["╭" + "─" * inner + "╮"] + ["│" + "?".center(inner) + "│"] * max(0, height - 2) \
+            + ["╰" + "─" * inner + "╯"]
+        return [Text(line[:width], style="dim") for line in lines[:height]]
     style = animal_style(animal)
-    name = animal.value.upper().center(CARD_WIDTH)
-    points = f"{animal.points}".center(CARD_WIDTH)
-    blank = " " * CARD_WIDTH
-    body = [name, points] if height <= 2 else [name, blank, points] + [blank] * (height - 3)
+    word = animal.value.upper()
+    spaced = " ".join(word)
+    name = (spaced if width >= 12 and len(spaced) <= width - 2 else word).center(width)
+    points = (f"{animal.points} points" if width >= 12 else f"{animal.points}").center(width)
+    blank = " " * width
+    if height <= 2:
+        body = [name, points]
+    else:  # the name and the points in the middle of the card
+        top = (height - 3) // 2
+        body = [blank] * top + [name, blank, points] + [blank] * (height - 3 - top)
+        if height == 3:
+            body = [name, blank, points]
     return [Text(line, style=style) for line in body[:height]]
 
 
@@ -67,8 +81,18 @@ class CardRows(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.rows: list[Cards | None] = [None] * len(ROW_SIZES)
-        #: Taller (3-line) cards when the terminal has room; the screen sets this on resize.
-        self.tall = False
+        #: Card size in cells; the screen sets it from the terminal's size (``set_card_size``).
+        self.card_width = CARD_WIDTH
+        self.height_per_card = 2
+
+    @property
+    def tall(self) -> bool:
+        return self.height_per_card >= 3
+
+    def set_card_size(self, width: int, height: int) -> None:
+        if (width, height) != (self.card_width, self.height_per_card):
+            self.card_width, self.height_per_card = width, height
+            self.refresh(layout=True)
 
     def update_from(self, game: Game | None) -> None:
         rows = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
@@ -78,20 +102,23 @@ class CardRows(Static):
         self.refresh()  # same height whatever the cards: no new layout (a full-screen repaint)
 
     def card_height(self) -> int:
-        return 3 if self.tall else 2
+        return self.height_per_card
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 4 * self.card_height() + 3
+
+    def get_content_width(self, container, viewport) -> int:
+        return 6 + 4 * (self.card_width + 1)
 
     def render(self) -> Text:
         height = self.card_height()
         out = Text()
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
-            columns = [card_lines(a, height) for a in animals]
+            columns = [card_lines(a, height, self.card_width) for a in animals]
             for line in range(height):
-                label = f"Row {k} " if line == 0 else "      "
-                out.append(label, style="bold" if line == 0 else "")
+                label = f"Row {k} " if line == (height - 1) // 2 else "      "
+                out.append(label, style="bold" if label.strip() else "")
                 for column in columns:
                     out.append_text(column[line])
                     out.append(" ")
@@ -102,14 +129,14 @@ class CardRows(Static):
         return out
 
 
-def hearts(lives: int, total: int = 5) -> Text:
+def hearts(lives: int, total: int = 5, gap: str = " ") -> Text:
     """Lives as hearts: ``♥`` for each life left, a dim ``♡`` for each one lost."""
     text = Text()
     for i in range(total):
         if i < lives:
-            text.append("♥ ", style="bold red")
+            text.append("♥" + gap, style="bold red")
         else:
-            text.append("♡ ", style="dim")
+            text.append("♡" + gap, style="dim")
     text.rstrip()
     return text
 
@@ -125,11 +152,17 @@ class PlayersPanel(Static):
         super().__init__(**kwargs)
         self.game: Game | None = None
         self.show_known = False
+        #: Large print: spaced capitals, wide hearts with the count in words, a blank line
+        #: between players (the screen sets it from the terminal's size or the key).
+        self.large = False
 
-    def update_from(self, game: Game | None, show_known: bool | None = None) -> None:
+    def update_from(self, game: Game | None, show_known: bool | None = None,
+                    large: bool | None = None) -> None:
         self.game = game
         if show_known is not None:
             self.show_known = show_known
+        if large is not None:
+            self.large = large
         lines = self.lines()
         if lines == getattr(self, "_lines", None):
             return  # nothing to repaint
@@ -137,26 +170,40 @@ class PlayersPanel(Static):
         self.refresh(layout=len(lines) != len(getattr(self, "_lines", None) or ()))
         self._lines = lines
 
+    def on_resize(self) -> None:
+        self.update_from(self.game)  # the known cards wrap to the new width
+
     def lines(self) -> list[Text]:
         game = self.game
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
+        ranked = dict(places(game))
+        width = self.size.width or 40
         for p in game.players:
             lives = game.lives[p]
-            line = Text()
             is_turn = p == game.turn
-            line.append("▶ " if is_turn else "  ", style="bold")
             name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
-            line.append(f"{title(p):<8}", style=name_style)
-            line.append(" ")
-            line.append_text(hearts(lives))
+            if self.large:
+                line = Text("▶ " if is_turn else "  ", style="bold")
+                line.append(f" {' '.join(title(p).upper())} ", style=name_style)
+                if is_turn:
+                    line.append("  ◀ TURN", style="bold")
+                out.append(line)
+                line = Text("   ")
+                line.append_text(hearts(lives, gap="  "))
+                line.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
+            else:
+                line = Text("▶ " if is_turn else "  ", style="bold")
+                line.append(f"{title(p):<8}", style=name_style)
+                line.append(" ")
+                line.append_text(hearts(lives))
             out.append(line)
-            detail = Text("    ")
+            detail = Text("   " if self.large else "    ")
             marks: list[str] = []
             if lives == 0:
-                place = game.out_order.index(p) + 1 if p in game.out_order else 0
-                marks.append(f"OUT ({_ordinal(place)} out)" if place else "OUT")
+                place = ranked.get(p)
+                marks.append(f"OUT · {ordinal(place)} place" if place else "OUT")
             else:
                 if p == game.starter and game.phase is not Phase.GAME_OVER:
                     marks.append("starts")
@@ -170,32 +217,56 @@ class PlayersPanel(Static):
                     marks.append("WINNER")
             detail.append(" · ".join(marks), style="italic")
             if self.show_known and lives:
-                width = self.size.width or 40
                 known = known_text(game.known[p])
                 if detail.cell_len + 2 + known.cell_len <= width:
-                    detail.append("  ")
+                    if detail.plain.strip():
+                        detail.append("  ")
                     detail.append_text(known)
-                else:  # its own line, in short names if need be, so nothing wraps
-                    out.append(detail)
-                    detail = Text("  ")
-                    if 2 + known.cell_len > width:
-                        known = known_text(game.known[p], short=True)
-                    detail.append_text(known)
-            out.append(detail)
-        return out
+                else:  # on lines of their own, whole names wrapped, so nothing is cut
+                    if detail.plain.strip():
+                        out.append(detail)
+                    out.extend(wrap_known(game.known[p], width, indent=4))
+                    detail = Text()
+            if detail.plain.strip() or not self.show_known:
+                out.append(detail)
+            if self.large:
+                out.append(Text())
+        return out[:-1] if self.large and out else out
 
     def render(self) -> Text:
         return Text("\n").join(self.lines())
 
 
+def lives_words(lives: int) -> str:
+    return "out" if not lives else f"{lives} {'life' if lives == 1 else 'lives'}"
+
+
+def wrap_known(cards: Cards, width: int, indent: int = 4) -> list[Text]:
+    """The cards known to be in a hand on as many lines of ``width`` cells as they need."""
+    lines: list[Text] = []
+    line = Text(" " * indent) + Text("in hand:", style="dim")
+    if not cards:
+        return [line + Text(" nothing known", style="dim")]
+    for animal, n in cards.counts().items():
+        chip = Text(animal.value if n == 1 else f"{n}x {animal.value}", style=animal_style(animal))
+        if line.cell_len + 1 + chip.cell_len > width and line.plain.strip():
+            lines.append(line)
+            line = Text(" " * (indent + 2))
+        else:
+            line.append(" ")
+        line.append_text(chip)
+    lines.append(line)
+    return lines
+
+
 def known_text(cards: Cards, short: bool = False) -> Text:
-    """``knows: 2x pig cat``: the cards known to be in a hand, as coloured names.
+    """``in hand: 2x pig cat``: the cards known to be in a hand, as coloured names.
 
     ``short`` uses the first three letters, which still tell the ten animals apart.
     """
-    text = Text("knows: ", style="dim")
+    text = Text("in hand: ", style="dim")
     if not cards:
-        text.append("nothing", style="dim")
+        text.append("nothing known", style="dim")
         return text
     for i, (animal, n) in enumerate(cards.counts().items()):
         if i:
@@ -206,15 +277,18 @@ def known_text(cards: Cards, short: bool = False) -> Text:
     return text
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 class TableLog(RichLog):
     """Commands and announcements, newest at the bottom; refused commands marked with the reason.
 
-    ``plain`` keeps the same lines as text so tests (and people) can read them back.
+    ``plain`` keeps the same lines as text so tests (and people) can read them back. It never
+    takes the focus (typing always goes to the command line; PageUp/PageDown there scroll it).
     """
+
+    can_focus = False
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, **kwargs)
@@ -240,6 +314,11 @@ class TableLog(RichLog):
     def refused(self, text: str, reason: str) -> None:
         line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (" refused: ", "bold red"), reason)
         self._add(line, f"✗ {text} refused: {reason}")
+
+    def question(self, text: str, question: str) -> None:
+        """A command that waits for yes or no: a question, not a refusal."""
+        line = Text.assemble(("? ", "bold"), (text, "bold"), (": ", "bold"), (question, "bold"))
+        self._add(line, f"? {text}: {question}")
 
     def note(self, text: str) -> None:
         self._add(Text(text, style="italic dim"), text)
@@ -267,29 +346,99 @@ START_WORDS, VERBS = _command_words()
 
 
 class CommandSuggester(Suggester):
-    """Completes the word being typed: names, then verbs, then animals (from the grammar data)."""
+    """Completes the word being typed with what the game expects now (from the grammar data)."""
 
-    def __init__(self, players: Callable[[], Sequence[str]]) -> None:
+    def __init__(self, game: Callable[[], Game | None]) -> None:
         super().__init__(use_cache=False, case_sensitive=False)
-        self.players = players
+        self.game = game
 
     async def get_suggestion(self, value: str) -> str | None:
-        return suggest(value, self.players())
+        return suggest(value, self.game())
 
 
-def suggest(value: str, players: Sequence[str]) -> str | None:
-    """The completed line for ``value``, or None: pure, so it is tested directly."""
+def expected_verbs(game: Game | None, player: str) -> list[str]:
+    """The verbs that may follow ``player``'s name now, the most likely first."""
+    if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
+        return []
+    before_first_turn = game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played
+    match game.phase:
+        case Phase.ROWS:
+            verbs = ["starts"] if before_first_turn else []
+        case Phase.TURNS:
+            verbs = (["swaps", "knocks"] if player == game.turn else []) + (
+                ["starts"] if before_first_turn else [])
+        case Phase.FINAL_TURNS:
+            verbs = ["swaps", "passes"] if player == game.turn else []
+        case _:
+            verbs = []
+    return verbs + ["has"]  # a hand at the reveal, or sudden death at any moment
+
+
+def expected_start(game: Game | None) -> str:
+    """What Tab types on an empty command line: the start of the command expected now."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "new game "
+    match game.phase:
+        case Phase.ROWS:
+            return f"row {game.missing_rows()[0]} "
+        case Phase.TURNS if game.starter is None:
+            return ""
+        case Phase.TURNS | Phase.FINAL_TURNS:
+            return f"{game.turn} " if game.turn else ""
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            return f"{waiting[0]} has " if waiting else ""
+    return ""
+
+
+def command_hint(game: Game | None) -> str:
+    """The command line's placeholder: what to type now, with the table's own names."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "new game and 3 to 5 names · F2 help"
+    turn = game.turn or ""
+    match game.phase:
+        case Phase.ROWS:
+            k = game.missing_rows()[0]
+            return f"row {k} and its {k} animal{'s' if k > 1 else ''} · Tab types 'row {k}' · F2 help"
+        case Phase.TURNS if game.starter is None:
+            return "who starts, e.g. " + f"{game.alive[0]} starts"
+        case Phase.TURNS:
+            knock = " or knocks" if (turn in game.swapped or not game.rules.knock_requires_swap) else ""
+            return f"{turn} swaps ROW and the cards put down{knock} · Tab types '{turn}'"
+        case Phase.FINAL_TURNS:
+            return f"{turn} swaps ROW and the cards put down, or passes · Tab types '{turn}'"
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            who = waiting[0] if waiting else ""
+            return f"the grid above, or: {who} has and the 10 cards · Tab types '{who} has'"
+    return "F2 help"
+
+
+def suggest(value: str, game: Game | None) -> str | None:
+    """The completed line for ``value``, or None: pure, so it is tested directly. Only what the
+    game allows now is offered (no 'X starts' once the round's first turn is played, no player
+    who is out), the most likely first."""
     if not value or value.endswith(" "):
         return None
     words = value.split()
-    prefix = words[-1]
-    before = words[:-1]
+    prefix = words[-1].lower()
+    before = [w.lower() for w in words[:-1]]
+    alive = list(game.alive) if game is not None and not game.is_over else []
     if not before:
-        candidates = sorted(players) + sorted(START_WORDS)
-    elif len(before) == 1 and before[0] in players:
-        candidates = sorted(VERBS)
+        first: list[str] = []
+        if game is not None and game.phase is Phase.ROWS:
+            first.append("row")
+        if game is not None and game.turn:
+            first.append(game.turn)
+        if game is not None and game.phase is Phase.REVEAL:
+            first.extend(game.waiting_to_declare())
+        candidates = first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
+    elif len(before) == 1 and before[0] in alive:
+        candidates = expected_verbs(game, before[0])
     elif before[0] == "new":
         candidates = ["game"] if len(before) == 1 else []
+    elif before[0] in START_WORDS and before[0] != "row":
+        candidates = []
     else:
         candidates = [a.value for a in ANIMALS] + sorted(w for w in ANIMAL_WORDS if w not in
                                                          {a.value for a in ANIMALS})
@@ -302,23 +451,43 @@ def suggest(value: str, players: Sequence[str]) -> str | None:
 
 
 class CommandInput(Input):
-    """The command line: completion (tab or right arrow takes it) and history on up/down."""
+    """The command line: completion (Tab or right arrow takes it), history on up/down, and a
+    refused command's suggestion (Tab or Enter takes it)."""
 
     BINDINGS = [
         Binding("up", "history(-1)", "Previous command", show=False),
         Binding("down", "history(1)", "Next command", show=False),
         Binding("tab", "complete", "Complete", show=False),
+        Binding("pageup", "scroll_log(-1)", "Scroll the log", show=False),
+        Binding("pagedown", "scroll_log(1)", "Scroll the log", show=False),
     ]
 
-    def __init__(self, players: Callable[[], Sequence[str]], **kwargs) -> None:
-        super().__init__(suggester=CommandSuggester(players), **kwargs)
+    def __init__(self, game: Callable[[], Game | None], **kwargs) -> None:
+        super().__init__(suggester=CommandSuggester(game), **kwargs)
+        self.game = game
         self.history: list[str] = []
         self._position = 0
+        #: A refused line left in the input and the command the referee suggested for it:
+        #: Tab or Enter takes the suggestion while the line is unchanged.
+        self.refused: str | None = None
+        self.offered: str | None = None
 
     def remember(self, text: str) -> None:
         if text and (not self.history or self.history[-1] != text):
             self.history.append(text)
         self._position = len(self.history)
+
+    def keep_refused(self, text: str, suggestion: str | None) -> None:
+        """A refused line stays, selected: an arrow key starts editing it, typing a new command
+        replaces it, and Tab or Enter take the suggestion if there is one."""
+        self.refused, self.offered = text, suggestion
+        self.value = text
+        self.selection = Selection(0, len(text))
+
+    @property
+    def offer(self) -> str | None:
+        """The suggestion on offer: only while the refused line is still there, unchanged."""
+        return self.offered if self.offered and self.value == self.refused else None
 
     def action_history(self, step: int) -> None:
         if not self.history:
@@ -328,11 +497,20 @@ class CommandInput(Input):
         self.cursor_position = len(self.value)
 
     def action_complete(self) -> None:
-        if self._suggestion and self._suggestion != self.value:
+        """Tab: the suggestion of a refused line, else the word being typed, else the start of
+        the command expected now. Never moves the focus (Shift+Tab does, at the reveal)."""
+        if self.offer:
+            self.value = self.offer
+            self.refused = self.offered = None
+        elif self._suggestion and self._suggestion != self.value:
             self.value = self._suggestion
-            self.cursor_position = len(self.value)
-        else:
-            self.screen.focus_next()
+        elif not self.value:
+            self.value = expected_start(self.game())
+        self.cursor_position = len(self.value)
+
+    def action_scroll_log(self, step: int) -> None:
+        for log in self.screen.query(TableLog):
+            log.scroll_page_down() if step > 0 else log.scroll_page_up()
 
 
 class StatusLine(Static):
@@ -356,18 +534,34 @@ class StatusLine(Static):
         self.speech = (state, reason)
         self.refresh()
 
-    def text(self) -> str:
-        """States first (they fit), then the data file, then why anything is unavailable."""
-        reasons = [
-            f"{label} {reason}"
-            for label, (state, reason) in (("mic:", self.mic), ("speech:", self.speech))
-            if reason and state == "unavailable"
-        ]
-        text = f"mic: {self.mic[0]} · speech: {self.speech[0]} · data: {self.data_label}"
-        return text + (" · " + "; ".join(reasons) if reasons else "")
+    def text(self, width: int | None = None) -> str:
+        """Each state once, with why it is unavailable beside it; when the line is too long
+        for ``width``: the reasons shortened, then the data file by its name alone, then the
+        reasons left to the help screen (F2), so nothing is cut in the middle."""
+        width = width or self.size.width or 200
+
+        def part(label: str, state: str, reason: str | None, how: str) -> str:
+            if not reason or state != "unavailable" or how == "none":
+                return f"{label} {state}"
+            if how == "short":
+                reason = reason.split("(")[0].split(":")[0].strip()
+            return f"{label} {state} ({reason})"
+
+        label, name = self.data_label, _file_name(self.data_label)
+        for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
+            text = " · ".join((part("mic:", *self.mic, how), part("speech:", *self.speech, how),
+                               f"data: {data}"))
+            if len(text) <= width:
+                return text
+        return text
 
     def render(self) -> Text:
-        return Text(self.text(), no_wrap=True, overflow="ellipsis")
+        return Text(self.text(self.size.width or None), no_wrap=True, overflow="ellipsis")
+
+
+def _file_name(label: str) -> str:
+    """The data file's name without its folder (the help screen has the whole path)."""
+    return label.rsplit("/", 1)[-1] if "/" in label and not label.startswith("not ") else label
 
 
 def deck_totals(rows: Sequence[Cards | None], hands: Sequence[Cards]) -> dict[Animal, int]:

@@ -219,3 +219,28 @@ def test_no_store_and_replay_write_nothing(env, data: Path, tmp_path: Path) -> N
     usage = lifeguard(env, "--help").stdout
     for command in ("status", "history", "stats", "export", "import"):
         assert command in usage
+
+
+#: Carol claims five sudden deaths: Alice and Bob go out together in round 5.
+SHARED_SECOND = ["new game alice bob carol", *["carol has all cats", "carol has all pigs"] * 2,
+                 "carol has all rabbits"]
+SHARED_PLACES = [{"name": "carol", "place": 1}, {"name": "alice", "place": 2},
+                 {"name": "bob", "place": 2}]
+
+
+def test_places_are_the_same_in_replay_status_history_and_stats(env, data: Path, tmp_path: Path) -> None:
+    """Standard competition ranking everywhere (engine.game.places): winners 1, two players
+    out in the same round share 2nd."""
+    path = tmp_path / "shared.txt"
+    path.write_text("\n".join(SHARED_SECOND) + "\n")
+    assert json.loads(lifeguard(env, "replay", str(path), "--json").stdout)["places"] == SHARED_PLACES
+    replies = chat_jsonl(env, SHARED_SECOND)
+    assert all(r["ok"] for r in replies if "ok" in r)
+    assert json.loads(lifeguard(env, "status", "--json").stdout)["places"] == SHARED_PLACES
+    chat_jsonl(env, ["new game ann ben cid"])  # unfinished: no places yet
+    rows = json.loads(lifeguard(env, "history", "--json").stdout)
+    assert "places" not in rows[0]
+    assert rows[1]["places"] == SHARED_PLACES
+    stats = {s["player"]: s for s in json.loads(lifeguard(env, "stats", "--json").stdout)}
+    assert stats["alice"]["average_place"] == stats["bob"]["average_place"] == 2.0
+    assert stats["carol"]["average_place"] == 1.0

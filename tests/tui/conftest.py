@@ -72,9 +72,23 @@ async def submit_all(pilot, lines: list[str]) -> None:
     await pilot.pause()
 
 
+async def settle(pilot) -> None:
+    """Let the log finish scrolling to its end (an animation) and stop the cursors blinking,
+    so a snapshot is the same on every run."""
+    from textual.widgets import Input
+
+    for screen in pilot.app.screen_stack:
+        for field in screen.query(Input):
+            field.cursor_blink = False
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
 async def play(pilot, lines: list[str]) -> None:
     for line in lines:
         await type_command(pilot, line)
 
 
-__all__ = ["GAME_FILE", "OPENING", "game_lines", "parse", "play", "submit_all", "type_command"]
+__all__ = ["GAME_FILE", "OPENING", "game_lines", "parse", "play", "settle", "submit_all",
+           "type_command"]

@@ -38,13 +38,16 @@ async def test_whole_game_with_sudden_death_elimination_and_game_over(make_app) 
         assert game.lives == expected.lives
         assert game.out_order == expected.out_order == ["grace", "judy"] or game.out_order == expected.out_order
         assert any(r.sudden_death == ("carol", r.sudden_death[1]) for r in game.rounds if r.sudden_death)
-        # the game-over screen shows the winner and the order in which players went out
+        # the game-over screen shows the winner and the places: Grace and Judy went out in the
+        # same round and share 2nd (standard competition ranking), as the table's labels say
         assert isinstance(app.screen, GameOverScreen)
         winner = str(app.screen.query_one("#winner").render())
         assert "Carol wins" in winner
         out = str(app.screen.query_one("#out-order").render())
-        for i, p in enumerate(expected.out_order, start=1):
-            assert f"{i}. {p.capitalize()} went out in round" in out
+        assert out.splitlines()[:3] == ["1. Carol · winner", "2. Grace · out in round 4",
+                                        "2. Judy · out in round 4"]
+        panel = "\n".join(line.plain for line in app.table.query_one(PlayersPanel).lines())
+        assert panel.count("OUT · 2nd place") == 2 and "1st out" not in panel
         # the log shows every accepted command and the announcements
         plain = app.table_log.plain
         assert "› carol has all rabbits" in plain
@@ -91,10 +94,10 @@ async def test_swap_updates_rows_players_and_known_cards(make_app) -> None:
         panel = app.table.query_one(PlayersPanel)
         text = "\n".join(str(line) for line in panel.lines())
         assert "▶ Bob" in text and "swapped" in text
-        assert "knows" not in text
+        assert "in hand" not in text
         await pilot.press("f8")  # toggle known cards
         text = "\n".join(str(line) for line in panel.lines())
-        assert "knows:" in text and "bear" in text and "dog" in text
+        assert "in hand: bear dog" in text and "knows" not in text
 
 
 async def test_undo_and_redo_keys(make_app) -> None:
@@ -253,10 +256,20 @@ async def test_help_rules_and_palette_screens(make_app) -> None:
         assert isinstance(app.screen, RulesScreen)
         await pilot.press("escape")
         commands = [c.title for c in app.get_system_commands(app.screen)]
-        for title in ("Undo", "Redo", "Repeat", "Status", "Known cards", "Talk", "Mute", "Rules",
-                      "New game", "Quit"):
+        for title in ("Undo", "Redo", "Repeat", "Status", "Score sheet", "Known cards",
+                      "Large print", "Talk", "Mute", "Rules", "New game", "Theme", "Quit"):
             assert title in commands
-        assert "Type: alice swaps 2 bear dog" in commands
+        for framework in ("Keys", "Maximize", "Minimize", "Screenshot"):
+            assert framework not in commands
+        # the palette's entries start a command with the table's names, never a whole example
+        await play(pilot, ["new game minji bob carol", "minji starts"])
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Type: row 1 " in commands and "Type: row 3 pig pig cat" not in commands
+        assert not any("alice" in c for c in commands)
+        await play(pilot, ["row 1 giraffe", "row 2 bear dog", "row 3 pig pig cat",
+                           "row 4 mole goat sheep mouse"])
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Type: minji swaps " in commands
 
 
 async def test_resumed_game_skips_setup(make_app, data_dir) -> None:

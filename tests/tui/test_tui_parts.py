@@ -2,56 +2,105 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from assistant.config import Settings
+from assistant.referee import Referee
 from assistant.tui.reveal import hand_command, last_round_hands
-from assistant.tui.screens import RULES_FILE
-from assistant.tui.widgets import StatusLine, hearts, suggest
+from assistant.tui.screens import rules_for_players
+from assistant.tui.widgets import StatusLine, command_hint, expected_start, hearts, suggest
 from engine.actions import DeclareHand, Knock, SetRow
 from engine.deck import Animal, Cards
+from engine.game import Game
+from engine.rules import HouseRules
 
-from .conftest import play
+from .conftest import OPENING, play
 
 PLAYERS = ("alice", "bob", "carol")
 
 
+def game_after(lines: list[str]) -> Game:
+    referee = Referee(rng=random.Random(0), confirm_new_game=False)
+    for line in lines:
+        assert referee.handle(line).ok, line
+    assert referee.game is not None
+    return referee.game
+
+
+#: Alice's turn, nobody has played yet; then Bob's turn after Alice's swap; then the knock.
+ALICES_TURN = game_after(OPENING)
+BOBS_TURN = game_after([*OPENING, "alice swaps 1 dog"])
+AFTER_KNOCK = game_after([*OPENING, "alice swaps 1 dog", "bob swaps 1 cat", "carol swaps 1 dog",
+                          "alice knocks"])
+ROWS = game_after(["new game alice bob carol"])
+
+
 @pytest.mark.parametrize(
-    ("typed", "completed"),
+    ("typed", "game", "completed"),
     [
-        ("al", "alice"),
-        ("ca", "carol"),
-        ("ne", "new"),
-        ("new g", "new game"),
-        ("un", "undo"),
-        ("ro", "row"),
-        ("alice sw", "alice swaps"),
-        ("bob kn", "bob knocks"),
-        ("carol pa", "carol passes"),
-        ("alice swaps 2 be", "alice swaps 2 bear"),
-        ("row 3 gi", "row 3 giraffe"),
-        ("alice has 3 mo", "alice has 3 mole"),
-        ("alice has 2 mi", "alice has 2 mice"),
+        ("al", ALICES_TURN, "alice"),
+        ("ca", ALICES_TURN, "carol"),
+        ("ne", ALICES_TURN, "new"),
+        ("new g", ALICES_TURN, "new game"),
+        ("un", ALICES_TURN, "undo"),
+        ("ro", ROWS, "row"),
+        ("r", ROWS, "row"),  # the rows are what is expected: before 'redo', 'repeat'
+        ("alice sw", ALICES_TURN, "alice swaps"),
+        ("alice k", ALICES_TURN, "alice knocks"),
+        ("bob kn", BOBS_TURN, "bob knocks"),
+        ("bob pa", AFTER_KNOCK, "bob passes"),
+        ("bob s", AFTER_KNOCK, "bob swaps"),
+        ("bob s", ROWS, "bob starts"),  # before the first turn, any living player may start
+        ("alice swaps 2 be", ALICES_TURN, "alice swaps 2 bear"),
+        ("row 3 gi", ROWS, "row 3 giraffe"),
+        ("alice has 3 mo", ALICES_TURN, "alice has 3 mole"),
+        ("alice has 2 mi", ALICES_TURN, "alice has 2 mice"),
+        ("new g", None, "new game"),
     ],
 )
-def test_completion(typed: str, completed: str) -> None:
-    assert suggest(typed, PLAYERS) == completed
+def test_completion_offers_what_the_game_expects_now(typed: str, game: Game | None, completed: str) -> None:
+    assert suggest(typed, game) == completed
 
 
-@pytest.mark.parametrize("typed", ["", "alice ", "zzz", "alice swaps 2 bear"])
-def test_no_completion(typed: str) -> None:
-    assert suggest(typed, PLAYERS) is None
+@pytest.mark.parametrize(
+    ("typed", "game"),
+    [
+        ("", ALICES_TURN), ("alice ", ALICES_TURN), ("zzz", ALICES_TURN),
+        ("alice swaps 2 bear", ALICES_TURN),
+        ("bob st", BOBS_TURN),  # mid-round: nobody 'starts' any more
+        ("bob kn", ALICES_TURN),  # not Bob's turn
+        ("alice pa", ALICES_TURN),  # passing only after a knock
+        ("dave", ALICES_TURN),  # no such player
+    ],
+)
+def test_no_completion(typed: str, game: Game | None) -> None:
+    assert suggest(typed, game) is None
 
 
-def test_shipped_rules_equal_the_shared_rules() -> None:
-    shared = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
-    if not shared.exists():
-        pytest.skip("no shared/RULES.md beside this checkout")
-    assert RULES_FILE.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+def test_hint_and_tab_name_what_is_expected_with_the_tables_names() -> None:
+    assert command_hint(ROWS).startswith("row 1 and its 1 animal")
+    assert expected_start(ROWS) == "row 1 "
+    assert command_hint(BOBS_TURN).startswith("bob swaps ROW")
+    assert "knocks" not in command_hint(BOBS_TURN)  # Bob has not swapped yet
+    assert expected_start(BOBS_TURN) == "bob "
+    assert command_hint(AFTER_KNOCK).startswith("bob swaps ROW") and "passes" in command_hint(AFTER_KNOCK)
+    assert expected_start(None) == "new game "
+    for game in (ROWS, BOBS_TURN, AFTER_KNOCK):
+        assert "alice swaps 2 bear dog" not in command_hint(game)
+        assert len(command_hint(game)) <= 74  # the command line's width at 80 columns
+
+
+def test_the_rules_screen_is_written_for_players_with_this_games_house_rules() -> None:
+    text = rules_for_players(HouseRules(take_first=True, lowest_tie_loses=1), ("minji",))
+    assert "must make configurable" not in text and "a default that the app" not in text
+    assert "minji swaps 2 bear dog" in text
+    assert "- A swap takes the row first" in text and "- Tied lowest totals lose 1 life each." in text
+    assert "| situation |" not in text  # no table squeezed into a narrow first column
+    assert "- giraffe: 9 cards, 9 points" in text
 
 
 def test_replay_and_headless_modules_never_import_textual() -> None:
@@ -79,11 +128,17 @@ def test_hand_command_and_last_round_hands() -> None:
 def test_hearts_and_status_line_use_words_and_glyphs_not_only_colour() -> None:
     assert hearts(3).plain == "♥ ♥ ♥ ♡ ♡"
     status = StatusLine("/data/lifeguard.sqlite3")
-    status.set_mic("unavailable", "no microphone")
+    status.set_mic("unavailable", "no microphone (audio open error: device busy)")
     status.set_speech("muted")
-    assert status.text() == (
-        "mic: unavailable · speech: muted · data: /data/lifeguard.sqlite3 · mic: no microphone"
-    )
+    assert status.text(200) == ("mic: unavailable (no microphone (audio open error: device busy)) "
+                                "· speech: muted · data: /data/lifeguard.sqlite3")
+    # narrower: each state once, never cut in the middle
+    assert status.text(82) == ("mic: unavailable (no microphone) · speech: muted "
+                               "· data: /data/lifeguard.sqlite3")
+    assert status.text(75) == "mic: unavailable (no microphone) · speech: muted · data: lifeguard.sqlite3"
+    assert status.text(60) == "mic: unavailable · speech: muted · data: lifeguard.sqlite3"
+    for width in (60, 75, 82, 200):
+        assert status.text(width).count("mic:") == 1 and len(status.text(width)) <= width
 
 
 @pytest.mark.parametrize("theme", ["textual-light", "nord", "gruvbox"])

@@ -1,4 +1,5 @@
-"""Snapshots of the four screens (setup, table, end of round, game over) at 80x24 and 120x40.
+"""Snapshots of the screens (setup, table, hand grid, results, score sheet, game over) at 80x24,
+120x40 and 200x50 (large print from 100 columns).
 
 Deterministic: a fixed seed, a fixed clock, the data file shown as ``$LIFEGUARD_DATA_DIR/...``,
 no voice. Update after an intended change with ``pytest tests/tui --snapshot-update``.
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import game_lines, play, submit_all
+from .conftest import game_lines, play, settle, submit_all
 
-SIZES = [(80, 24), (120, 40)]
+SIZES = [(80, 24), (120, 40), (200, 50)]
 
 OPENING = [
     "new game alice bob carol dave",
@@ -40,7 +41,10 @@ REVEAL = [
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_setup_screen(snap_compare, make_app, size) -> None:
-    assert snap_compare(make_app(), terminal_size=size)
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.slow
@@ -50,6 +54,7 @@ def test_table_screen_mid_game(snap_compare, make_app, size) -> None:
         await pilot.press("escape")
         await play(pilot, MID_GAME)
         await pilot.press("f8")  # show the known cards too
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -59,7 +64,8 @@ def test_table_screen_mid_game(snap_compare, make_app, size) -> None:
 def test_end_of_round_hand_grid(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await pilot.press("escape")
-        await play(pilot, REVEAL)
+        await submit_all(pilot, REVEAL)  # the grid keeps the focus the reveal gave it
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -72,6 +78,7 @@ def test_end_of_round_results(snap_compare, make_app, size) -> None:
         lines = game_lines()
         hands = [i for i, line in enumerate(lines) if " has " in line]
         await submit_all(pilot, lines[: hands[2] + 1])  # through the first round's third hand
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -82,5 +89,19 @@ def test_game_over_screen(snap_compare, make_app, size) -> None:
     async def run_before(pilot) -> None:
         await pilot.press("escape")
         await submit_all(pilot, game_lines())
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_score_sheet(snap_compare, make_app, size) -> None:
+    async def run_before(pilot) -> None:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:-1])  # three rounds and a sudden death, before the end
+        await pilot.press("f3")
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)

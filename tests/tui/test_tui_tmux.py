@@ -60,6 +60,20 @@ class Terminal:
         self.tmux("send-keys", "-t", "table", "Enter")
         return self.wait_for(echo or f"› {line}")
 
+    def keys(self, *names: str) -> None:
+        """Press keys by tmux's names (Enter, Tab, BTab for Shift+Tab, Down, Right, 3)."""
+        for name in names:
+            self.tmux("send-keys", "-t", "table", name)
+            time.sleep(0.05)
+
+    def quit(self) -> None:
+        """Ctrl+Q, and the app has ended (a safety limit, not a timing check)."""
+        self.tmux("send-keys", "-t", "table", "C-q")
+        deadline = time.monotonic() + 30
+        while self.alive() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not self.alive(), "the app did not quit on ctrl+q"
+
     def alive(self) -> bool:
         return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "table"],
                               capture_output=True, env=self.env).returncode == 0
@@ -70,40 +84,92 @@ class Terminal:
             Path(self.socket_path).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
-def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+def environment(tmp_path: Path) -> dict[str, str]:
+    """A fresh data directory and no user settings, outside any tmux the tests run in."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
-    env.update(LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(tmp_path / "config"),
+    env.update(LIFEGUARD_DATA_DIR=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
                TERM="xterm-256color")
     env.pop("LIFEGUARD_CONFIG", None)
+    return env
+
+
+def stored_state(env: dict[str, str]) -> dict:
+    """What ``lifeguard status --json`` says the store holds, once the app has quit."""
+    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
+                          env=env, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
+    env = environment(tmp_path)
     term = Terminal(tmp_path, env)
     term.start(f"{LIFEGUARD} --seed 0")
     try:
         term.wait_for("players, in seating order")  # the setup screen: no unfinished game
         term.tmux("send-keys", "-t", "table", "Escape")
-        term.wait_for("type a command")
-        term.type("new game alice bob carol")
+        term.wait_for("new game and 3 to 5 names")
+        term.type("new game alice bob carol", echo="By lot, ")
         for line in ("row 1 giraffe", "row 2 bear dog", "row 3 mole pig pig", "row 4 mole goat sheep mouse"):
             term.type(line)
-        screen = term.wait_for("turn: swap")
-        assert "GIRAFFE" in screen and "MOUSE" in screen
-        assert "♥ ♥ ♥ ♥ ♥" in screen
+        screen = term.wait_for("'S TURN: SWAP")  # large print from 100 columns: capitals
+        assert "GIRAFFE" in screen and "M O U S E" in screen and "9 points" in screen
+        assert "♥  ♥  ♥  ♥  ♥   5 lives" in screen
         screen = term.type("dave knocks", echo="✗ dave knocks refused")
         assert "Dave is not playing" in screen
         term.type("bob has all cats")
-        screen = term.wait_for("Round 2 · rows")
+        screen = term.wait_for("ROUND 2 · ROWS")
         assert "Sudden death! Bob has all cats." in screen
         assert "Alice loses 1 life." in screen
-        term.tmux("send-keys", "-t", "table", "C-q")
-        deadline = time.monotonic() + 30
-        while term.alive() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not term.alive(), "the app did not quit on ctrl+q"
+        term.quit()
     finally:
         term.close()
-    done = subprocess.run([str(LIFEGUARD), "status", "--json"], capture_output=True, text=True,
-                          env=env, check=True)
-    state = json.loads(done.stdout)
+    state = stored_state(env)
     lives = {p["name"]: p["lives"] for p in state["players"]}
     assert lives == {"alice": 4, "bob": 5, "carol": 4}
     assert state["round"] == 2 and state["phase"] == "rows"
+
+
+def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> None:
+    """A whole round as a person plays it at the keyboard: Tab completes what is expected, a
+    misspelt name is corrected by taking the suggestion with Enter, the reveal's grid has the
+    focus and takes digits, Shift+Tab reaches the command line; then the lives are stored."""
+    env = environment(tmp_path)
+    term = Terminal(tmp_path, env)
+    term.start(f"{LIFEGUARD} --seed 0")
+    try:
+        term.wait_for("players, in seating order")
+        # the setup screen by keys: three names, Enter on the empty fourth starts
+        for name in ("alice", "bob", "carol"):
+            term.tmux("send-keys", "-t", "table", "-l", name)
+            term.wait_for(name)
+            term.keys("Enter")
+            time.sleep(0.5)  # Enter moves to the next name: let it land before typing on
+        term.keys("Enter")
+        term.wait_for("row 1 and its 1 animal")
+        term.type("alice starts")
+        for row, cards in ((1, "giraffe"), (2, "bear dog"), (3, "pig pig cat"), (4, "mole goat sheep mouse")):
+            term.keys("Tab")  # types 'row N '
+            term.wait_for(f"row {row} ")
+            term.type(cards, echo=f"› row {row} {cards}")
+        term.wait_for("ALICE'S TURN")  # large print from 100 columns: capitals
+        # a misspelt name: refused, the line stays, Enter takes the suggestion
+        term.type("alise swaps 1 dog", echo="Did you mean 'alice swaps 1 dog'?")
+        term.keys("Enter")
+        term.wait_for("› alice swaps 1 dog")
+        for line in ("bob swaps 1 cat", "carol swaps 1 dog", "alice knocks", "bob passes", "carol passes"):
+            term.type(line)
+        term.wait_for("waiting for Alice, Bob and Carol".upper())
+        # the grid has the focus on Alice's giraffe: 3 giraffes, 2 bears, 5 rabbits, Enter
+        term.keys("3", "Down", "2", "Down", "Down", "Down", "Down", "Down", "5", "Enter")
+        term.wait_for("› alice has 3 giraffe 2 bear 5 rabbit".replace("›", "▦"))
+        term.keys("BTab")  # to the command line for the other two hands
+        term.type("bob has 1 dog 4 goat 5 sheep", echo="Bob has 4 goats, 5 sheep and a dog.")
+        term.type("carol has 1 cat 4 mole 5 giraffe", echo="Round 1 results")
+        screen = term.wait_for("Alice loses 2 lives.")
+        assert "ROUND 2 · ROWS" in screen and "3 (-2)" in screen
+        term.quit()
+    finally:
+        term.close()
+    state = stored_state(env)
+    assert {p["name"]: p["lives"] for p in state["players"]} == {"alice": 3, "bob": 4, "carol": 5}
+    assert state["round"] == 2

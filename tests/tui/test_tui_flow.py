@@ -1,0 +1,407 @@
+"""A table that needs no manual: typing always lands where the cursor is, a refused line can be
+corrected or its suggestion taken, the footer matches the focused widget, the score sheet and
+large print have their keys. Keys are pressed as a person would; the tests poll ``app.view``
+(the table the desk returned), never ``app.referee``, while commands may still be running."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from assistant.tui.reveal import HandGrid, ScoreSheet
+from assistant.tui.screens import GameOverScreen, ScoreSheetScreen, TableScreen
+from assistant.tui.widgets import CardRows, CommandInput, PlayersPanel, TableLog
+from engine.deck import Animal, Cards
+from engine.game import Phase
+
+from .conftest import OPENING, game_lines, submit_all
+
+#: Alice, Bob and Carol swap once, Alice knocks, the others pass: the reveal.
+TO_REVEAL = [
+    *OPENING,
+    "alice swaps 1 dog",
+    "bob swaps 1 cat",
+    "carol swaps 1 dog",
+    "alice knocks",
+    "bob passes",
+    "carol passes",
+]
+
+
+async def keys(pilot, text: str) -> None:
+    """Type ``text`` key by key into whatever has the focus."""
+    for character in text:
+        await pilot.press("space" if character == " " else character)
+
+
+def active_actions(app) -> set[str]:
+    """The actions the footer offers now (the focused widget's and the screen's)."""
+    return {binding.action for _key, (_node, binding, enabled, _tip) in
+            app.screen.active_bindings.items() if enabled and binding.show}
+
+
+async def test_typing_lands_in_the_command_line_from_start_to_game_over(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # from the setup screen to the table
+        assert isinstance(app.focused, CommandInput)
+        await keys(pilot, "new game alice bob carol")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.players == ("alice", "bob", "carol")
+        # Tab on the empty line types what is expected now and keeps the focus
+        await pilot.press("tab")
+        assert isinstance(app.focused, CommandInput) and app.command_input.value == "row 1 "
+        await keys(pilot, "giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+        await pilot.press("tab", "tab", "tab")  # never to the log
+        assert isinstance(app.focused, CommandInput)
+        assert not app.table.query_one(TableLog).can_focus
+
+
+async def test_the_grid_has_the_focus_at_the_reveal_then_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        assert app.view.game.phase is Phase.REVEAL
+        grid = app.table.query_one(HandGrid)
+        assert app.focused is grid
+        assert "declare" in active_actions(app)  # the footer offers the grid's Enter
+        # digits go into the grid, not into the command line
+        await pilot.press("3")
+        assert grid.counts["alice"][Animal.GIRAFFE] == 3
+        assert app.command_input.value == ""
+        # Shift+Tab goes to the command line, where the footer no longer offers 'declare'
+        await pilot.press("shift+tab")
+        assert isinstance(app.focused, CommandInput)
+        assert "declare" not in active_actions(app)
+        await pilot.press("shift+tab")
+        assert app.focused is grid
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        game = app.view.game
+        assert game.round == 2 and game.phase is Phase.ROWS
+        # the results are on show and typing goes to the command line: no Esc needed first
+        assert app.table.query_one("#view").current == "results"
+        assert isinstance(app.focused, CommandInput)
+        await keys(pilot, "row 1 giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+        assert app.table.query_one("#view").current == "play"
+
+
+async def test_after_game_over_a_new_game_types_into_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")  # new game, same players
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.view.game.round == 1
+        assert isinstance(app.focused, CommandInput)
+        assert "declare" not in active_actions(app)
+        await keys(pilot, "row 1 giraffe")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[0] == Cards.of("giraffe")
+
+
+async def test_typing_on_the_game_over_screen_goes_to_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(pilot, "undo")
+        assert isinstance(app.screen, TableScreen)
+        assert app.command_input.value == "undo" and isinstance(app.focused, CommandInput)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.view.game.is_over  # the last hand is taken back
+
+
+async def test_a_refused_line_stays_and_its_suggestion_is_taken_with_enter_or_tab(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        field = app.command_input
+        await keys(pilot, "alise swaps 2 cat mouse")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "alise swaps 2 cat mouse"  # stays, to be edited
+        assert app.table_log.plain[-1] == "  Did you mean 'alice swaps 2 cat mouse'? Tab or Enter takes it."
+        await pilot.press("enter")  # takes the suggestion
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("cat", "mouse")
+        assert app.table_log.plain[-2] == "› alice swaps 2 cat mouse"
+        assert field.value == ""
+        # Tab puts the suggestion in the line, to be checked before Enter
+        await keys(pilot, "bob pases")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "bob pases"
+        await pilot.press("tab")
+        assert field.value == "bob passes"
+        # 'bob passes' is refused in turn (no knock yet) and stays, selected: typing replaces it
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "bob passes" and "only after a knock" in app.table_log.plain[-1]
+        await keys(pilot, "bob swaps 2 bear dog")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("bear", "dog")
+        # a refusal without a suggestion also stays, to be corrected: End, then type
+        await keys(pilot, "carol swaps 2 bear")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert field.value == "carol swaps 2 bear"
+        assert app.table_log.plain[-1].startswith("✗ carol swaps 2 bear refused:")
+        await pilot.press("end")
+        await keys(pilot, " cat")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.game.rows[1] == Cards.of("bear", "cat")
+
+
+async def test_the_new_game_question_is_a_question_not_a_refusal(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        await keys(pilot, "new game ann ben cid")
+        await pilot.press("enter")
+        await pilot.pause()
+        last = app.table_log.plain[-1]
+        assert last.startswith("? new game ann ben cid: A game is under way")
+        assert not any(line.startswith("✗ new game") for line in app.table_log.plain)
+        assert app.command_input.value == ""  # the answer is 'yes' or 'no', typed fresh
+        await keys(pilot, "yes")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.players == ("ann", "ben", "cid")
+
+
+async def test_the_hint_names_the_table_and_what_is_expected(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game minji bob carol", "bob starts", "row 1 giraffe"])
+        field = app.command_input
+        assert field.placeholder.startswith("row 2 and its 2 animals")
+        await submit_all(pilot, ["row 2 bear dog", "row 3 pig pig cat", "row 4 mole goat sheep mouse",
+                                 "bob swaps 1 dog"])
+        assert field.placeholder.startswith("carol swaps ROW")
+        assert "alice" not in field.placeholder
+        await keys(pilot, "minji s")
+        await pilot.pause()
+        assert field._suggestion in ("", "minji s")  # not 'minji starts' mid-round, not her turn
+
+
+async def test_score_sheet_key_and_game_over_sheet(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:40])
+        game = app.view.game
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.height >= 3 + len(game.rounds) and sheet.region.width >= 40  # on show
+        text = _plain(sheet.sheet)
+        for ended in game.rounds:
+            assert any(line.lstrip().startswith(str(ended.round)) for line in text.splitlines())
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        await submit_all(pilot, lines[40:])
+        assert isinstance(app.screen, GameOverScreen)
+        console_text = _plain(app.screen.query_one(ScoreSheet).sheet)
+        assert "3 SD" in console_text  # the sudden death of round 3 is marked
+        assert "SD: sudden death in round 3: Carol revealed all rabbits" in console_text
+        place_line = next(line for line in console_text.splitlines() if line.startswith("place"))
+        assert place_line.split() == ["place", "2nd", "1st", "2nd"]
+        # per round: points and lives left with the lives lost, e.g. round 1
+        first = next(line for line in console_text.splitlines() if line.strip().startswith("1 "))
+        ended = app.view.game.rounds[0]
+        for p in app.view.game.players:
+            assert str(ended.points[p]) in first
+            lost = ended.losses[p]
+            assert (f"{ended.lives[p]} (-{lost})" if lost else str(ended.lives[p])) in first
+
+
+def _plain(renderable) -> str:
+    """A Rich renderable as the text a terminal of 120 columns shows."""
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_large_print_from_100_columns_and_its_key(make_app, data_dir) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        table = app.table
+        rows = table.query_one(CardRows)
+        assert not table.large and rows.card_width == 9
+        await pilot.press("f4")
+        await pilot.pause()
+        assert table.large and table.has_class("large")
+        await pilot.press("f4")
+        assert not table.large
+        assert app.view_state.large_print is None  # back to following the size
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        table = app.table
+        rows = table.query_one(CardRows)
+        assert table.large and rows.card_width >= 16 and rows.card_height() >= 4
+        # the rows and the players use the width: no more than a quarter of it left empty
+        players = table.query_one(PlayersPanel)
+        assert rows.region.width + players.region.width >= 150
+        text = "\n".join(line.plain for line in players.lines())
+        assert "A L I C E" in text and "5 lives" in text and "◀ TURN" in text
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not table.large and rows.card_width == 9
+        assert app.view_state.large_print is False  # kept for the next run
+        state_file = data_dir / "table-view.json"
+        await wait_for(pilot, lambda: '"large_print": false' in (
+            state_file.read_text() if state_file.exists() else ""))
+    again = make_app()
+    async with again.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        assert not again.table.large
+
+
+async def wait_for(pilot, condition, limit: float = 10.0) -> None:
+    """Poll until ``condition()`` holds (a safety limit, not a timing check)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await pilot.pause(0.05)
+
+
+async def test_resume_shows_the_log_f8_and_the_grid_drafts_as_they_were(make_app, data_dir) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        await pilot.press("f8")  # known cards on
+        await pilot.press("3", "down", "2")  # Alice: 3 giraffes, 2 bears, not declared
+        grid = app.table.query_one(HandGrid)
+        assert grid.counts["alice"][Animal.BEAR] == 2
+        await wait_for(pilot, lambda: (data_dir / "table-view.json").exists()
+                       and '"bear": 2' in (data_dir / "table-view.json").read_text())
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, TableScreen)
+        plain = again.table_log.plain
+        # the log as it was: every command with what was said, then the greeting
+        assert "› alice swaps 1 dog" in plain and "  Alice put down dog for row 1: giraffe. Bob's turn." in plain
+        assert plain.index("› alice knocks") < plain.index("› carol passes")
+        assert any(line.startswith("  Resuming the game of Alice, Bob and Carol") for line in plain)
+        assert again.table.show_known
+        grid = again.table.query_one(HandGrid)
+        assert grid.counts["alice"][Animal.GIRAFFE] == 3 and grid.counts["alice"][Animal.BEAR] == 2
+        assert again.focused is grid
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        assert again.view.game.round == 2
+    # the next round starts from the known cards, not from last round's drafts
+    third = make_app()
+    async with third.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await submit_all(pilot, ["row 1 giraffe", "row 2 bear dog", "row 3 pig pig cat",
+                                 "row 4 mole goat sheep mouse", "bob swaps 1 dog", "carol swaps 1 cat",
+                                 "alice swaps 1 dog", "bob knocks", "carol passes", "alice passes"])
+        assert third.view.game.phase is Phase.REVEAL
+        assert third.table.query_one(HandGrid).counts["alice"] == {Animal.CAT: 1}
+
+
+async def test_setup_offers_the_last_group_in_one_key_and_its_house_rules(make_app, data_dir) -> None:
+    from assistant.tui.screens import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game minji bob carol", "new game ann ben cid", "yes"])
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)  # ann ben cid unfinished: resumed
+        app.open_setup()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert app.screen.recent[:3] == ["ann", "ben", "cid"] and "minji" in app.screen.recent
+        await pilot.press(*"mi")
+        await pilot.pause()
+        assert app.screen.query_one("#name-0")._suggestion == "minji"  # offered from recent games
+        await pilot.press("ctrl+g")  # the same group: in one key
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.view.players == ("ann", "ben", "cid")
+
+
+async def test_setup_remembers_the_last_games_house_rules(make_app, data_dir) -> None:
+    from assistant.tui.screens import SetupScreen
+    from engine.rules import HouseRules
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await app.start_game(["ann", "ben", "cid"], HouseRules(take_first=True), False)
+        await submit_all(pilot, ["ann has all cats", "ann has all pigs", "ann has all cats",
+                                 "ann has all rabbits", "ann has all cats"])  # a finished game
+        assert app.view.game.is_over
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)  # nothing unfinished
+        assert app.screen.query_one("#rule-take_first").value is True
+        assert "Ann, Ben and Cid" in str(app.screen.query_one("#same-group").render())
+        assert app.screen.query_one("#name-0").value == ""  # offered, not imposed
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert app.view.players == ("ann", "ben", "cid") and app.view.game.rules.take_first
+
+
+async def test_game_over_says_the_same_duration_as_history(make_app, data_dir) -> None:
+    import json
+    import sqlite3
+    import subprocess
+    import sys
+    from datetime import datetime, timedelta
+    from pathlib import Path
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        await submit_all(pilot, lines[:1])
+        # the game began 170 seconds ago, as far as the store knows (the app's clock is fixed)
+        with sqlite3.connect(data_dir / "lifeguard.sqlite3") as conn:
+            (started,) = conn.execute("SELECT started FROM games ORDER BY id DESC").fetchone()
+            earlier = (datetime.fromisoformat(started) - timedelta(seconds=170)).isoformat()
+            conn.execute("UPDATE games SET started = ? WHERE started = ?", (earlier, started))
+        await submit_all(pilot, lines[1:])
+        assert isinstance(app.screen, GameOverScreen)
+        shown = str(app.screen.query_one("#out-order").render())
+    lifeguard = Path(sys.executable).with_name("lifeguard")
+    history = json.loads(subprocess.run([str(lifeguard), "history", "--json"], capture_output=True,
+                                        text=True, check=True).stdout)
+    assert history[0]["duration_min"] == 3
+    assert "duration: 3 min" in shown
