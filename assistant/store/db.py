@@ -314,8 +314,8 @@ class GameStore:
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _check_readable(self) -> None:
-        """The checks of ``_prepare`` that need no writing."""
+    def _schema_version(self) -> int:
+        """The store's schema version; one newer than this Lifeguard knows is refused untouched."""
         conn, path = self.conn, self.path
         conn.execute("PRAGMA busy_timeout = 5000")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -324,6 +324,12 @@ class GameStore:
                 f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
                 f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
                 "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
+        return version
+
+    def _check_readable(self) -> None:
+        """The checks of ``_prepare`` that need no writing."""
+        conn, path = self.conn, self.path
+        version = self._schema_version()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version == 0 and not tables:
             raise StoreError(f"No games yet in {path}.", "missing", path)
@@ -341,13 +347,7 @@ class GameStore:
     def _prepare(self) -> None:
         """Validate before anything is written; then WAL, durability and migrations."""
         conn, path = self.conn, self.path
-        conn.execute("PRAGMA busy_timeout = 5000")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
-                f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
-                "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
+        version = self._schema_version()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version == 0 and tables:
             raise StoreError(
