@@ -395,8 +395,6 @@ class _Hypothesis:
     #: How far below the decoder's own favourite token each chosen token was (summed, largest).
     gap_sum: float = 0.0
     gap_max: float = 0.0
-    #: Log-probability and count of the tokens chosen since the decoder wanted to end.
-    after_cut: tuple[float, int] = (0.0, 0)
 
 
 @dataclass
@@ -617,11 +615,8 @@ class WhisperRecognizer:
     @staticmethod
     def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[_TokenState],
                 cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
-        invented, count = hyp.after_cut
-        if cut:
-            invented, count = invented + log_prob, count + 1
         return _Hypothesis([*hyp.tokens, token], score, state, cut, hyp.gap_sum + favourite - log_prob,
-                           max(hyp.gap_max, favourite - log_prob), (invented, count))
+                           max(hyp.gap_max, favourite - log_prob))
 
 
 def _words(text: str) -> list[str]:
