@@ -392,8 +392,7 @@ class _Hypothesis:
     state: frozenset[_TokenState]
     #: The decoder wanted to end where the command was not complete: what follows is invented.
     cut: bool = False
-    #: How far below the decoder's own favourite token each chosen token was (summed, largest).
-    gap_sum: float = 0.0
+    #: The most that a chosen token fell below the decoder's own favourite.
     gap_max: float = 0.0
 
 
@@ -403,9 +402,7 @@ class SearchResult:
     mean_log_prob: float
     incomplete: bool  # the speaker seems to have stopped mid-command
     no_speech: float  # Whisper's own probability that the audio holds no speech
-    gap_mean: float = 0.0  # per token, how far below the decoder's favourite the tokens were
-    gap_max: float = 0.0
-    steps: int = 0
+    gap_max: float = 0.0  # the most a token fell below the decoder's favourite
 
 
 @dataclass
@@ -437,7 +434,6 @@ class WhisperRecognizer:
         self._contexts: dict[tuple, _Context] = {}
         self._context: _Context | None = None
         self._audio: list[bytes] = []
-        self._busy = 0.0
         self.set_context(players, game)
 
     @property
@@ -483,7 +479,6 @@ class WhisperRecognizer:
 
     def start(self) -> None:
         self._audio = []
-        self._busy = 0.0
 
     def feed(self, raw: bytes, full: bool = False) -> None:
         """Whisper decodes the whole utterance at its end; audio is only kept until then."""
@@ -518,15 +513,15 @@ class WhisperRecognizer:
             return result(text, None, INCOMPLETE_REASON, confidence)
         if not found.tokens:
             return result("", None, "no command heard")
-        words = len(_words(text))
+        words = _words(text)
         if found.mean_log_prob < self.min_log_prob:
             return result(text, None, "that sounded like talk, not a command", confidence)
         if found.gap_max > MAX_TOKEN_GAP:
             return result(text, None, "not sure it was a command", confidence)
-        if words > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
+        if len(words) > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
             return result(text, None, "that sounded like talk, not a command", confidence)
         try:
-            command = parse(" ".join(_words(text)), context.players or None)
+            command = parse(" ".join(words), context.players or None)
         except ParseError as err:
             return result(text, None, err.message, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
@@ -547,9 +542,7 @@ class WhisperRecognizer:
         state = decoder.step(state, np.array([[model.specials["notimestamps"]]]))
         beam = [_Hypothesis([], 0.0, grammar.start)]
         finished: list[tuple[float, _Hypothesis]] = []
-        steps = 0
         for _ in range(MAX_TOKENS):
-            steps += 1
             log_probs = state.log_probs
             assert log_probs is not None
             candidates: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
@@ -586,11 +579,10 @@ class WhisperRecognizer:
                                  float(favourite[row]))
                     for score, row, token, after, cut in survivors]
         if not finished:
-            return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, steps=steps)
+            return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech)
         mean, best = max(finished, key=lambda f: f[0])
         incomplete = best.cut and self._invented(cross, context, best.tokens)
-        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_sum / len(best.tokens),
-                            best.gap_max, steps)
+        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max)
 
     def _invented(self, cross: list, context: _Context, tokens: list[int]) -> bool:
         """Whether the command's end was made up: the decoder wanted to stop before it was
@@ -615,8 +607,7 @@ class WhisperRecognizer:
     @staticmethod
     def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[_TokenState],
                 cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
-        return _Hypothesis([*hyp.tokens, token], score, state, cut, hyp.gap_sum + favourite - log_prob,
-                           max(hyp.gap_max, favourite - log_prob))
+        return _Hypothesis([*hyp.tokens, token], score, state, cut, max(hyp.gap_max, favourite - log_prob))
 
 
 def _words(text: str) -> list[str]:
