@@ -326,6 +326,16 @@ class GameStore:
                 "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
         return version
 
+    def _check_integrity(self) -> None:
+        """SQLite's own check of the file; a damaged store is refused untouched."""
+        path = self.path
+        problems = [r[0] for r in self.conn.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StoreError(
+                f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); "
+                "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
+                "--move-aside-bad-store' to rename it and start a new store.", "corrupt", path)
+
     def _check_readable(self) -> None:
         """The checks of ``_prepare`` that need no writing."""
         conn, path = self.conn, self.path
@@ -337,12 +347,7 @@ class GameStore:
             raise StoreError(
                 f"{path} is not a Lifeguard game store, or it is damaged (its tables are "
                 "missing); nothing in it was changed.", "foreign", path)
-        problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            raise StoreError(
-                f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); "
-                "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
-                "--move-aside-bad-store' to rename it and start a new store.", "corrupt", path)
+        self._check_integrity()
 
     def _prepare(self) -> None:
         """Validate before anything is written; then WAL, durability and migrations."""
@@ -355,12 +360,7 @@ class GameStore:
                 f"{', '.join(sorted(tables))}); nothing in it was changed. Move it away, or run "
                 "'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
                 "foreign", path)
-        problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            raise StoreError(
-                f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); nothing in it was "
-                "changed. Keep a copy, then run 'lifeguard chat --move-aside-bad-store' to rename "
-                "it and start a new store.", "corrupt", path)
+        self._check_integrity()
         if version >= 1 and not {"games", "entries"} <= tables:
             raise StoreError(
                 f"The game store {path} is damaged (its tables are missing); nothing in it was "
