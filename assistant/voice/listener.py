@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -116,7 +117,7 @@ class NoiseTracker:
     def __init__(self, stream: object, sample_width: int = 2) -> None:
         self._stream = stream
         self._width = sample_width
-        self._levels: list[float] = []
+        self._levels: deque[float] = deque(maxlen=self.WINDOW_CHUNKS)
         self._early: list[bytes] = []
 
     def read(self, frames: int) -> bytes:
@@ -126,8 +127,6 @@ class NoiseTracker:
         data = self._stream.read(frames)  # type: ignore[attr-defined]
         if data:
             self._levels.append(float(audioop.rms(data, self._width)))
-            if len(self._levels) > self.WINDOW_CHUNKS:
-                del self._levels[0]
         return data
 
     def __getattr__(self, name: str) -> object:
