@@ -329,24 +329,28 @@ class Listener:
             self._set_state("listening", self.note)
             recognizer.energy_threshold = noise.threshold(recognizer.energy_threshold)
             timeout = PUSH_TIMEOUT_SECONDS if mode == "push_to_talk" else 1.0
-            event = self._one_utterance(recognizer, source, timeout)
-            if event is not None and not self._closed.is_set():
-                self._emit(event)
+            for event in self._one_utterance(recognizer, source, timeout):
+                if not self._closed.is_set():
+                    self._emit(event)
             if is_file and _input_ended(source):
                 self._input_ended = True
                 self._set_state("off", "audio input ended")
                 self._wake.wait()
                 self._wake.clear()
 
-    def _one_utterance(self, recognizer: object, source: object, timeout: float) -> Heard | Rejected | None:
+    def _one_utterance(self, recognizer: object, source: object, timeout: float) -> list[Heard | Rejected]:
+        """What one utterance became: usually one event; two when a command the recogniser
+        took for unfinished was followed by a command of its own (reported as the unfinished
+        part, rejected, then that command)."""
         from assistant.voice.recognizer import INCOMPLETE_REASON
 
         phrase = self._phrase(recognizer, source, timeout)
         if phrase is None:
-            return None
+            return []
         audio, decoded = phrase
         if decoded is None:
             decoded = self._decode(audio)
+        events: list[Heard | Rejected] = []
         for _ in range(3):  # a hand may be spoken in a few breaths
             if decoded.reason != INCOMPLETE_REASON or self._closed.is_set() or _input_ended(source):
                 break
@@ -357,23 +361,30 @@ class Listener:
             rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
             if rest is None:
                 break
+            alone = rest[1] or self._decode(rest[0])
+            if alone.command is not None:
+                # A whole command by itself: the next player's, not the rest of this one (a
+                # complete command taken for unfinished, joined with the next, swallowed it).
+                events.append(Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON))
+                audio, decoded = rest[0], alone
+                break
             joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
             whole = self._decode(joined)
             if whole.command is not None or whole.reason == INCOMPLETE_REASON:
                 audio, decoded = joined, whole
             else:
-                audio, decoded = rest[0], rest[1] or self._decode(rest[0])
+                audio, decoded = rest[0], alone
         if self._paused:
-            return None  # the referee started speaking meanwhile: do not trust what was heard
+            return []  # the referee started speaking meanwhile: do not trust what was heard
         if decoded.command is not None:
-            return Heard(decoded.command, decoded.text, decoded.confidence)
+            return [*events, Heard(decoded.command, decoded.text, decoded.confidence)]
         if not decoded.text:
-            return None  # a click, a cough, the room: nothing a person would call speech
+            return events  # a click, a cough, the room: nothing a person would call speech
         if decoded.audio_seconds < 0.3 and _input_ended(source):
             # SpeechRecognition hands over its last fraction of a second of quiet as a phrase
             # when a WAV input runs out: nobody said anything.
-            return None
-        return Rejected(decoded.text, decoded.reason or "not a command")
+            return events
+        return [*events, Rejected(decoded.text, decoded.reason or "not a command")]
 
     def _phrase(self, recognizer: object, source: object,
                 timeout: float) -> tuple[list[bytes], Decoded | None] | None:

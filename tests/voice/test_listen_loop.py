@@ -19,6 +19,7 @@ import pytest
 from assistant.config import VoiceSettings
 from assistant.referee import Referee
 from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
+from assistant.voice.recognizer import INCOMPLETE_REASON
 
 from .conftest import join_wavs, needs_espeak
 
@@ -94,6 +95,18 @@ def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Pat
     events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
     assert heard(events) == ["bob swaps 3 pig pig cat"], events
     assert not [e for e in events if isinstance(e, Rejected)]
+
+
+def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, tmp_path: Path) -> None:
+    """Bob stops mid-swap; after the pause a table leaves, Alice speaks a whole command: hers
+    is heard as itself, not glued to Bob's half (a game by voice lost both that way)."""
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    spoken = join_wavs([synth("bob swaps row three pig pig"), synth("alice swaps row one dog")],
+                       tmp_path / "half.wav", 1.0)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 1 dog"], events
+    assert [e.reason for e in events if isinstance(e, Rejected)] == [INCOMPLETE_REASON], events
 
 
 def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, below_db: float = 20.0) -> Path:
