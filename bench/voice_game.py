@@ -16,7 +16,7 @@ stream, and each line is followed by 1.3-1.7 s of it, the wait for the referee's
 The whole game is one WAV file played into the same ``Listener`` the table uses (continuous mode,
 its recogniser built from ``VoiceSettings.engine``), at real-time pace: the listener's WAV input
 cannot be played faster. As ``lifeguard listen`` does (``_listen_session``), each heard command is
-applied with ``Referee.execute`` on the main thread, and the listener (``settle=True``) is told
+applied with ``Referee.execute(command, heard=True)`` on the main thread, and the listener (``settle=True``) is told
 ``settled()`` then, so it hears the next command against the game that command will change.
 
 Printed per engine: lines applied exactly as intended (heard as the one command said, and the
@@ -30,6 +30,12 @@ reported while the stream was between that line's start and the next line's star
 input's position when it reports), so a command heard together with the next line's words counts
 for the later line.
 
+With ``--corrects``, the table puts the game right whenever it went astray, as a table hearing
+the read-back would (by typing): as each line begins, a referee that is not where the game should
+be is set there, and the times it was needed are counted. Each line is then heard against the
+right game, so one slip does not take every later line with it, and the lines lost by the
+listening loop (right alone, not heard exactly) are the loop's own.
+
 Runtime: the audio lasts about 20 minutes for the three default games, so about 21 minutes per
 engine (plus half a minute of synthesis); ``--players 3`` alone takes about 5 minutes per engine.
 """
@@ -42,6 +48,7 @@ import json
 import queue
 import random
 import sys
+import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +66,7 @@ from voice_engines import (  # noqa: E402
     recognizer_for,
 )
 
-from assistant.commands import canonical  # noqa: E402
+from assistant.commands import canonical, parse  # noqa: E402
 from assistant.referee import Referee  # noqa: E402
 from assistant.voice.recognizer import RecognizerUnavailable  # noqa: E402
 from engine.actions import DeclareHand, SetRow, SuddenDeath  # noqa: E402
@@ -225,16 +232,42 @@ class Outcome:
     engine: str | None
     problem: str | None
     wall: float
+    corrections: list[int] = field(default_factory=list)  # lines at whose start the table put the game right
 
 
-def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
+def expected_referee(game: GameAudio, index: int) -> Referee:
+    """The referee as it should be when line ``index`` begins: its ``before``, and for a "yes",
+    the hand or sudden death before it waiting for that yes."""
+    line = game.lines[index]
+    if line.expected != "yes" or index == 0:
+        return Referee.resume(line.before, [False, True])
+    asked = game.lines[index - 1]
+    referee = Referee.resume(asked.before, [False, True])
+    referee.execute(parse(asked.expected, game.players), heard=True)
+    return referee
+
+
+def on_course(referee: Referee, game: GameAudio, index: int) -> bool:
+    """Whether the referee is where it should be as line ``index`` begins."""
+    line = game.lines[index]
+    if line.expected == "yes" and index > 0:
+        return referee.history() == game.lines[index - 1].before and referee.question is not None
+    return referee.history() == line.before and referee.question is None
+
+
+def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -> Outcome:
     """Play ``game``'s stream into a ``Listener`` and apply what it hears, as ``lifeguard
-    listen`` does (heard -> read back -> ``referee.execute``)."""
+    listen`` does (heard -> read back -> ``referee.execute``).
+
+    With ``correct``, the table puts right what went wrong, as a table hearing the read-back
+    would (by typing): as each line begins, a referee that is not where the game should be is
+    set there (counted in ``Outcome.corrections``)."""
     from assistant.config import VoiceSettings
     from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
     referee = Referee.resume(game.typed, [False, True])
     events: queue.Queue = queue.Queue()
+    corrections: list[int] = []
 
     def on_event(event) -> None:
         # The stream's read position when the listener reports: where the utterance ended
@@ -246,8 +279,18 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
         events.put((position, event))
 
     settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
-    listener = Listener(settings, lambda: ListenContext.from_referee(referee), on_event,
-                        audio_input=[game.wav], settle=True)
+    def position_now() -> int:
+        source = listener._source
+        stream = getattr(source, "stream", None)
+        return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
+
+    def context() -> ListenContext:
+        with lock:
+            return ListenContext.from_referee(referee)
+
+    lock = threading.Lock()
+    listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True)
+    begun = -1  # the last line whose start the stream has passed
     starts = [line.start for line in game.lines]
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
@@ -258,8 +301,16 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
     listener.start()
     try:
         while time.monotonic() < deadline:
+            if correct:
+                now = max((i for i, s in enumerate(starts) if s < position_now()), default=-1)
+                for index in range(begun + 1, now + 1):
+                    if not on_course(referee, game, index):
+                        with lock:
+                            referee = expected_referee(game, index)
+                        corrections.append(index)
+                begun = max(begun, now)
             try:
-                position, event = events.get(timeout=0.5)
+                position, event = events.get(timeout=0.1 if correct else 0.5)
             except queue.Empty:
                 if listener.input_ended:
                     break
@@ -271,7 +322,8 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
                 continue
             index = max((i for i, s in enumerate(starts) if s < position), default=-1)  # -1: before line 2
             if isinstance(event, Heard):
-                reply = referee.execute(event.command)
+                with lock:
+                    reply = referee.execute(event.command, heard=True)
                 got = event.command.canonical + ("" if reply.ok or event.command.canonical == "yes"
                                                  else f" (refused: {reply.error})")
                 listener.settled()  # the next command is heard against the game as it is now
@@ -290,12 +342,13 @@ def play(game: GameAudio, engine: str, model: str = "") -> Outcome:
         if getattr(listener, "note", None):
             problem = listener.note
         listener.close()
-    return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started)
+    return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started,
+                   corrections)
 
 
 def heard_exactly(got: list[str], line: Line) -> bool:
     """Heard as the one command said (applied or refused: the game may be elsewhere by then)."""
-    return [g.split(" (refused: ")[0] for g in got] == [line.expected]
+    return [g.split(" (refused: ")[0] for g in got if not g.startswith("[")] == [line.expected]
 
 
 def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
@@ -310,9 +363,12 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
             right_state = history == line.after or (history == line.before and outcome.questions.get(i, False))
         else:
             right_state = history == line.after
-        exact = got == [line.expected] and right_state
+        # A rejection reported with the line (the unfinished half of a command, or what the
+        # listener heard of the room) does not undo a command applied as intended.
+        commands = [g for g in got if not g.startswith("[")]
+        exact = commands == [line.expected] and right_state
         summary = " + ".join(got) if got else "(nothing)"
-        if got == [line.expected] and not right_state:
+        if commands == [line.expected] and not right_state:
             summary += " (the game was elsewhere)"
         judged.append((line, exact, summary))
     return judged
@@ -342,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", metavar="DIR",
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--slips", type=int, default=1, help="print this many slips per game")
+    parser.add_argument("--corrects", action="store_true",
+                        help="the table puts the game right as each line begins, when it went astray (as a "
+                             "table hearing the read-back would): each line is then heard against the right game")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -368,10 +427,10 @@ def main(argv: list[str] | None = None) -> int:
         except (EngineUnavailable, RecognizerUnavailable) as err:
             print(f"{engine}: {err}")
             continue
-        exact_total = ending_right = alone_total = lost_total = heard_total = 0
+        exact_total = ending_right = alone_total = lost_total = heard_total = corrections_total = 0
         print(f"--- {engine}")
         for game in games:
-            outcome = play(game, engine, args.model)
+            outcome = play(game, engine, args.model, correct=args.corrects)
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
             exact = sum(ok for _, ok, _ in judged)
@@ -384,13 +443,15 @@ def main(argv: list[str] | None = None) -> int:
             ending_right += ends
             alone_total += sum(by_alone)
             lost_total += lost
+            corrections_total += len(outcome.corrections)
             note = "" if outcome.engine in (None, engine) else f" [the listener used {outcome.engine}!]"
             if outcome.problem:
                 note += f" [{outcome.problem}]"
             print(f"{len(game.players)} players (seed {game.seed}): {exact}/{len(judged)} lines applied exactly "
                   f"({exact / len(judged):.0%}), {heard} heard exactly; game ended right: {'yes' if ends else 'no'}; decoded alone "
                   f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but not heard exactly in the loop: "
-                  f"{lost}; {outcome.wall:.0f} s{note}")
+                  f"{lost}; {outcome.wall:.0f} s{note}"
+                  + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else ""))
             if outcome.heard.get(-1):
                 print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
             slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
@@ -401,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{heard_total}/{total} heard exactly (applied or refused), "
               f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "
               f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
-              f"but not heard exactly in the loop")
+              f"but not heard exactly in the loop"
+              + (f"; the table put the game right {corrections_total} times" if args.corrects else ""))
     print(f"total {time.monotonic() - started:.0f} s")
     return 0
 
