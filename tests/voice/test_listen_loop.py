@@ -45,8 +45,11 @@ def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
     def on_event(event) -> None:
         if isinstance(event, Heard | Rejected):
             events.put(event)
-        if isinstance(event, Heard) and on_heard is not None:
-            on_heard(event, listener)
+        if isinstance(event, Heard):
+            if on_heard is not None:
+                on_heard(event, listener)
+            else:
+                listener.settled()  # applied at once, as a front end would
 
     listener = Listener(VoiceSettings(listen="continuous"), context, on_event,
                         audio_input=[str(f) for f in files], settle=settle)
