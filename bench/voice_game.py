@@ -31,8 +31,8 @@ input's position when it reports), so a command heard together with the next lin
 for the later line.
 
 With ``--corrects``, the table puts the game right whenever it went astray, as a table hearing
-the read-back would (by typing): as each line begins, a referee that is not where the game should
-be is set there, and the times it was needed are counted. Each line is then heard against the
+the read-back would (by typing): before each line is heard, a referee that is not where the game should
+be is set there before the line is heard, and the times it was needed are counted. Each line is then heard against the
 right game, so one slip does not take every later line with it, and the lines lost by the
 listening loop (right alone, not heard exactly) are the loop's own.
 
@@ -232,7 +232,7 @@ class Outcome:
     engine: str | None
     problem: str | None
     wall: float
-    corrections: list[int] = field(default_factory=list)  # lines at whose start the table put the game right
+    corrections: list[int] = field(default_factory=list)  # lines before which the table put the game right
 
 
 def expected_referee(game: GameAudio, index: int) -> Referee:
@@ -260,8 +260,8 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
     listen`` does (heard -> read back -> ``referee.execute``).
 
     With ``correct``, the table puts right what went wrong, as a table hearing the read-back
-    would (by typing): as each line begins, a referee that is not where the game should be is
-    set there (counted in ``Outcome.corrections``)."""
+    would (by typing): before each line is heard, a referee that is not where the game should be
+    is set there (counted in ``Outcome.corrections``)."""
     from assistant.config import VoiceSettings
     from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
@@ -285,12 +285,20 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
         return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
 
     def context() -> ListenContext:
+        """What the listener hears the next utterance against (asked once the command before
+        has been applied). With ``correct``, the table first puts right a game gone astray: the
+        utterance that just ended belongs to the last line whose start the stream has passed."""
+        nonlocal referee
         with lock:
+            if correct:
+                now = max((i for i, s in enumerate(starts) if s < position_now()), default=-1)
+                if now >= 0 and now not in corrections and not on_course(referee, game, now):
+                    referee = expected_referee(game, now)
+                    corrections.append(now)
             return ListenContext.from_referee(referee)
 
     lock = threading.Lock()
     listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True)
-    begun = -1  # the last line whose start the stream has passed
     starts = [line.start for line in game.lines]
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
@@ -301,16 +309,8 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
     listener.start()
     try:
         while time.monotonic() < deadline:
-            if correct:
-                now = max((i for i, s in enumerate(starts) if s < position_now()), default=-1)
-                for index in range(begun + 1, now + 1):
-                    if not on_course(referee, game, index):
-                        with lock:
-                            referee = expected_referee(game, index)
-                        corrections.append(index)
-                begun = max(begun, now)
             try:
-                position, event = events.get(timeout=0.1 if correct else 0.5)
+                position, event = events.get(timeout=0.5)
             except queue.Empty:
                 if listener.input_ended:
                     break
@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--slips", type=int, default=1, help="print this many slips per game")
     parser.add_argument("--corrects", action="store_true",
-                        help="the table puts the game right as each line begins, when it went astray (as a "
+                        help="the table puts the game right before each line is heard, when it went astray (as a "
                              "table hearing the read-back would): each line is then heard against the right game")
     args = parser.parse_args(argv)
     out = Path(args.out)
