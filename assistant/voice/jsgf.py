@@ -76,7 +76,9 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
         w["starts"] = 1.0 if game.starter is None else 0.2
     elif phase is Phase.TURNS:
         w["swap"] = 4.0
-        w["knock"] = 1.5
+        # The game judges whether the turn player may knock; a knock it would refuse stays
+        # hearable (so its refusal is said), only less likely.
+        w["knock"] = 1.5 if game.may_knock(game.turn or "") else 0.5
         w["row"] = 0.2  # correcting a row
         w["starts"] = 1.0 if game.starter is None else 0.0
     elif phase is Phase.FINAL_TURNS:
