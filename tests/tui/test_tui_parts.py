@@ -149,7 +149,7 @@ async def test_table_follows_textual_themes(make_app, theme: str) -> None:
         await pilot.press("escape")
         await play(pilot, ["new game alice bob carol", "row 1 giraffe"])
         assert app.theme == theme
-        assert app.referee.game.rows[0] == Cards.of("giraffe")
+        assert app.view.game.rows[0] == Cards.of("giraffe")
 
 
 def test_run_says_why_when_the_store_is_in_use(data_dir, capsys) -> None:
