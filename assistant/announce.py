@@ -138,19 +138,19 @@ def expecting(game: Game | None) -> str:
     """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
     if game is None:
         return "Start a game: new game, then 3 to 5 names."
+    expected = game.expected()
     match game.phase:
         case Phase.ROWS:
-            missing = ", ".join(map(str, game.missing_rows()))
-            return f"Round {game.round}: enter row {missing}."
+            return f"Round {game.round}: enter row {', '.join(map(str, expected.rows))}."
+        case Phase.TURNS if SetStarter in expected.actions:
+            return "Who starts? e.g. 'alice starts'."
         case Phase.TURNS:
-            expected = game.expected().actions
-            if SetStarter in expected:
-                return "Who starts? e.g. 'alice starts'."
-            return f"{title(game.turn or '')}'s turn: swap{' or knock' if Knock in expected else ''}."
+            knock = " or knock" if Knock in expected.actions else ""
+            return f"{title(game.turn or '')}'s turn: swap{knock}."
         case Phase.FINAL_TURNS:
             return f"{title(game.turn or '')}'s last turn: swap or pass."
         case Phase.REVEAL:
-            return f"Reveal hands: waiting for {names(game.waiting_to_declare())}."
+            return f"Reveal hands: waiting for {names(expected.players)}."
         case Phase.GAME_OVER:
             return f"Game over: {names(game.winners)} won. 'new game' to play again."
     return ""
