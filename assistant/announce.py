@@ -1,13 +1,17 @@
 """Turn the engine's events into the sentences the referee shows and speaks.
 
 Sentences are short and spoken-friendly: names capitalised, numbers as digits (speech engines
-read them), one fact per sentence.
+read them), one fact per sentence. This module holds the assistant's English helpers (``names``,
+``cards_list``, ``lives_word``, and ``plural``/``describe``, which the engine's refusals need too
+and so are written once in ``engine.words``); what is legal now it asks the game
+(``Game.expected``), never restates.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.actions import Knock, SetStarter
 from engine.deck import Cards
 from engine.events import (
     Event,
@@ -24,7 +28,11 @@ from engine.events import (
     Swapped,
     TurnsBegin,
 )
-from engine.game import Game, Phase, describe, plural, title
+from engine.game import Game, Phase, title
+from engine.words import describe, plural
+
+__all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "names", "plural",
+           "readback", "round_summary", "sentences", "status"]
 
 
 def names(players: Iterable[str]) -> str:
@@ -130,19 +138,19 @@ def expecting(game: Game | None) -> str:
     """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
     if game is None:
         return "Start a game: new game, then 3 to 5 names."
+    expected = game.expected()
     match game.phase:
         case Phase.ROWS:
-            missing = ", ".join(map(str, game.missing_rows()))
-            return f"Round {game.round}: enter row {missing}."
+            return f"Round {game.round}: enter row {', '.join(map(str, expected.rows))}."
+        case Phase.TURNS if SetStarter in expected.actions:
+            return "Who starts? e.g. 'alice starts'."
         case Phase.TURNS:
-            if game.starter is None:
-                return "Who starts? e.g. 'alice starts'."
-            can_knock = game.turn in game.swapped or not game.rules.knock_requires_swap
-            return f"{title(game.turn or '')}'s turn: swap{' or knock' if can_knock else ''}."
+            knock = " or knock" if Knock in expected.actions else ""
+            return f"{title(game.turn or '')}'s turn: swap{knock}."
         case Phase.FINAL_TURNS:
             return f"{title(game.turn or '')}'s last turn: swap or pass."
         case Phase.REVEAL:
-            return f"Reveal hands: waiting for {names(game.waiting_to_declare())}."
+            return f"Reveal hands: waiting for {names(expected.players)}."
         case Phase.GAME_OVER:
             return f"Game over: {names(game.winners)} won. 'new game' to play again."
     return ""

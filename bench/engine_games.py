@@ -13,19 +13,13 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from figures import percentile
 
-from assistant.commands import canonical  # noqa: E402
-from assistant.referee import Referee  # noqa: E402
-from engine.log import GameLog  # noqa: E402
-from engine.simulate import simulate_game  # noqa: E402
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+from assistant.commands import canonical
+from assistant.referee import Referee
+from engine.log import GameLog
+from engine.simulate import simulate_game
 
 
 def report(label: str, times: list[float], actions: int) -> None:

@@ -30,16 +30,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The load test borrows the test suite's server helpers (tests/ is not installed).
 sys.path.insert(0, str(ROOT))
+
+from figures import percentile  # noqa: E402
 
 from tests.web.conftest import EventReader, game_lines, start_server  # noqa: E402
 
 MAX_CLIENTS = 100
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def environment(folder: Path) -> dict[str, str]:

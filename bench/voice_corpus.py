@@ -38,13 +38,11 @@ import wave
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from assistant.commands import canonical, command_for, parse  # noqa: E402
-from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word  # noqa: E402
-from assistant.commands.parser import expand  # noqa: E402
-from engine.actions import DeclareHand, SetStarter  # noqa: E402
-from engine.simulate import simulate_game  # noqa: E402
+from assistant.commands import canonical, command_for, parse
+from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
+from assistant.commands.parser import expand
+from engine.actions import DeclareHand, SetStarter
+from engine.simulate import simulate_game
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -6,14 +6,11 @@ says so instead of printing PocketSphinx's figures under Whisper's name.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from assistant.voice.recognizer import CommandRecognizer, make_recognizer  # noqa: E402
-from engine.game import Game  # noqa: E402
+from assistant.voice.recognizer import CommandRecognizer, make_recognizer
+from engine.game import Game
 
 ENGINES = ("pocketsphinx", "whisper")
 
@@ -65,8 +62,3 @@ def memory_mb(field: str) -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]

@@ -55,22 +55,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from voice_corpus import RATE, espeak, phrase_groups, pink_noise, write_wav  # noqa: E402
-from voice_engines import (  # noqa: E402
+from voice_corpus import RATE, espeak, phrase_groups, pink_noise, write_wav
+from voice_engines import (
     ENGINES,
     EngineUnavailable,
     engine_of,
     recognizer_for,
 )
 
-from assistant.commands import canonical, parse  # noqa: E402
-from assistant.referee import Referee  # noqa: E402
-from assistant.voice.recognizer import RecognizerUnavailable  # noqa: E402
-from engine.actions import DeclareHand, SetRow, SuddenDeath  # noqa: E402
-from engine.simulate import simulate_game  # noqa: E402
+from assistant.commands import canonical, parse
+from assistant.referee import Referee
+from assistant.voice.recognizer import RecognizerUnavailable
+from engine.actions import DeclareHand, SetRow, SuddenDeath
+from engine.simulate import simulate_game
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

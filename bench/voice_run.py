@@ -38,20 +38,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from voice_engines import (  # noqa: E402
+from figures import percentile
+from voice_engines import (
     ENGINES,
     EngineUnavailable,
     engine_of,
     memory_mb,
-    percentile,
     recognizer_for,
 )
 
-from assistant.referee import Referee  # noqa: E402
-from assistant.voice.recognizer import RecognizerUnavailable, read_wav  # noqa: E402
+from assistant.referee import Referee
+from assistant.voice.recognizer import RecognizerUnavailable, read_wav
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDITIONS = ("clean", "noise", "chatter")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, assert_never
 
 from engine.actions import (
     Action,
@@ -54,6 +56,7 @@ from engine.events import (
     TurnsBegin,
 )
 from engine.rules import HouseRules
+from engine.words import describe, plural
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 #: The longest player name, in characters.
@@ -105,27 +108,39 @@ def _is_letter(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LM"
 
 
-def plural(animal: Animal, n: int) -> str:
-    if n == 1 or animal in (Animal.SHEEP,):
-        return animal.value
-    if animal is Animal.MOUSE:
-        return "mice"
-    return animal.value + "s"
-
-
-def describe(cards: Cards) -> str:
-    """``2 bears and a dog`` style, for messages."""
-    parts = [
-        f"{'a' if n == 1 else n} {plural(a, n)}" for a, n in cards.counts().items()
-    ]
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def draw_start_player(players: Sequence[str], rng: random.Random) -> str:
     """The first start player is chosen by lot, with the caller's seeded generator."""
     return rng.choice(list(players))
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the game waits for now: the kinds of action that move it on (OpenSpiel's legal
+    actions, by kind: the cards of a swap or a hand are open), who may give them, and while the
+    rows are entered, the rows still missing. A sudden-death claim is possible at any moment of
+    a round and is never listed; nor is a knock after a knock, which counts as a pass."""
+
+    actions: tuple[type[Action], ...]
+    players: tuple[str, ...] = ()
+    rows: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """What is wrong with a hand a player declares (RULES.md, What the referee can know).
+
+    ``size``: its number of cards (a hand holds exactly ``HAND_SIZE``); ``missing``: the cards
+    known to be in it that it lacks; ``overflow``: per animal, how many the rows and all hands
+    would hold together, for every animal above its copies in the deck. Nothing wrong: ``ok``.
+    """
+
+    size: int
+    missing: Cards
+    overflow: Mapping[Animal, int]
+
+    @property
+    def ok(self) -> bool:
+        return self.size == HAND_SIZE and not self.missing and not self.overflow
 
 
 class Game:
@@ -187,6 +202,71 @@ class Game:
                 return candidate
         raise AssertionError("no living player")  # unreachable: a game over has no next round
 
+    # ----------------------------------------------------------------- what is legal now
+    # The one judge of legality: the announcements, the table, the voice grammar's weights and
+    # the simulated table ask these instead of restating the rules.
+    def expected(self) -> Expected:
+        """What the game waits for now (see ``Expected``)."""
+        match self.phase:
+            case Phase.ROWS:
+                return Expected((SetRow,), rows=self.missing_rows())
+            case Phase.TURNS | Phase.FINAL_TURNS if self.starter is None:
+                return Expected((SetStarter,), players=self.alive)
+            case Phase.TURNS | Phase.FINAL_TURNS:
+                return Expected(self._turn_actions(), players=(self.turn or "",))
+            case Phase.REVEAL:
+                return Expected((DeclareHand,), players=self.waiting_to_declare())
+            case Phase.GAME_OVER:
+                return Expected((NewGame,))
+            case _:
+                assert_never(self.phase)
+
+    def may_knock(self, player: str) -> bool:
+        """Whether ``apply(Knock(player))`` would be accepted now: it is ``player``'s turn and,
+        under the house rule ``knock_requires_swap``, they have swapped this round. After a knock
+        the turn player may knock again: it counts as a pass."""
+        if self.phase not in (Phase.TURNS, Phase.FINAL_TURNS) or self.starter is None:
+            return False
+        name = self._player_named(player)
+        if name is None or self.lives[name] == 0 or name != self.turn:
+            return False
+        return self.phase is Phase.FINAL_TURNS or self._knock_earned(name)
+
+    def check_hand(self, player: str, hand: Cards) -> HandCheck:
+        """What is wrong with ``hand`` as ``player``'s declared hand, against what is known now:
+        the rows, the cards known to be in ``player``'s hand, and the other living players' hands
+        (declared, or else the cards known to be in them). In the reveal, ``apply`` refuses a
+        ``DeclareHand`` of a living player exactly when this is not ``ok``. Raises
+        ``UnknownPlayer`` for a name that is no player's."""
+        player = self._player_named(player) or self._living(player)
+        hands = {p: self.declared.get(p, self.known[p]) for p in self.alive}
+        hands[player] = hand
+        return HandCheck(len(hand), hand.missing_from(self.known[player]),
+                         self.overflowing(hands.values()))
+
+    def overflowing(
+        self, hands: Iterable[Cards], rows: Sequence[Cards | None] | None = None
+    ) -> dict[Animal, int]:
+        """The animals that ``rows`` (by default the face-up rows) and ``hands`` together hold more
+        often than the deck does, with how many they hold, in deck order."""
+        total: dict[Animal, int] = {}
+        for cards in (*(self.rows if rows is None else rows), *hands):
+            if cards is not None:
+                for animal, n in cards.counts().items():
+                    total[animal] = total.get(animal, 0) + n
+        return {a: total[a] for a in ANIMALS if total.get(a, 0) > COPIES[a]}
+
+    def _knock_earned(self, player: str) -> bool:
+        """The knock rule, written once: a player may end the round by knocking only after their
+        first swap of the round (house rule ``knock_requires_swap``; off: at any turn)."""
+        return player in self.swapped or not self.rules.knock_requires_swap
+
+    def _turn_actions(self) -> tuple[type[Action], ...]:
+        """What the turn player may do: swap or knock, swap or pass after a knock."""
+        if self.phase is Phase.FINAL_TURNS:
+            return (Swap, Pass)
+        return (Swap, Knock) if self._knock_earned(self.turn or "") else (Swap,)
+
     # ----------------------------------------------------------------- applying actions
     def apply(self, action: Action) -> list[Event]:
         """Validate ``action`` and, only if it is allowed, apply it; returns what happened."""
@@ -197,16 +277,23 @@ class Game:
                 f"The game is over: {' and '.join(map(title, self.winners))} won. "
                 "Say 'new game' and the names to play again."
             )
-        handler = {
-            SetStarter: self._set_starter,
-            SetRow: self._set_row,
-            Swap: self._swap,
-            Knock: self._knock,
-            Pass: self._pass,
-            DeclareHand: self._declare_hand,
-            SuddenDeath: self._sudden_death,
-        }[type(action)]
-        return handler(action)
+        match action:
+            case SetStarter():
+                return self._set_starter(action)
+            case SetRow():
+                return self._set_row(action)
+            case Swap():
+                return self._swap(action)
+            case Knock():
+                return self._knock(action)
+            case Pass():
+                return self._pass(action)
+            case DeclareHand():
+                return self._declare_hand(action)
+            case SuddenDeath():
+                return self._sudden_death(action)
+            case _:
+                assert_never(action)
 
     def check(self, action: Action) -> None:
         """Raise the ``RuleError`` that ``apply`` would raise, without changing anything."""
@@ -296,11 +383,7 @@ class Game:
         """The commands the turn player may give now, named so that a table hears at once which
         command went missing (``'bob swaps' or 'bob knocks'``)."""
         turn = self.turn or ""
-        if self.phase is Phase.FINAL_TURNS:
-            return f"'{turn} swaps' or '{turn} passes'"
-        if turn in self.swapped or not self.rules.knock_requires_swap:
-            return f"'{turn} swaps' or '{turn} knocks'"
-        return f"'{turn} swaps'"
+        return " or ".join(f"'{turn} {_VERBS[kind]}'" for kind in self._turn_actions())
 
     def _swap(self, action: Swap) -> list[Event]:
         player = self._check_turn(action.player)
@@ -349,7 +432,7 @@ class Game:
         if self.phase is Phase.FINAL_TURNS:
             # Knocking again after a knock counts as a pass.
             return self._pass(Pass(player))
-        if self.rules.knock_requires_swap and player not in self.swapped:
+        if not self._knock_earned(player):
             raise BadCards(
                 f"{title(player)} cannot knock yet: you may knock only after your first swap "
                 "this round. Swap a row instead."
@@ -403,21 +486,20 @@ class Game:
             )
         player = self._living(action.player)
         hand = action.cards
-        if len(hand) != HAND_SIZE:
-            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {len(hand)}.")
-        missing = hand.missing_from(self.known[player])
-        if missing:
+        check = self.check_hand(player, hand)
+        if check.size != HAND_SIZE:
+            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {check.size}.")
+        if check.missing:
             why = "" if self.rules.take_first else (
                 " A swap puts down first, then takes the row, so a card taken stays in hand "
                 "until a later swap puts it down (house rule take_first allows the other order)."
             )
             raise BadHand(
-                f"{title(player)} took {describe(missing)} from the rows, so "
-                f"{title(player)}'s hand must hold {'them' if len(missing) > 1 else 'one'}.{why}"
+                f"{title(player)} took {describe(check.missing)} from the rows, so "
+                f"{title(player)}'s hand must hold {'them' if len(check.missing) > 1 else 'one'}."
+                f"{why}"
             )
-        hands = {p: self.declared.get(p, self.known[p]) for p in self.alive}
-        hands[player] = hand
-        self._check_deck_limits(self.rows, hands, what="the rows and the declared hands")
+        _refuse_overflow(check.overflow, what="the rows and the declared hands")
         self.declared[player] = hand
         events: list[Event] = [HandDeclared(player, hand, self.waiting_to_declare())]
         if not self.waiting_to_declare():
@@ -431,6 +513,14 @@ class Game:
                 f"Sudden death needs all cats, all rabbits or all pigs, not {plural(animal, 2)}."
             )
         player = self._living(action.player)
+        self._check_claim_against_table(player, animal)
+        self._check_claim_against_own_hand(player, animal)
+        losses = {p: (1 if p != player else 0) for p in self.alive}
+        return self._end_round(losses, points={}, majorities=(), sudden_death=(player, animal))
+
+    def _check_claim_against_table(self, player: str, animal: Animal) -> None:
+        """A claim is impossible while a card of ``animal`` lies face up or another player is
+        known to hold one."""
         copies = COPIES[animal]
         for k, cards in zip(ROW_SIZES, self.rows, strict=True):
             if cards is not None and cards.count(animal):
@@ -439,19 +529,22 @@ class Game:
                     f"{copies} {plural(animal, 2)}."
                 )
         for other in self.alive:
-            if other == player:
-                continue
             held = self.declared.get(other, self.known[other]).count(animal)
-            if held:
+            if other != player and held:
                 raise BadClaim(
                     f"{title(other)} is known to hold {'a' if held == 1 else held} "
                     f"{plural(animal, held)}, so {title(player)} cannot hold all {copies}."
                 )
+
+    def _check_claim_against_own_hand(self, player: str, animal: Animal) -> None:
+        """A claim must fit the claimant's own revealed hand and known cards."""
+        copies = COPIES[animal]
         revealed = self.declared.get(player)
         if revealed is not None and revealed.count(animal) != copies:
             # A claim contradicting the claimant's own revealed hand: the hand comes back first.
             held = revealed.count(animal)
-            what = f"no {plural(animal, 2)}" if not held else f"{'a' if held == 1 else held} {plural(animal, held)}"
+            what = (f"no {plural(animal, 2)}" if not held
+                    else f"{'a' if held == 1 else held} {plural(animal, held)}")
             raise BadClaim(
                 f"{title(player)}'s revealed hand holds {what}, not all {copies}: "
                 "say 'undo' first if that hand was wrong."
@@ -462,8 +555,6 @@ class Game:
                 f"{title(player)} is known to hold {describe(others)}; with all {copies} "
                 f"{plural(animal, 2)} that is more than 10 cards."
             )
-        losses = {p: (1 if p != player else 0) for p in self.alive}
-        return self._end_round(losses, points={}, majorities=(), sudden_death=(player, animal))
 
     def _score_round(self) -> list[Event]:
         alive = self.alive
@@ -557,35 +648,28 @@ class Game:
 
     # ----------------------------------------------------------------- checks
     def _living(self, player: str) -> str:
-        if player not in self.players:
-            keys = {name_key(p): p for p in self.players}
-            player = keys.get(name_key(player), player)
-        if player not in self.players:
+        player = self._player_named(player) or player
+        if player not in self.lives:
             names = ", ".join(map(title, self.players))
             raise UnknownPlayer(f"There is no player called {title(player)}: the players are {names}.")
         if self.lives[player] == 0:
             raise UnknownPlayer(f"{title(player)} is out of the game.")
         return player
 
-    @staticmethod
+    def _player_named(self, name: str) -> str | None:
+        """The player ``name`` means, in any case or form (``name_key``), or None."""
+        if name in self.lives:
+            return name
+        keys = {name_key(p): p for p in self.players}
+        return keys.get(name_key(name))
+
     def _check_deck_limits(
-        rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
+        self, rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
     ) -> None:
-        total: dict[Animal, int] = {}
-        for cards in (*rows, *hands.values()):
-            if cards is not None:
-                for animal, n in cards.counts().items():
-                    total[animal] = total.get(animal, 0) + n
-        for animal in ANIMALS:
-            n = total.get(animal, 0)
-            if n > COPIES[animal]:
-                raise BadCards(
-                    f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
-                    f"{COPIES[animal]}."
-                )
+        _refuse_overflow(self.overflowing(hands.values(), rows), what)
 
     # ----------------------------------------------------------------- views
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """The public state as plain data (JSON-ready), in seating order."""
         return {
             "players": [
@@ -613,6 +697,19 @@ class Game:
             "places": [{"name": p, "place": n} for p, n in places(self)] if self.is_over else [],
             "rules": {name: getattr(self.rules, name) for name in HouseRules.field_names()},
         }
+
+
+#: How the refusals name the turn commands (``'bob swaps' or 'bob knocks'``).
+_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
+
+
+def _refuse_overflow(overflow: Mapping[Animal, int], what: str) -> None:
+    """Refuse the first animal in deck order that ``what`` holds more often than the deck."""
+    for animal, n in overflow.items():
+        raise BadCards(
+            f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
+            f"{COPIES[animal]}."
+        )
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -683,5 +780,6 @@ def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
     return {p: 0 if v == high else low_loss if v == low else 1 for p, v in points.items()}
 
 
-__all__ = ["Game", "Phase", "RuleError", "check_players", "draw_start_player", "known_after_swap",
+__all__ = ["Expected", "Game", "HandCheck", "Phase", "RuleError", "check_players",
+           "draw_start_player", "known_after_swap",
            "life_losses", "name_key", "places", "valid_name"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from engine.actions import (
     Action,
@@ -20,7 +21,7 @@ from engine.actions import (
     SuddenDeath,
     Swap,
 )
-from engine.deck import ANIMALS, COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Cards
+from engine.deck import ANIMALS, COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 from engine.game import Game, Phase, draw_start_player
 from engine.rules import HouseRules
 
@@ -51,56 +52,28 @@ def simulate_game(
     return actions
 
 
-def _play_round(game: Game, do, rng: random.Random, knock_chance: float, sd_chance: float, max_turns: int) -> None:
-    deck = [a for a in ANIMALS for _ in range(COPIES[a])]
-    rng.shuffle(deck)
-    hands: dict[str, Counter] = {}
-    for i, p in enumerate(game.alive):
-        hands[p] = Counter(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])
-    rest = deck[len(game.alive) * HAND_SIZE :]
-    rows: dict[int, list] = {}
-    for k in ROW_SIZES:
-        rows[k], rest = rest[:k], rest[k:]
+Do = Callable[[Action], None]
+Hands = dict[str, "Counter[Animal]"]
+Rows = dict[int, list[Animal]]
+
+
+def _play_round(
+    game: Game, do: Do, rng: random.Random, knock_chance: float, sd_chance: float, max_turns: int
+) -> None:
+    hands, rows = _deal(game, rng)
     start_round = game.round
     order = list(ROW_SIZES)
     rng.shuffle(order)
     for k in order:
         do(SetRow(k, Cards(rows[k])))
-
-    def maybe_sudden_death() -> bool:
-        for p in game.alive:
-            for animal in SUDDEN_DEATH_ANIMALS:
-                if hands[p][animal] == COPIES[animal] and rng.random() < sd_chance:
-                    do(SuddenDeath(p, animal))
-                    return True
-        return False
-
-    if maybe_sudden_death():
+    if _maybe_sudden_death(game, do, rng, hands, sd_chance):
         return
     turns = 0
     while game.phase in (Phase.TURNS, Phase.FINAL_TURNS):
-        p = game.turn
-        assert p is not None
         turns += 1
-        can_knock = p in game.swapped or not game.rules.knock_requires_swap
-        if game.phase is Phase.TURNS and can_knock and (rng.random() < knock_chance or turns > max_turns):
-            do(Knock(p))
-        elif game.phase is Phase.FINAL_TURNS and rng.random() < 0.4:
-            do(rng.choice([Pass(p), Knock(p)]))
-        else:
-            k = rng.choice(ROW_SIZES)
-            row = Counter(rows[k])
-            for _ in range(20):
-                put = rng.sample(list(hands[p].elements()), k)
-                if Counter(put) != row:
-                    break
-            else:
-                continue  # hand cannot differ from this row: try again next loop
-            do(Swap(p, k, Cards(put)))
-            hands[p] -= Counter(put)
-            hands[p] += row
-            rows[k] = put
-        if maybe_sudden_death():
+        if not _play_turn(game, do, rng, hands, rows, knock_chance, overdue=turns > max_turns):
+            continue  # hand cannot differ from this row: try again next loop
+        if _maybe_sudden_death(game, do, rng, hands, sd_chance):
             return
     if game.round != start_round or game.is_over:
         return
@@ -108,3 +81,57 @@ def _play_round(game: Game, do, rng: random.Random, knock_chance: float, sd_chan
     rng.shuffle(declarers)
     for p in declarers:
         do(DeclareHand(p, Cards(hands[p])))
+
+
+def _deal(game: Game, rng: random.Random) -> tuple[Hands, Rows]:
+    """Shuffle the whole deck, deal 10 cards to each living player, then the four rows."""
+    deck = [a for a in ANIMALS for _ in range(COPIES[a])]
+    rng.shuffle(deck)
+    hands: Hands = {}
+    for i, p in enumerate(game.alive):
+        hands[p] = Counter(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE])
+    rest = deck[len(game.alive) * HAND_SIZE :]
+    rows: Rows = {}
+    for k in ROW_SIZES:
+        rows[k], rest = rest[:k], rest[k:]
+    return hands, rows
+
+
+def _maybe_sudden_death(
+    game: Game, do: Do, rng: random.Random, hands: Hands, sd_chance: float
+) -> bool:
+    for p in game.alive:
+        for animal in SUDDEN_DEATH_ANIMALS:
+            if hands[p][animal] == COPIES[animal] and rng.random() < sd_chance:
+                do(SuddenDeath(p, animal))
+                return True
+    return False
+
+
+def _play_turn(
+    game: Game, do: Do, rng: random.Random, hands: Hands, rows: Rows, knock_chance: float,
+    overdue: bool,
+) -> bool:
+    """The turn player knocks, passes or swaps at random; False if the swap drawn was impossible
+    (nothing was done)."""
+    p = game.turn
+    assert p is not None
+    if game.phase is Phase.TURNS and game.may_knock(p) and (rng.random() < knock_chance or overdue):
+        do(Knock(p))
+    elif game.phase is Phase.FINAL_TURNS and rng.random() < 0.4:
+        last_turn: list[Action] = [Pass(p), Knock(p)]  # knocking again counts as a pass
+        do(rng.choice(last_turn))
+    else:
+        k = rng.choice(ROW_SIZES)
+        row = Counter(rows[k])
+        for _ in range(20):
+            put = rng.sample(list(hands[p].elements()), k)
+            if Counter(put) != row:
+                break
+        else:
+            return False
+        do(Swap(p, k, Cards(put)))
+        hands[p] -= Counter(put)
+        hands[p] += row
+        rows[k] = put
+    return True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 from assistant.commands.text import MAX_LINE
@@ -82,31 +82,33 @@ def bounded_lines(stream: BinaryIO | Iterable[bytes | str]) -> Iterator[bytes]:
     """The lines of a stream as bytes, each at most ``MAX_LINE`` characters (4 bytes each at
     most in UTF-8); a longer line is given as ``TOO_LONG`` and the rest of it is skipped
     without being kept."""
-    readline = getattr(stream, "readline", None)
-    if readline is None:  # a list of lines (tests)
-        for line in stream:  # type: ignore[union-attr]
-            raw = line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
-            yield TOO_LONG if len(raw) > 4 * MAX_LINE + 2 else raw
-        return
     cap = 4 * MAX_LINE + 2
-    while True:
-        line = readline(cap)
-        if not line:
-            return
-        if isinstance(line, str):
-            line = line.encode("utf-8", "surrogateescape")
+    readline: Callable[[int], bytes | str] | None = getattr(stream, "readline", None)
+    if readline is None:  # a list of lines (tests)
+        for line in stream:
+            raw = _as_bytes(line)
+            yield TOO_LONG if len(raw) > cap else raw
+        return
+    while line := _as_bytes(readline(cap)):
         if len(line) >= cap and not line.endswith(b"\n"):
-            while True:  # skip the rest of the line, a chunk at a time
-                rest = readline(cap)
-                if isinstance(rest, str):
-                    rest = rest.encode("utf-8", "surrogateescape")
-                if b"\0" in rest:
-                    raise NotText("a NUL byte: not a text file")
-                if not rest or rest.endswith(b"\n"):
-                    break
+            _skip_rest_of_line(readline, cap)
             yield TOO_LONG
-            continue
-        yield line
+        else:
+            yield line
+
+
+def _as_bytes(line: bytes | str) -> bytes:
+    return line.encode("utf-8", "surrogateescape") if isinstance(line, str) else line
+
+
+def _skip_rest_of_line(readline: Callable[[int], bytes | str], cap: int) -> None:
+    """Read on to the end of an over-long line, a chunk at a time, keeping nothing."""
+    while True:
+        rest = _as_bytes(readline(cap))
+        if b"\0" in rest:
+            raise NotText("a NUL byte: not a text file")
+        if not rest or rest.endswith(b"\n"):
+            return
 
 
 def command_lines(

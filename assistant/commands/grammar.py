@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from assistant.commands.templates import Sentence, parse_template, words
 from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal
+from engine.words import plural_word
 
 #: Intent name -> sentence templates, tried in this order (first match wins).
 TEMPLATES: dict[str, tuple[str, ...]] = {
@@ -107,12 +108,7 @@ NUMBERS: dict[str, int] = {
 #: Words for ``{row}``: the numbers 1 to 4 (not ``a``/``an``).
 ROW_WORDS: dict[str, int] = {w: n for w, n in NUMBERS.items() if n <= 4 and w not in ("a", "an")}
 
-_IRREGULAR_PLURALS = {Animal.MOUSE: "mice", Animal.SHEEP: "sheep"}
 _SYNONYMS: dict[str, Animal] = {"hare": Animal.RABBIT, "hares": Animal.RABBIT}
-
-
-def plural_word(animal: Animal) -> str:
-    return _IRREGULAR_PLURALS.get(animal, animal.value + "s")
 
 
 #: Every word for an animal: singular, plural and synonyms (``hare``).

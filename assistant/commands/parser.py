@@ -247,20 +247,7 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
                 raise _SlotError(f"{_typed(tok)} cards of one animal? Counts go from 1 to 10.")
             pending, pending_word = n, _typed(tok)
             continue
-        animal = ANIMAL_WORDS.get(tok)
-        if animal is None and tok == "all":
-            raise _SlotError(
-                "Sudden death is 'all cats', 'all rabbits' or 'all pigs'; a hand is counted "
-                "cards, e.g. '3 giraffe 2 bear 5 dog'."
-            )
-        if animal is None:
-            close = difflib.get_close_matches(tok, list(ANIMAL_WORDS), n=1, cutoff=0.6)
-            hint = f" Did you mean {close[0]}?" if close else ""
-            raise _SlotError(
-                f"I don't know the animal '{_typed(tok)}'.{hint} The animals are "
-                + ", ".join(a.value for a in ANIMALS)
-                + "."
-            )
+        animal = _animal_word(tok)
         counts[animal] = counts.get(animal, 0) + (pending or 1)
         pending = None
     if pending is not None:
@@ -268,6 +255,25 @@ def parse_cards(tokens: Sequence[str]) -> Cards:
     if not counts:
         raise _SlotError("Name the cards, e.g. 'bear dog' or 'two pigs and a cat'.")
     return Cards(counts)
+
+
+def _animal_word(tok: str) -> Animal:
+    """The animal a word of a card list names, or ``_SlotError`` saying what it is not."""
+    animal = ANIMAL_WORDS.get(tok)
+    if animal is not None:
+        return animal
+    if tok == "all":
+        raise _SlotError(
+            "Sudden death is 'all cats', 'all rabbits' or 'all pigs'; a hand is counted "
+            "cards, e.g. '3 giraffe 2 bear 5 dog'."
+        )
+    close = difflib.get_close_matches(tok, list(ANIMAL_WORDS), n=1, cutoff=0.6)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    raise _SlotError(
+        f"I don't know the animal '{_typed(tok)}'.{hint} The animals are "
+        + ", ".join(a.value for a in ANIMALS)
+        + "."
+    )
 
 
 def _raw(token: str) -> str:
@@ -327,12 +333,6 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
 
 # --------------------------------------------------------------------------- matching
 
-@dataclass
-class _Match:
-    intent: str
-    slots: dict[str, object]
-
-
 def _match(
     pattern: tuple[Element, ...],
     tokens: list[str],
@@ -359,36 +359,39 @@ def _match(
             return slots, len(tokens), None
         if i >= len(tokens):
             return None, i, None
-        tok = tokens[i]
-        if slot == "player":
-            if players is not None and tok not in players:
-                return None, i, None
-            if players is None and (tok in RESERVED_WORDS or is_number(tok)):
-                return None, i, None
-            slots[slot] = players[tok] if players is not None else _raw(tok)
-        elif slot == "row":
-            n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
-            if n is None:
-                return None, i, None
-            if not 1 <= n <= 4:
-                return None, i + 1, f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4."
-            slots[slot] = n
-        elif slot == "sd_animal":
-            animal = SUDDEN_DEATH_WORDS.get(tok)
-            if animal is None:
-                if tok in ANIMAL_WORDS:
-                    return None, i + 1, (
-                        "Sudden death needs all cats, all rabbits or all pigs, "
-                        f"not all {_plural(ANIMAL_WORDS[tok])}."
-                    )
-                return None, i, None
-            slots[slot] = animal
-        else:  # pragma: no cover - grammar and parser disagree
-            raise AssertionError(f"unknown slot {slot}")
+        try:
+            value = _word_slot(slot, tokens[i], players)
+        except _SlotError as err:
+            return None, i + 1, err.message
+        if value is None:
+            return None, i, None
+        slots[slot] = value
         i += 1
     if i != len(tokens):
         return None, i, None
     return slots, i, None
+
+
+def _word_slot(slot: str, tok: str, players: Mapping[str, str] | None) -> object | None:
+    """The value of a one-word slot, None if ``tok`` cannot fill it (the template does not
+    match), or ``_SlotError`` if it is the right kind of word but wrong (``row 7``)."""
+    match slot:
+        case "player":
+            if players is not None:
+                return players.get(tok)
+            return None if tok in RESERVED_WORDS or is_number(tok) else _raw(tok)
+        case "row":
+            n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
+            if n is not None and not 1 <= n <= 4:
+                raise _SlotError(f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4.")
+            return n
+        case "sd_animal":
+            animal = SUDDEN_DEATH_WORDS.get(tok)
+            if animal is None and tok in ANIMAL_WORDS:
+                raise _SlotError("Sudden death needs all cats, all rabbits or all pigs, "
+                                 f"not all {_plural(ANIMAL_WORDS[tok])}.")
+            return animal
+    raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
 
 
 def parse(text: str, players: Iterable[str] | None = None) -> Command:

@@ -31,7 +31,6 @@ from engine.rules import HouseRules
 SCHEMA_VERSION = 1
 DB_NAME = "lifeguard.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
-STATUSES = ("unfinished", "finished", "abandoned")
 
 
 class StoreError(JournalError):
@@ -490,13 +489,6 @@ class GameStore:
             "INSERT INTO entries (game_id, seq, command, joined, at, said) VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, start + i, e.command, int(e.joined), stamp, e.said) for i, e in enumerate(entries)],
         )
-
-    def set_finished(self, game_id: int, winners: Sequence[str]) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE games SET status = 'finished', ended = ?, winners = ? WHERE id = ?",
-                (now(), json.dumps(list(winners)), game_id),
-            )
 
     def set_abandoned(self, game_id: int) -> None:
         with self.transaction() as conn:

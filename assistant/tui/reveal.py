@@ -19,11 +19,12 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from assistant.tui.widgets import animal_chip, deck_totals, ordinal, over_limit
+from assistant.announce import plural
+from assistant.tui.widgets import animal_chip, ordinal
 from engine.actions import DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import RoundEnded
-from engine.game import Game, places, plural, title
+from engine.game import Game, places, title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
 
@@ -42,18 +43,18 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
     """
     problems: dict[str, list[str]] = {}
     for p, hand in counts.items():
+        check = game.check_hand(p, Cards(hand))
         lines: list[str] = []
-        n = sum(hand.values())
-        if n != HAND_SIZE:
-            lines.append(f"{n} of 10 cards")
-        for animal, need in game.known[p].counts().items():
-            if hand.get(animal, 0) < need:
-                lines.append(f"must hold {need} {plural(animal, need)} (taken from the rows)")
+        if check.size != HAND_SIZE:
+            lines.append(f"{check.size} of 10 cards")
+        for animal in check.missing.counts():
+            need = game.known[p].count(animal)
+            lines.append(f"must hold {need} {plural(animal, need)} (taken from the rows)")
         problems[p] = lines
-    totals = deck_totals(game.rows, [Cards(h) for h in counts.values()])
+    overflow = game.overflowing(Cards(h) for h in counts.values())
     problems[""] = [
-        f"{totals[a]} {plural(a, totals[a])} on the table and in hands, the deck holds {COPIES[a]}"
-        for a in over_limit(totals)
+        f"{n} {plural(a, n)} on the table and in hands, the deck holds {COPIES[a]}"
+        for a, n in overflow.items()
     ]
     return problems
 
@@ -121,14 +122,14 @@ class HandGrid(DataTable):
             mark = " ✓" if p in game.declared else ""
             self.add_column(title(p) + mark, key=p)
         checks = hand_checks(game, self.counts)
-        totals = deck_totals(game.rows, [Cards(h) for h in self.counts.values()])
+        overflow = game.overflowing(Cards(h) for h in self.counts.values())
         for animal in ANIMALS:
             cells: list[Text] = [animal_chip(animal)]
             for p in self.players:
                 n = self.counts[p].get(animal, 0)
                 known = game.known[p].count(animal)
                 style = "bold" if n else "dim"
-                if n < known or totals[animal] > COPIES[animal]:
+                if n < known or animal in overflow:
                     style = "bold red reverse"
                 cells.append(Text(f"{n}" + ("*" if known else ""), style=style, justify="center"))
             self.add_row(*cells, key=animal.value)

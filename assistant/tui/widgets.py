@@ -19,7 +19,7 @@ from textual.widgets.input import Selection
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
 from assistant.commands.templates import first_required_word
-from engine.deck import ANIMALS, COPIES, ROW_SIZES, Animal, Cards
+from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places, title
 
 CARD_WIDTH = 9
@@ -403,7 +403,7 @@ def command_hint(game: Game | None) -> str:
         case Phase.TURNS if game.starter is None:
             return "who starts, e.g. " + f"{game.alive[0]} starts"
         case Phase.TURNS:
-            knock = " or knocks" if (turn in game.swapped or not game.rules.knock_requires_swap) else ""
+            knock = " or knocks" if game.may_knock(turn) else ""
             return f"{turn} swaps ROW and the cards put down{knock} · Tab types '{turn}'"
         case Phase.FINAL_TURNS:
             return f"{turn} swaps ROW and the cards put down, or passes · Tab types '{turn}'"
@@ -562,17 +562,3 @@ class StatusLine(Static):
 def _file_name(label: str) -> str:
     """The data file's name without its folder (the help screen has the whole path)."""
     return label.rsplit("/", 1)[-1] if "/" in label and not label.startswith("not ") else label
-
-
-def deck_totals(rows: Sequence[Cards | None], hands: Sequence[Cards]) -> dict[Animal, int]:
-    total: dict[Animal, int] = {a: 0 for a in ANIMALS}
-    for cards in [*rows, *hands]:
-        if cards is None:
-            continue
-        for animal, n in cards.counts().items():
-            total[animal] += n
-    return total
-
-
-def over_limit(total: dict[Animal, int]) -> list[Animal]:
-    return [a for a in ANIMALS if total[a] > COPIES[a]]

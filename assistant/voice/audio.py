@@ -20,6 +20,11 @@ from collections.abc import Sequence
 from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
 from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, speech_recognition
 
+# Loading this module loads SpeechRecognition, on purpose: its Recognizer asserts
+# ``isinstance(source, AudioSource)``, so the sources below must subclass that class, which
+# must exist when they are defined. Nothing else happens at import. The cost is paid only by
+# those who listen: the listener imports this module inside the function that opens a source,
+# so start-up and the headless commands never load it (tests/test_import_hygiene.py).
 sr = speech_recognition()
 
 CHUNK = 512  # frames per read: 32 ms at 16 kHz (end-of-speech is detected in whole chunks)

@@ -76,7 +76,9 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
         w["starts"] = 1.0 if game.starter is None else 0.2
     elif phase is Phase.TURNS:
         w["swap"] = 4.0
-        w["knock"] = 1.5
+        # The game judges whether the turn player may knock; a knock it would refuse stays
+        # hearable (so its refusal is said), only less likely.
+        w["knock"] = 1.5 if game.may_knock(game.turn or "") else 0.5
         w["row"] = 0.2  # correcting a row
         w["starts"] = 1.0 if game.starter is None else 0.0
     elif phase is Phase.FINAL_TURNS:
@@ -97,21 +99,11 @@ GARBAGE_PHONES = (
     "V W Y Z ZH"
 ).split()
 GARBAGE_PREFIX = "gb_"
-#: The filler model's price per phone (a probability). Chosen on the tune split alone (its own
-#: voices and table talk, 200 samples x 3 conditions) as the mildest price that rejects 90% of
-#: the talk (clean and noise together): 1e-8 83%, 3e-8 85%, 1e-7 89%, 3e-7 91%, 1e-6 94%, for
-#: exact commands falling from 63% to 60% (clean and noise together; 67% with no filler model).
+#: The filler model's price per phone (a probability): the mildest that rejects 90% of the tune
+#: split's table talk (figures and what else was tried: bench/NOTES.md).
 GARBAGE_PHONE_PENALTY = 3e-7
-# Tried instead: a loop of the 40 likeliest words of PocketSphinx's English language model, each
-# a filler word with that word's pronunciation, at 1e-11 a word. Tune split: 93% of the talk
-# rejected at 62.0% exact (this phone loop: 91% at 61.2%); but on the test split it rejected
-# less of the clean talk (87.5% against 91.2%) and decoded slower (RTF p95 0.105 against 0.094).
-# Also tried: letting the filler model absorb talk just before or after a command (chatter at
-# the table), as "[filler] command [filler]": most table talk then came out as some command with
-# filler around it, so a command is the whole utterance or none of it.
-#: The fewest phones the filler model takes. Raising it to keep short commands ("no") from
-#: losing to two or three free phones did the opposite on the tune split (short commands right:
-#: 16 of 29 with 1, 8 with 4, 5 with 6), so it stays at 1.
+#: The fewest phones the filler model takes (raising it lost more short commands than it saved:
+#: bench/NOTES.md).
 GARBAGE_MIN_PHONES = 1
 
 

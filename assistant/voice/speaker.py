@@ -94,7 +94,12 @@ def _start_engine() -> tuple[object | None, str | None]:
         import pyttsx3
         import pyttsx3.drivers.espeak as espeak_driver
 
-        # The driver prints "Audio saved to ..." after every file: not on our terminal.
+        # pyttsx3's espeak driver (2.99, drivers/espeak.py, on EVENT_MSG_TERMINATED) calls
+        # print("Audio saved to ...") after every file it saves; pyttsx3 offers no switch for it
+        # (init's ``debug`` does not govern it, nor does logging). That line would land on the
+        # table's terminal. contextlib.redirect_stdout is no fix: it swaps sys.stdout for the
+        # whole process while the table draws on another thread. So the name ``print`` is
+        # shadowed in that one module of pyttsx3's and nowhere else.
         espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
         return pyttsx3.init("espeak"), None
     except Exception as err:  # noqa: BLE001 - any failure of the back end means no speech
@@ -208,10 +213,6 @@ class Speaker:
         done = threading.Event()
         self._queue.put(done)
         return done.wait(timeout)
-
-    @property
-    def speaking(self) -> bool:
-        return self.state == "speaking"
 
     # ------------------------------------------------------------------ the speech thread
     def _run(self) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.commands import parse
+from assistant.commands import canonical, parse
 from assistant.config import Settings
 from assistant.tui.app import LifeguardApp
 
@@ -23,6 +23,12 @@ OPENING = [
     "row 3 pig pig cat",
     "row 4 mole goat sheep mouse",
 ]
+
+
+def history(app) -> list[str]:
+    """The canonical commands of the game the table shows, oldest first: read from the table the
+    desk returned (``app.view``), never from the referee, which the desk's thread owns."""
+    return [canonical(action) for action in app.view.actions]
 
 
 def game_lines(path: Path = GAME_FILE) -> list[str]:

@@ -11,7 +11,7 @@ from textual.command import CommandList
 
 from assistant.store.db import StoreJournal
 
-from .conftest import OPENING, submit_all
+from .conftest import OPENING, history, submit_all
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ async def test_commands_given_together_are_applied_and_shown_in_order(make_app) 
         replies = await asyncio.gather(*(app.submit(line) for line in (
             "alice swaps 2 cat mouse", "bob swaps 1 dog", "carol swaps 3 bear bear cat", "undo")))
         assert [r.ok for r in replies] == [True, True, True, True]
-        assert app.referee.history()[-2:] == ["alice swaps 2 cat mouse", "bob swaps 1 dog"]
+        assert history(app)[-2:] == ["alice swaps 2 cat mouse", "bob swaps 1 dog"]
         log = app.table_log.plain
         shown = [log.index(f"› {line}") for line in ("alice swaps 2 cat mouse", "bob swaps 1 dog",
                                                        "carol swaps 3 bear bear cat", "undo")]

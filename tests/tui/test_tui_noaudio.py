@@ -30,7 +30,7 @@ async def test_starts_and_accepts_a_command_without_audio_or_espeak(
         await pilot.press("escape")
         # the table takes commands while the voice may still be loading
         await play(pilot, ["new game alice bob carol", "row 1 giraffe"])
-        assert app.referee.game.rows[0] is not None
+        assert app.view.game.rows[0] is not None
         status = app.status_line
         for _ in range(600):  # voice loads in the background: wait for it (a safety limit only)
             await app.workers.wait_for_complete()
@@ -46,6 +46,6 @@ async def test_starts_and_accepts_a_command_without_audio_or_espeak(
         # pressing the voice keys never crashes; the table still works afterwards
         await pilot.press("f5", "f6", "f6")
         await play(pilot, ["row 2 bear dog"])
-        assert app.referee.game.rows[1] is not None
+        assert app.view.game.rows[1] is not None
         assert isinstance(app.screen, TableScreen)
         assert "mic: " in status.text() and "speech: " in status.text()

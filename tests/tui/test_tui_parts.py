@@ -10,7 +10,7 @@ import pytest
 
 from assistant.config import Settings
 from assistant.referee import Referee
-from assistant.tui.reveal import hand_command, last_round_hands
+from assistant.tui.reveal import hand_checks, hand_command, last_round_hands
 from assistant.tui.screens import rules_for_players
 from assistant.tui.widgets import StatusLine, command_hint, expected_start, hearts, suggest
 from engine.actions import DeclareHand, Knock, SetRow
@@ -81,6 +81,23 @@ def test_no_completion(typed: str, game: Game | None) -> None:
     assert suggest(typed, game) is None
 
 
+def test_the_grids_checks_are_the_games_answers_in_the_grids_words() -> None:
+    """The grid asks the game (``check_hand``, ``overflowing``) and words its answers briefly:
+    the count, each known card missing (as many as are known), the deck's limits."""
+    reveal = game_after([*OPENING, "alice swaps 1 dog", "bob swaps 1 cat", "carol swaps 1 dog",
+                         "alice knocks", "bob passes", "carol passes"])
+    assert reveal.known["alice"] == Cards.of("giraffe")  # taken from row 1
+    counts = {"alice": {Animal.MOUSE: 4, Animal.BEAR: 5},
+              "bob": dict(reveal.known["bob"].counts()) | {Animal.BEAR: 9},
+              "carol": dict(reveal.known["carol"].counts())}
+    problems = hand_checks(reveal, counts)
+    assert problems["alice"] == ["9 of 10 cards", "must hold 1 giraffe (taken from the rows)"]
+    assert problems[""] == [
+        "15 bears on the table and in hands, the deck holds 8",
+        "5 mice on the table and in hands, the deck holds 3",
+    ]
+
+
 def test_hint_and_tab_name_what_is_expected_with_the_tables_names() -> None:
     assert command_hint(ROWS).startswith("row 1 and its 1 animal")
     assert expected_start(ROWS) == "row 1 "
@@ -149,7 +166,7 @@ async def test_table_follows_textual_themes(make_app, theme: str) -> None:
         await pilot.press("escape")
         await play(pilot, ["new game alice bob carol", "row 1 giraffe"])
         assert app.theme == theme
-        assert app.referee.game.rows[0] == Cards.of("giraffe")
+        assert app.view.game.rows[0] == Cards.of("giraffe")
 
 
 def test_run_says_why_when_the_store_is_in_use(data_dir, capsys) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from assistant.commands.grammar import RESERVED_WORDS, TEMPLATES
 from assistant.referee import Referee
-from assistant.voice.jsgf import build_grammar
+from assistant.voice.jsgf import build_grammar, intent_weights
 from assistant.voice.pronounce import espeak_to_cmu, pronounce
 
 from .conftest import needs_espeak
@@ -69,6 +69,20 @@ def test_the_phase_and_the_turn_weight_the_grammar() -> None:
     turn = referee.game.turn
     assert re.search(rf"/6/ {turn}\b", rule(turns.jsgf, "turn_player"))
     assert "pass" not in turns.words  # passing only happens after a knock
+
+
+def test_a_knock_the_game_would_refuse_is_less_likely_but_still_heard() -> None:
+    """The weights ask the game whether the turn player may knock (knock only after one's
+    first swap): before it, a knock stays in the grammar (so its refusal is said) at a lower
+    weight; after it, a knock weighs as before."""
+    referee = referee_at(*ROWS)
+    first = referee.game.turn
+    before = intent_weights(referee.players, referee.game)["knock"]
+    for animal in ("cat", "pig", "cat"):  # everyone swaps once: the turn is back at the first
+        assert referee.handle(f"{referee.game.turn} swaps 1 {animal}").ok
+    assert referee.game.turn == first and referee.game.may_knock(first)
+    after = intent_weights(referee.players, referee.game)["knock"]
+    assert 0 < before < after == 1.5
 
 
 def test_rows_still_missing_outweigh_rows_already_entered() -> None:
