@@ -232,14 +232,6 @@ class Listener:
         the next utterance may be heard against the game as it is now."""
         self._settled.set()
 
-    def set_mode(self, mode: str) -> None:
-        if mode not in LISTEN_MODES:
-            raise ValueError(f"unknown listening mode {mode!r}; allowed: {', '.join(LISTEN_MODES)}")
-        self.mode = mode
-        if mode != "push_to_talk":
-            self._push.clear()
-        self._wake.set()
-
     def pause(self) -> None:
         """Stop hearing (the referee is speaking); audio in the meantime is ignored."""
         self._paused = True
