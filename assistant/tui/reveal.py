@@ -23,7 +23,7 @@ from assistant.announce import plural
 from assistant.tui.widgets import animal_chip, ordinal
 from engine.actions import DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
-from engine.events import RoundEnded
+from engine.events import Majority, RoundEnded
 from engine.game import Game, places, title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
@@ -87,6 +87,18 @@ class HandGrid(DataTable):
         self.counts: dict[str, dict[Animal, int]] = {}
         self.players: tuple[str, ...] = ()
         self._round_key: tuple[int, tuple[str, ...]] | None = None
+        #: Large print (the screen sets it): names and animals in capitals, wider cells and,
+        #: when ``roomy``, a blank line under each row.
+        self.large = False
+        self.roomy = False
+
+    def set_large(self, large: bool, roomy: bool = False) -> None:
+        """Large print on or off (``roomy``: there are lines enough for a gap under each row)."""
+        if (large, large and roomy) == (self.large, self.roomy):
+            return
+        self.large, self.roomy = large, large and roomy
+        self.cell_padding = 2 if large else 1
+        self._rebuild()
 
     def update_from(self, game: Game | None,
                     drafts: dict[str, dict[str, int]] | None = None) -> None:
@@ -117,34 +129,44 @@ class HandGrid(DataTable):
             return
         cursor = self.cursor_coordinate
         self.clear(columns=True)
-        self.add_column("animal", key="animal")
+        self.add_column("ANIMAL" if self.large else "animal", key="animal")
         for p in self.players:
-            mark = " ✓" if p in game.declared else ""
-            self.add_column(title(p) + mark, key=p)
-        checks = hand_checks(game, self.counts)
+            self.add_column(self._label(p) + (" ✓" if p in game.declared else ""), key=p)
         overflow = game.overflowing(Cards(h) for h in self.counts.values())
+        height = 2 if self.roomy else 1
         for animal in ANIMALS:
-            cells: list[Text] = [animal_chip(animal)]
-            for p in self.players:
-                n = self.counts[p].get(animal, 0)
-                known = game.known[p].count(animal)
-                style = "bold" if n else "dim"
-                if n < known or animal in overflow:
-                    style = "bold red reverse"
-                cells.append(Text(f"{n}" + ("*" if known else ""), style=style, justify="center"))
-            self.add_row(*cells, key=animal.value)
-        total_cells: list[Text] = [Text("total", style="bold")]
-        for p in self.players:
-            n = sum(self.counts[p].values())
-            ok = not checks[p]
-            total_cells.append(
-                Text(f"{n}/10" + (" ok" if ok else ""), style="bold" if ok else "bold red",
-                     justify="center")
-            )
-        self.add_row(*total_cells, key="total")
+            chip = animal_chip(animal, large=self.large)
+            self.add_row(chip, *[self._count_cell(p, animal, animal in overflow) for p in self.players],
+                         key=animal.value, height=height)
+        self.add_row(*self._total_cells(game), key="total")
         if cursor.column == 0:
             cursor = Coordinate(cursor.row, 1)
         self.cursor_coordinate = cursor
+
+    def _label(self, player: str) -> str:
+        """A column's heading: the name, in spaced capitals in large print."""
+        return " ".join(title(player).upper()) if self.large else title(player)
+
+    def _count_cell(self, player: str, animal: Animal, overflowing: bool) -> Text:
+        """One count, starred when cards of it are known to be in the hand; marked when it is
+        below the known cards or the deck holds fewer (``overflowing``)."""
+        assert self.game is not None
+        n = self.counts[player].get(animal, 0)
+        known = self.game.known[player].count(animal)
+        style = "bold" if n else "dim"
+        if n < known or overflowing:
+            style = "bold red reverse"
+        return Text(f"{n}" + ("*" if known else ""), style=style, justify="center")
+
+    def _total_cells(self, game: Game) -> list[Text]:
+        checks = hand_checks(game, self.counts)
+        cells: list[Text] = [Text("TOTAL" if self.large else "total", style="bold")]
+        for p in self.players:
+            n = sum(self.counts[p].values())
+            ok = not checks[p]
+            cells.append(Text(f"{n}/10" + (" ok" if ok else ""), style="bold" if ok else "bold red",
+                              justify="center"))
+        return cells
 
     # -------------------------------------------------------------------- editing
     def _cell(self) -> tuple[str, Animal] | None:
@@ -194,16 +216,17 @@ class HandGrid(DataTable):
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
+        gap = "\n" if self.roomy else ""  # large print: a blank line between players
         out = Text()
         for p in self.players:
             if p in self.game.declared:
-                out.append(f"{title(p)}: declared.\n", style="dim")
+                out.append(f"{title(p)}: declared.\n{gap}", style="dim")
             elif checks[p]:
-                out.append(f"{title(p)}: " + "; ".join(checks[p]) + ".\n", style="bold")
+                out.append(f"{title(p)}: " + "; ".join(checks[p]) + f".\n{gap}", style="bold")
             else:
-                out.append(f"{title(p)}: 10 cards, ready: Enter declares.\n")
+                out.append(f"{title(p)}: 10 cards, ready: Enter declares.\n{gap}")
         for line in checks[""]:
-            out.append(f"Deck: {line}.\n", style="bold red")
+            out.append(f"Deck: {line}.\n{gap}", style="bold red")
         out.append("* known to be in hand", style="dim")
         return out
 
@@ -233,10 +256,20 @@ class ResultsView(Static):
         self.ended: RoundEnded | None = None
         self.hands: dict[str, Cards] = {}
         self.players: tuple[str, ...] = ()
+        #: Large print (the screen sets it): the table spread over the width, animals in
+        #: capitals and, when ``roomy``, a blank line between rows.
+        self.large = False
+        self.roomy = False
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
+
+    def set_large(self, large: bool, roomy: bool = False) -> None:
+        if (large, large and roomy) != (self.large, self.roomy):
+            self.large, self.roomy = large, large and roomy
+            self.set_class(large, "large")
+            self.update(self.build())
 
     def build(self) -> Table | Text:
         ended = self.ended
@@ -244,51 +277,58 @@ class ResultsView(Static):
             return Text("No round has ended yet.", style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if ended.sudden_death:
-            claimant, animal = ended.sudden_death
-            text = Text()
-            text.append(f"Round {ended.round}: sudden death!\n", style="bold")
-            text.append(f"{title(claimant)} revealed all {COPIES[animal]} ")
-            text.append_text(animal_chip(animal))
-            text.append("\n\n")
-            for p in players:
-                text.append(f"{title(p):<8} lives: ")
-                text.append_text(lives_left(ended, p))
-                text.append("\n")
-            return text
+            return self._sudden_death(ended, players)
         table = Table(
-            title=f"Round {ended.round} results", box=None,
-            expand=False, padding=(0, 1), title_style="bold", title_justify="left",
-            header_style="bold underline",
+            title=f"Round {ended.round} results", box=None, expand=self.large,
+            padding=(0, 2 if self.large else 1), leading=1 if self.roomy else 0,
+            title_style="bold", title_justify="left", header_style="bold underline",
         )
-        table.add_column("animal")
+        ratio = 1 if self.large else None  # spread evenly over the width in large print
+        table.add_column("animal", ratio=ratio)
         for p in players:
-            table.add_column(title(p), justify="center")
-        table.add_column("majority")
+            table.add_column(title(p), justify="center", ratio=ratio)
+        table.add_column("majority", ratio=ratio)
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
-            if m is None:
-                continue
-            cells: list[Text] = [animal_chip(animal)]
-            for p in players:
-                n = self.hands.get(p, Cards()).count(animal) if self.hands else None
-                if m.winner == p:
-                    cells.append(Text(f"[{n if n is not None else m.count}]", style="bold reverse"))
-                elif n is None:
-                    cells.append(Text("?", style="dim"))
-                else:
-                    cells.append(Text(str(n) if n else "·", style="" if n else "dim"))
-            if m.winner:
-                cells.append(Text(f"{title(m.winner)} +{animal.points}", style="bold"))
-            elif m.tied:
-                cells.append(Text("tie", style="italic"))
-            else:
-                cells.append(Text("1 card: none", style="italic"))
-            table.add_row(*cells)
+            if m is not None:
+                table.add_row(animal_chip(animal, large=self.large),
+                              *[self._count(m, p) for p in players], _majority_cell(m))
         table.add_row(Text("points", style="bold"),
                       *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
         table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "")
         return table
+
+    def _count(self, majority: Majority, player: str) -> Text:
+        """How many of the animal ``player`` held: ``[n]`` for the majority, ``?`` unknown."""
+        n = self.hands.get(player, Cards()).count(majority.animal) if self.hands else None
+        if majority.winner == player:
+            return Text(f"[{n if n is not None else majority.count}]", style="bold reverse")
+        if n is None:
+            return Text("?", style="dim")
+        return Text(str(n) if n else "·", style="" if n else "dim")
+
+    def _sudden_death(self, ended: RoundEnded, players: tuple[str, ...]) -> Text:
+        assert ended.sudden_death is not None
+        claimant, animal = ended.sudden_death
+        text = Text()
+        text.append(f"Round {ended.round}: sudden death!\n", style="bold")
+        text.append(f"{title(claimant)} revealed all {COPIES[animal]} ")
+        text.append_text(animal_chip(animal, large=self.large))
+        text.append("\n\n")
+        for p in players:
+            text.append(f"{title(p):<8} lives: ")
+            text.append_text(lives_left(ended, p))
+            text.append("\n")
+        return text
+
+
+def _majority_cell(majority: Majority) -> Text:
+    if majority.winner:
+        return Text(f"{title(majority.winner)} +{majority.animal.points}", style="bold")
+    if majority.tied:
+        return Text("tie", style="italic")
+    return Text("1 card: none", style="italic")
 
 
 def lives_left(ended: RoundEnded, player: str) -> Text:

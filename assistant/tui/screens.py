@@ -56,6 +56,9 @@ RULES_FILE = Path(__file__).with_name("how_to_play.md")
 #: From this many columns and lines the table is in large print (readable from two metres at
 #: the end of a table), unless its key says otherwise.
 LARGE_PRINT_FROM = (100, 30)
+#: The lines the table's part of the screen needs for the hand grid and the results in large
+#: print with a blank line under each row (ten animals, the totals, the headings).
+ROOMY_LINES = 26
 
 #: How each house rule is labelled on the setup screen, and the words for its choices.
 RULE_LABELS: dict[str, str] = {
@@ -283,6 +286,11 @@ class TableScreen(Screen):
             rows.set_card_size(card_width, card_height)
         else:
             rows.set_card_size(CARD_WIDTH, 3 if height >= 34 else 2)
+        # The grid and the results in large print too, a blank line under each of their rows
+        # when the table's part of the screen has room for it.
+        roomy = height - 11 >= ROOMY_LINES
+        self.query_one(HandGrid).set_large(large, roomy)
+        self.query_one(ResultsView).set_large(large, roomy)
         self.query_one(PlayersPanel).update_from(_app(self).view.game, large=large)
         self.update_table()
 

@@ -63,9 +63,12 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     return [Text(line, style=style) for line in body[:height]]
 
 
-def animal_chip(animal: Animal, count: int | None = None, pad: bool = True) -> Text:
-    """An animal's name in its card colours (``2x pig`` with a count), for lists and tables."""
-    label = animal.value if count is None else f"{count}x {animal.value}"
+def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
+                large: bool = False) -> Text:
+    """An animal's name in its card colours (``2x pig`` with a count), for lists and tables;
+    in capitals in large print."""
+    name = animal.value.upper() if large else animal.value
+    label = name if count is None else f"{count}x {name}"
     if pad:
         label = f" {label} "
     return Text(label, style=animal_style(animal))

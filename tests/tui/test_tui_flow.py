@@ -9,7 +9,7 @@ import io
 
 from rich.console import Console
 
-from assistant.tui.reveal import HandGrid, ScoreSheet
+from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet
 from assistant.tui.screens import GameOverScreen, ScoreSheetScreen, TableScreen
 from assistant.tui.widgets import CardRows, CommandInput, PlayersPanel, TableLog
 from engine.deck import Animal, Cards
@@ -237,9 +237,9 @@ async def test_score_sheet_key_and_game_over_sheet(make_app) -> None:
             assert (f"{ended.lives[p]} (-{lost})" if lost else str(ended.lives[p])) in first
 
 
-def _plain(renderable) -> str:
-    """A Rich renderable as the text a terminal of 120 columns shows."""
-    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+def _plain(renderable, width: int = 120) -> str:
+    """A Rich renderable as the text a terminal of ``width`` columns shows."""
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
@@ -405,3 +405,119 @@ async def test_game_over_says_the_same_duration_as_history(make_app, data_dir) -
                                         text=True, check=True).stdout)
     assert history[0]["duration_min"] == 3
     assert "duration: 3 min" in shown
+
+
+def footer_words(app) -> list[str]:
+    """What the footer on screen shows now: its keys' descriptions, left to right."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    footer = app.screen.query_one(Footer)
+    return [key.description for key in sorted(footer.query(FooterKey), key=lambda k: k.region.x)]
+
+
+async def test_the_footer_on_screen_matches_the_focused_widget_at_the_reveal(make_app) -> None:
+    """The footer the players see (its key widgets, not only the bindings behind them): the
+    grid's Enter while the grid has the focus, the results' Esc while they are shown, neither
+    on the command line; and every key fits in 80 columns."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        await wait_for(pilot, lambda: "Declare" in footer_words(app))
+        assert isinstance(app.focused, HandGrid)
+        assert footer_words(app)[:2] == ["Declare", "Talk"] and "Rows" not in footer_words(app)
+        await pilot.press("shift+tab")
+        assert isinstance(app.focused, CommandInput)
+        await wait_for(pilot, lambda: "Declare" not in footer_words(app))
+        assert footer_words(app)[0] == "Talk"
+        await pilot.press("shift+tab")
+        assert isinstance(app.focused, HandGrid)
+        await wait_for(pilot, lambda: footer_words(app)[:1] == ["Declare"])
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        assert app.table.query_one("#view").current == "results"
+        await wait_for(pilot, lambda: footer_words(app)[:1] == ["Rows"])
+        assert "Declare" not in footer_words(app) and isinstance(app.focused, CommandInput)
+        from textual.widgets._footer import FooterKey
+
+        assert all(key.region.right <= 80 for key in app.screen.query(FooterKey))
+        await pilot.press("escape")  # back to the rows: the footer no longer offers it
+        await wait_for(pilot, lambda: footer_words(app)[:1] == ["Talk"])
+
+
+async def test_score_sheet_at_80x24_shows_every_round_uncut(make_app) -> None:
+    """F3 at 80x24: the sheet sits inside the screen and says at its own width what it says
+    on a wide terminal (no column squeezed, nothing wrapped or cut); Esc closes it."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines()[:-1])  # four rounds, one a sudden death
+        game = app.view.game
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.right <= 80 and sheet.region.width >= 50
+        narrow = _plain(sheet.sheet, sheet.content_region.width).splitlines()
+        wide = _plain(sheet.sheet, 200).splitlines()
+        def table_part(lines: list[str]) -> list[str]:  # the grid, before the notes (which wrap)
+            notes = next(i for i, line in enumerate(lines) if line.startswith("SD:"))
+            return [line.rstrip() for line in lines[:notes]]
+
+        table_lines = table_part(narrow)
+        assert table_lines == table_part(wide)
+        assert max(len(line.rstrip()) for line in narrow) <= sheet.content_region.width
+        header = " ".join(narrow[:3])
+        for p in game.players:
+            assert title_of(p) in header
+        rounds = [line.split()[0] for line in table_lines[4:] if line.strip()]
+        assert rounds == [str(r.round) for r in game.rounds]
+        assert "3 SD" in "\n".join(narrow)
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+def title_of(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+async def test_large_print_covers_the_hand_grid_and_the_results(make_app) -> None:
+    """From 100 columns the grid and the results grow too: spaced capitals for the names,
+    capitals for the animals, wider cells, a blank line under each row when there is room;
+    at 80x24 they stay compact. F4 switches them with the rest."""
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        grid = app.table.query_one(HandGrid)
+        assert grid.large and grid.roomy and grid.cell_padding == 2
+        labels = [str(column.label) for column in grid.columns.values()]
+        assert labels == ["ANIMAL", "A L I C E", "B O B", "C A R O L"]
+        assert str(grid.get_row_at(0)[0]).strip() == "GIRAFFE"
+        assert grid.region.height >= 2 * 10 + 2  # a blank line under each animal
+        compact_width = grid.region.width
+        await pilot.press("f4")  # large print off: the same grid, compact
+        await pilot.pause()
+        assert not grid.large and grid.cell_padding == 1
+        assert [str(column.label) for column in grid.columns.values()][1] == "Alice"
+        assert grid.region.width < compact_width and grid.region.height <= 13
+        await pilot.press("f4")
+        await pilot.pause()
+        assert grid.large
+        await submit_all(pilot, ["alice has 3 giraffe 2 bear 5 rabbit", "bob has 1 dog 4 goat 5 sheep",
+                                 "carol has 1 cat 4 mole 5 giraffe"])
+        results = app.table.query_one(ResultsView)
+        assert app.table.query_one("#view").current == "results"
+        assert results.large and results.roomy
+        assert results.region.width >= 120  # spread over the width, not 40 columns top-left
+        table = results.build()
+        assert table.expand and table.leading == 1
+        assert str(table.columns[0]._cells[0]).strip() == "GIRAFFE"
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        grid = app.table.query_one(HandGrid)
+        assert not grid.large and grid.cell_padding == 1
+        assert str(grid.get_row_at(0)[0]).strip() == "giraffe"
