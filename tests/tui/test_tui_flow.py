@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet
@@ -521,3 +522,106 @@ async def test_large_print_covers_the_hand_grid_and_the_results(make_app) -> Non
         grid = app.table.query_one(HandGrid)
         assert not grid.large and grid.cell_padding == 1
         assert str(grid.get_row_at(0)[0]).strip() == "giraffe"
+
+
+@pytest.mark.parametrize("take_first", [False, True])
+async def test_a_swap_reads_in_the_rules_order_and_take_first_is_a_setup_switch(make_app, take_first) -> None:
+    """The log says a swap in the order it is played; the refusal of a hand without a card
+    just taken says why; with the setup screen's 'take the row first' switch on, the log says
+    it the other way and the card taken may go straight back (known cards worked out to match)."""
+    from textual.widgets import Switch
+
+    from assistant.tui.screens import SetupScreen
+
+    swaps = ["ann starts", "row 1 giraffe", "row 2 bear pig", "row 3 pig pig cat",
+             "row 4 mole goat sheep mouse", "ann swaps 2 pig mouse", "ben swaps 1 dog",
+             "cid swaps 1 cat", "ann knocks", "ben passes", "cid passes"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        await keys(pilot, "ann")
+        await pilot.press("enter")
+        await keys(pilot, "ben")
+        await pilot.press("enter")
+        await keys(pilot, "cid")
+        app.screen.query_one("#rule-take_first", Switch).value = take_first
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.view.game.rules.take_first is take_first
+        await submit_all(pilot, swaps)
+        plain = app.table_log.plain
+        if take_first:
+            assert "  Ann took row 2: bear and pig, and put down pig and mouse. Ben's turn." in plain
+            assert app.view.game.known["ann"] == Cards.of("bear")
+        else:
+            assert "  Ann put down pig and mouse for row 2: bear and pig. Ben's turn." in plain
+            assert app.view.game.known["ann"] == Cards.of("bear", "pig")
+        await submit_all(pilot, ["ann has 1 bear 4 sheep 5 dog"])  # the pig went back
+        if take_first:
+            assert "ann" in app.view.game.declared
+        else:
+            assert "ann" not in app.view.game.declared
+            assert app.table_log.plain[-1].startswith("✗ ann has 1 bear 4 sheep 5 dog refused:")
+            assert "puts down first, then takes the row" in app.table_log.plain[-1]
+
+
+async def test_the_rules_screen_speaks_to_players_with_this_games_house_rules(make_app) -> None:
+    from textual.widgets import MarkdownViewer
+
+    from assistant.tui.screens import RulesScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game minji bob carol"])
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        source = app.screen.query_one(MarkdownViewer).document.source
+        assert "minji swaps 2 bear dog" in source  # an example with a name from the table
+        assert "- A swap puts down first, then takes the row." in source
+        assert "must make configurable" not in source and "| situation |" not in source
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_nothing_is_cut_at_80x24(make_app) -> None:
+    """The places the first 80x24 game found cut: the setup's placeholders, the known cards,
+    the status line with a reason, the grid's hint, the line at the top."""
+    from textual.widgets import Input
+
+    from assistant.tui.screens import SetupScreen
+    from assistant.tui.widgets import StatusLine
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        for field in app.screen.query(".name").results(Input):
+            assert len(field.placeholder) <= field.content_region.width, field.placeholder
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game alice bob carol dave", "bob starts", "row 1 giraffe",
+                                 "row 2 bear dog", "row 3 pig pig cat", "row 4 mole goat sheep mouse",
+                                 "bob swaps 2 cat mouse", "carol swaps 4 rabbit rabbit pig giraffe",
+                                 "dave swaps 1 dog", "alice swaps 3 bear bear bear"])
+        await pilot.press("f8")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        lines = panel.lines()
+        assert all(line.cell_len <= panel.content_region.width for line in lines)
+        text = " ".join(line.plain for line in lines)
+        for p in app.view.players:
+            for animal in app.view.game.known[p].counts():
+                assert animal.value in text  # whole names, never 'gir bea'
+        status = app.table.query_one(StatusLine)
+        status.set_mic("unavailable", "no microphone (audio open error: device unavailable)")
+        await pilot.pause()
+        shown = status.text(status.content_region.width)
+        assert len(shown) <= status.content_region.width and shown.count("mic:") == 1
+        await submit_all(pilot, ["bob knocks", "carol passes", "dave passes", "alice passes"])
+        field = app.command_input
+        assert field.placeholder.startswith("the grid above, or: alice has")
+        assert len(field.placeholder) <= field.content_region.width
+        top = app.table.query_one("#next")
+        assert top.region.width == 80 and top.region.height >= 1
+        assert len(str(top.render())) <= top.content_region.width * top.content_region.height
