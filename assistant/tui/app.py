@@ -5,8 +5,10 @@ referee session (from the game store, which commits every accepted command befor
 answers, so quitting never loses anything) and the voice bridge (loaded in a background worker
 so the table is interactive at once). Everything people do ends in ``submit`` (a typed line, a
 hand from the grid) or ``apply_heard`` (a spoken command), both of which hand the command to the
-``CommandDesk`` (the referee, with its disk writes, on a thread of its own) and await it; the
-screens draw from ``app.view``, the copy of the table the desk returned with the last answer.
+``CommandDesk`` (the referee, with its disk writes, on a thread of its own) and await it. State
+flows down, events go up: the app publishes the table the desk returned with each answer as the
+reactive ``view``, which the screens watch; the screens post messages (``StartRequested``,
+``CommandEntered``, ...) that the app answers, and never call into it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.reactive import reactive
 from textual.screen import Screen
 
 from assistant import announce
@@ -34,6 +37,7 @@ from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
+from assistant.tui.reveal import HandGrid
 from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
@@ -193,6 +197,10 @@ class LifeguardApp(App):
 
     CSS_PATH = "lifeguard.tcss"
     TITLE = "Lifeguard"
+    #: The table as the last command left it, published whole (never changed in place): the
+    #: screens watch it. The live referee belongs to the desk's thread. Every answer publishes
+    #: it, even one that changed nothing (a refusal), so the screens settle after each.
+    view: reactive[TableView] = reactive(TableView.empty, always_update=True, init=False)
     BINDINGS = [
         Binding(key, action, FOOTER_WORDS.get(action, KEY_DESCRIPTIONS[action]), id=action,
                 priority=True, show=action in FOOTER_WORDS)
@@ -216,8 +224,8 @@ class LifeguardApp(App):
         rng = random.Random(seed) if seed is not None else None
         self.session = session or open_table_session(self.settings, data_dir, rng)
         self.referee = self.session.referee
-        #: The table as the last command left it; the live referee belongs to the desk's thread.
-        self.view = TableView.of(self.referee)
+        self.set_reactive(LifeguardApp.view, replace(TableView.of(self.referee),
+                                                     game_id=self.game_id))
         self.desk = CommandDesk(self.referee)
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
@@ -235,18 +243,14 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
             self.resumed_log = self.session.stored_log()
-        self.last_heard: str | None = None
         #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
         self.web: Any = None
-        #: The finished game's duration in minutes as the store counts it (None: not known).
-        self.stored_minutes: int | None = None
         self._view_lock = threading.Lock()
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
         self.set_keymap(dict(self.settings.keys))
-        state = self.view_state
-        await self.push_screen(TableScreen(self.data_label, state.show_known, state.large_print))
+        await self.push_screen(TableScreen(self.data_label, self.view, self.view_state))
         table_log = self.table_log
         game = self.view.game
         if game is not None and not game.is_over:
@@ -333,20 +337,21 @@ class LifeguardApp(App):
         return reply
 
     async def _run(self, work: Callable[[Referee], Reply]) -> Reply:
-        """``work`` on the desk; the view is the table it left (and, once the game is over,
-        its duration as the store counts it, read on the desk's thread too)."""
-        reply, self.view = await self.desk.run(work)
-        if self.view.game is not None and self.view.game.is_over:
-            self.stored_minutes, _ = await self.desk.run(lambda _referee: self.session.duration_min())
+        """``work`` on the desk, then the table it left published as ``view`` (once the game is
+        over, with its duration as the store counts it, read on the desk's thread too)."""
+        reply, view = await self.desk.run(work)
+        minutes = None
+        if view.game is not None and view.game.is_over:
+            minutes, _ = await self.desk.run(lambda _referee: self.session.duration_min())
+            if minutes is None and self.game_started_at is not None:
+                minutes = max(0, round((self.clock() - self.game_started_at) / 60))
+        self.view = replace(view, game_id=self.game_id, minutes=minutes)
         return reply
 
     async def apply_heard(self, command: Any, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
-        field = self.command_input
         shown = f"heard: {command.canonical}"
-        if not field.value or field.value == self.last_heard:  # never over what someone types
-            field.value = shown
-            self.last_heard = shown
+        if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
         if reply.ok and not reply.question and command.intent not in (
@@ -356,12 +361,8 @@ class LifeguardApp(App):
         return reply
 
     def _clear_heard(self, shown: str) -> None:
-        try:
-            field = self.command_input
-        except LookupError:
-            return
-        if field.value == shown:
-            field.value = ""
+        if not self.table_gone:
+            self.table.clear_heard(shown)
 
     @property
     def table_gone(self) -> bool:
@@ -369,6 +370,7 @@ class LifeguardApp(App):
         return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
 
     def _show_reply(self, text: str, reply: Reply, source: str) -> None:
+        """The answer in the log and aloud (the screens drew the table when it was published)."""
         if self.table_gone:
             return
         log = self.table_log
@@ -379,30 +381,63 @@ class LifeguardApp(App):
             log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
         else:
-            log.refused(text, reply.error or "not understood")
-            if reply.suggestion:
-                take = " Tab or Enter takes it." if source == "typed" else ""
-                log.note(f"  Did you mean '{reply.suggestion}'?{take}")
-            self.say(reply.error or "")
+            self._show_refusal(text, reply, source)
         game = self.view.game
         if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
                 and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
-        self.after_change()
 
-    def after_change(self) -> None:
-        """Bring every screen in line with the game after a command."""
-        self.table.update_table()
-        game = self.view.game
+    def _show_refusal(self, text: str, reply: Reply, source: str) -> None:
+        log = self.table_log
+        log.refused(text, reply.error or "not understood")
+        if reply.suggestion:
+            take = " Tab or Enter takes it." if source == "typed" else ""
+            log.note(f"  Did you mean '{reply.suggestion}'?{take}")
+        self.say(reply.error or "")
+
+    def watch_view(self, view: TableView) -> None:
+        """The game-over screen comes with the game's end and goes with an undo or a new game
+        (the screens draw the rest themselves: they watch ``view`` too)."""
+        if self.table_gone:
+            return
+        game = view.game
         over = game is not None and game.phase is Phase.GAME_OVER
         on_top = self.screen
         if over and not isinstance(on_top, GameOverScreen):
-            self.push_screen(GameOverScreen())
-        elif over and isinstance(on_top, GameOverScreen):
-            on_top.update_view()
+            self.push_screen(GameOverScreen(view))
         elif not over and isinstance(on_top, GameOverScreen):
             self.pop_screen()
 
+    # ------------------------------------------------------------------ what the screens ask
+    async def on_table_screen_command_entered(self, message: TableScreen.CommandEntered) -> None:
+        reply = await self.submit(message.text)
+        if reply is not None and not reply.ok and not is_question(reply) and not self.table_gone:
+            self.table.keep_refused(message.text, reply.suggestion)  # to be edited, or taken
+
+    async def on_hand_grid_submitted(self, message: HandGrid.Submitted) -> None:
+        await self.submit(message.command, source="grid")
+
+    def on_table_screen_view_state_changed(self) -> None:
+        self.save_view_state()
+
+    async def on_setup_screen_start_requested(self, message: SetupScreen.StartRequested) -> None:
+        error = await self.start_game(message.names, message.rules, message.voice_on)
+        if error and message.setup.is_attached:
+            message.setup.show_error(error)
+
+    async def on_game_over_screen_new_game_requested(self) -> None:
+        await self.new_game_same_players()
+
+    def on_game_over_screen_setup_requested(self) -> None:
+        self.open_setup()
+
+    def on_game_over_screen_typed_ahead(self, message: GameOverScreen.TypedAhead) -> None:
+        while isinstance(self.screen, GameOverScreen):
+            self.pop_screen()
+        if not self.table_gone:
+            self.table.type_ahead(message.text)
+
+    # ------------------------------------------------------------------ games
     async def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
         """From the setup screen: a new game with these players and house rules; an error or None."""
         if not names:
@@ -441,17 +476,6 @@ class LifeguardApp(App):
     @property
     def voice_on_default(self) -> bool:
         return self.voice_enabled and self.settings.voice.speak
-
-    def game_duration(self) -> str:
-        """The game's duration: the store's (what ``lifeguard history`` says), else the clock's."""
-        minutes = self.stored_minutes
-        if minutes is None and self.game_started_at is None:
-            return "unknown"
-        if minutes is None:
-            minutes = max(0, round((self.clock() - (self.game_started_at or 0)) / 60))
-        if minutes < 60:
-            return f"{minutes} min"
-        return f"{minutes // 60} h {minutes % 60:02d} min"
 
     @property
     def game_id(self) -> int | None:
@@ -585,18 +609,22 @@ class LifeguardApp(App):
         if isinstance(self.screen, ScoreSheetScreen):
             self.pop_screen()
         else:
-            self.push_screen(ScoreSheetScreen())
+            self.push_screen(ScoreSheetScreen(self.view))
 
     def action_large_print(self) -> None:
         self.table.toggle_large()
 
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):
-            self.push_screen(RulesScreen())
+            view = self.view
+            self.push_screen(RulesScreen(view.game.rules if view.game is not None else view.rules,
+                                         view.players))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            status = self.status_line
+            voice = {"microphone": status.mic, "speech": status.speech}
+            self.push_screen(HelpScreen(self.key_table(), self.view.players, voice, status.data_label))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """On the game-over and setup screens the table's view keys have nothing to show (game
@@ -642,10 +670,7 @@ class LifeguardApp(App):
     def _prefill(self, text: str) -> None:
         while not isinstance(self.screen, TableScreen):
             self.pop_screen()
-        field = self.command_input
-        field.value = text
-        field.cursor_position = len(text)
-        field.focus()
+        self.table.prefill(text)
 
 
 def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:

@@ -31,12 +31,22 @@ class TableView:
     #: The accepted actions of the current game (undone ones left out), oldest first.
     actions: tuple[Action, ...]
     rules: HouseRules
+    #: What the app adds before it publishes the view (``LifeguardApp.view``): the stored
+    #: game's id (the hand grid's drafts belong to one game's round; None without a store) and,
+    #: once the game is over, its duration in minutes (the store's count, else the clock's).
+    game_id: int | None = None
+    minutes: int | None = None
 
     @classmethod
     def of(cls, referee: Referee) -> TableView:
         game = referee.game
         return cls(game.copy() if game is not None else None, tuple(referee.log.current),
                    referee.rules)
+
+    @classmethod
+    def empty(cls) -> TableView:
+        """No game and the default house rules: the view before the first command."""
+        return cls(None, (), HouseRules())
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -1,15 +1,17 @@
 """The app's screens: setup, the table (with its reveal and results views), game over, help and
 rules.
 
-Screens only show state and forward what people do to the app (``LifeguardApp.submit`` and
-friends); the app owns the referee and the voice. They read the game through ``app.view``, the
-copy of the table the last command left (``assistant.tui.desk``).
+State flows down, events go up: the screens draw the ``TableView`` the app publishes after each
+command (``LifeguardApp.view``, a reactive they watch; ``assistant.tui.desk``) and what the app
+hands them when it opens them; what people do goes up as messages (``SetupScreen.StartRequested``,
+``TableScreen.CommandEntered``, ...), which the app answers. No screen calls into the app.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -17,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
@@ -32,7 +35,9 @@ from textual.widgets import (
 
 from assistant import announce
 from assistant.commands.grammar import EXAMPLES
+from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
+from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
     CARD_WIDTH,
     PHASE_WORDS,
@@ -47,9 +52,6 @@ from assistant.tui.widgets import (
 from engine.deck import ANIMALS, COPIES
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places, title
 from engine.rules import HouseRules
-
-if TYPE_CHECKING:
-    from assistant.tui.app import LifeguardApp
 
 RULES_FILE = Path(__file__).with_name("how_to_play.md")
 
@@ -93,8 +95,30 @@ def on_off(value: bool) -> str:
     return "on" if value else "off"
 
 
-def _app(node: Any) -> LifeguardApp:
-    return cast("LifeguardApp", node.app)
+def duration_words(minutes: int | None) -> str:
+    """A game's duration as people say it: ``12 min``, ``1 h 05 min``."""
+    if minutes is None:
+        return "unknown"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+class ViewWatcher:
+    """For screens that draw the table's view: ``view`` is the one they were opened with until
+    ``follow_view`` (in ``on_mount``) makes them watch the app's, redrawing in ``show_view``."""
+
+    view: TableView
+
+    def follow_view(self: Any) -> None:
+        self.watch(self.app, "view", self._view_published, init=False)
+
+    def _view_published(self, view: TableView) -> None:
+        self.view = view
+        self.show_view()
+
+    def show_view(self) -> None:
+        raise NotImplementedError
 
 
 def next_line(game: Game | None) -> Text:
@@ -119,6 +143,16 @@ class SetupScreen(Screen):
         Binding("ctrl+s", "start", "Start"),
         Binding("ctrl+g", "same_group", "Same group"),
     ]
+
+    @dataclass
+    class StartRequested(Message):
+        """Start a game with these players, house rules and voice; the app answers with
+        ``show_error`` when it cannot."""
+
+        setup: SetupScreen
+        names: list[str]
+        rules: HouseRules
+        voice_on: bool
 
     def __init__(self, names: tuple[str, ...] = (), rules: HouseRules | None = None,
                  voice_on: bool = True, recent: list[str] | None = None,
@@ -216,29 +250,55 @@ class SetupScreen(Screen):
     @on(Button.Pressed, "#start")
     async def action_start(self) -> None:
         voice_on = self.query_one("#voice", Switch).value
-        error = await _app(self).start_game(self.names_entered(), self.rules_chosen(), voice_on)
-        if error:
-            self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
+        self.post_message(self.StartRequested(self, self.names_entered(), self.rules_chosen(), voice_on))
+
+    def show_error(self, error: str) -> None:
+        """Why the game could not start (from the app's answer to ``StartRequested``)."""
+        self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
 
 
 # ============================================================================ table
-class TableScreen(Screen):
-    """The table as the referee knows it; the command input always has the focus."""
+class TableScreen(ViewWatcher, Screen):
+    """The table as the referee knows it; typing lands in the command line, or in the hand grid
+    at the reveal. Draws the app's ``view``; what is typed goes up as ``CommandEntered``, and
+    how the table is viewed (F8, F4, the grid's drafts) as ``ViewStateChanged``."""
 
     BINDINGS = [
         Binding("escape", "dismiss_results", "Rows"),
     ]
 
-    def __init__(self, data_label: str, show_known: bool = False,
-                 large_choice: bool | None = None) -> None:
+    @dataclass
+    class CommandEntered(Message):
+        """A line typed (Enter): the app runs it and answers a refusal with ``keep_refused``."""
+
+        text: str
+
+    class ViewStateChanged(Message):
+        """``TableScreen.state`` changed (a toggle, a count in the grid): worth saving."""
+
+    def __init__(self, data_label: str, view: TableView, state: ViewState | None = None) -> None:
         super().__init__(id="table")
         self.data_label = data_label
-        #: F8 and F4 as they were left (``assistant.tui.viewstate``).
-        self.show_known = show_known
-        #: Large print chosen with its key (None: it follows the terminal's size).
-        self.large_choice: bool | None = large_choice
+        self.view = view
+        #: How the table is viewed, kept between runs (``assistant.tui.viewstate``): F8, F4
+        #: and the grid's drafts. The app loads it and saves it when told it changed.
+        self.state = state or ViewState()
         #: Rounds whose results people have put away (escape) before entering new rows.
         self.results_dismissed: set[int] = set()
+        #: The heard command on show in the command line (it is applied already).
+        self.heard_shown: str | None = None
+        #: The top line was longer than the screen is wide the last time it was drawn.
+        self._next_long = True
+
+    @property
+    def show_known(self) -> bool:
+        """F8: the cards known to be in each hand are shown."""
+        return self.state.show_known
+
+    @property
+    def large_choice(self) -> bool | None:
+        """Large print chosen with its key (None: it follows the terminal's size)."""
+        return self.state.large_print
 
     def compose(self) -> ComposeResult:
         yield Static(id="next")
@@ -251,17 +311,21 @@ class TableScreen(Screen):
                 yield ResultsView(id="results")
             yield PlayersPanel(id="players")
         yield TableLog(id="log")
-        yield CommandInput(lambda: _app(self).view.game, id="command",
-                           placeholder=command_hint(_app(self).view.game))
+        yield CommandInput(lambda: self.view.game, id="command",
+                           placeholder=command_hint(self.view.game))
         yield StatusLine(self.data_label, id="status")
         yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
     def on_mount(self) -> None:
         self.query_one("#command", CommandInput).focus()
         self.update_table()
+        self.follow_view()
 
     def on_resize(self) -> None:
         self.apply_size()
+
+    def show_view(self) -> None:
+        self.update_table()
 
     @property
     def large(self) -> bool:
@@ -291,7 +355,7 @@ class TableScreen(Screen):
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
         self.query_one(ResultsView).set_large(large, roomy)
-        self.query_one(PlayersPanel).update_from(_app(self).view.game, large=large)
+        self.query_one(PlayersPanel).update_from(self.view.game, large=large)
         self.update_table()
 
     # -------------------------------------------------------------------- state -> widgets
@@ -310,14 +374,13 @@ class TableScreen(Screen):
         return "play"
 
     def update_table(self) -> None:
-        app = _app(self)
-        game = app.view.game
+        game = self.view.game
         line = next_line(game)
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
-        self.query_one("#next", Static).update(line, layout=line.cell_len > self.size.width - 2
-                                               or getattr(self, "_next_long", True))
-        self._next_long = line.cell_len > self.size.width - 2
+        long = line.cell_len > self.size.width - 2
+        self.query_one("#next", Static).update(line, layout=long or self._next_long)
+        self._next_long = long
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -336,14 +399,14 @@ class TableScreen(Screen):
             self.refresh_bindings()
         if view == "reveal" and game is not None:
             grid = self.query_one(HandGrid)
-            grid.update_from(game, app.view_state.draft_for(app.game_id, game.round))
+            grid.update_from(game, self.state.draft_for(self.view.game_id, game.round))
             self.query_one("#checks", Static).update(grid.checks_text())
         elif view == "results" and game is not None:
             self.show_results(game)
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
-        hands = last_round_hands(_app(self).view.actions) if ended and not ended.sudden_death else {}
+        hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -353,17 +416,16 @@ class TableScreen(Screen):
         return True
 
     def action_dismiss_results(self) -> None:
-        game = _app(self).view.game
+        game = self.view.game
         if game is not None and game.rounds:
             self.results_dismissed.add(game.rounds[-1].round)
             self.update_table()
             self.query_one("#command", CommandInput).focus()
 
     def toggle_known(self) -> bool:
-        self.show_known = not self.show_known
+        self.state.show_known = not self.state.show_known
         self.update_table()
-        _app(self).view_state.show_known = self.show_known
-        _app(self).save_view_state()
+        self.post_message(self.ViewStateChanged())
         return self.show_known
 
     def toggle_large(self) -> bool:
@@ -372,15 +434,14 @@ class TableScreen(Screen):
         wanted = not self.large
         width, height = self.size
         by_size = width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
-        self.large_choice = None if wanted == by_size else wanted
+        self.state.large_print = None if wanted == by_size else wanted
         self.apply_size()
-        _app(self).view_state.large_print = self.large_choice
-        _app(self).save_view_state()
+        self.post_message(self.ViewStateChanged())
         return self.large
 
-    # -------------------------------------------------------------------- input
+    # -------------------------------------------------------------------- the command line
     @on(Input.Submitted, "#command")
-    async def _command_entered(self, event: Input.Submitted) -> None:
+    def _command_entered(self, event: Input.Submitted) -> None:
         field = self.query_one("#command", CommandInput)
         text = (field.offer or event.value).strip()  # Enter takes a refused line's suggestion
         field.refused = field.offered = None
@@ -388,26 +449,54 @@ class TableScreen(Screen):
         if not text:
             self.action_dismiss_results()
             return
-        if text == _app(self).last_heard:  # the heard command on show: it is applied already
+        if text == self.heard_shown:  # the heard command on show: it is applied already
             return
         field.remember(text)
-        reply = await _app(self).submit(text)
-        if reply is not None and not reply.ok and not is_question(reply) and not field.value:
-            field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
+        self.post_message(self.CommandEntered(text))
 
-    @on(HandGrid.Submitted)
-    async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
-        await _app(self).submit(event.command, source="grid")
+    def keep_refused(self, text: str, suggestion: str | None) -> None:
+        """A typed line the referee refused stays in the command line, to be edited or its
+        suggestion taken; unless something new has been typed meanwhile."""
+        field = self.query_one("#command", CommandInput)
+        if not field.value:
+            field.keep_refused(text, suggestion)
 
+    def show_heard(self, shown: str) -> bool:
+        """A heard command in the command line for a moment; never over what someone types.
+        True when it is shown (``clear_heard`` takes it away)."""
+        field = self.query_one("#command", CommandInput)
+        if field.value and field.value != self.heard_shown:
+            return False
+        field.value = self.heard_shown = shown
+        return True
+
+    def clear_heard(self, shown: str) -> None:
+        field = self.query_one("#command", CommandInput)
+        if field.value == shown:
+            field.value = ""
+
+    def type_ahead(self, text: str) -> None:
+        """``text`` added to the command line, which takes the focus (typing begun elsewhere)."""
+        field = self.query_one("#command", CommandInput)
+        field.value += text
+        field.cursor_position = len(field.value)
+        field.focus()
+
+    def prefill(self, text: str) -> None:
+        """The command line holds ``text`` (a palette entry), to be completed and sent."""
+        field = self.query_one("#command", CommandInput)
+        field.value = ""
+        self.type_ahead(text)
+
+    # -------------------------------------------------------------------- the hand grid
     @on(HandGrid.Changed)
     def _grid_changed(self) -> None:
-        app = _app(self)
-        game = app.view.game
+        game = self.view.game
         if game is not None:
-            state = app.view_state
-            state.draft_game, state.draft_round = app.game_id, game.round
+            state = self.state
+            state.draft_game, state.draft_round = self.view.game_id, game.round
             state.drafts = self.query_one(HandGrid).drafts()
-            app.save_view_state()
+            self.post_message(self.ViewStateChanged())
 
     @on(HandGrid.CellHighlighted)
     def _grid_moved(self) -> None:
@@ -415,7 +504,7 @@ class TableScreen(Screen):
 
 
 # ============================================================================ game over
-class GameOverScreen(Screen):
+class GameOverScreen(ViewWatcher, Screen):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     anything else goes back to the table's command line (nothing typed is swallowed)."""
 
@@ -424,6 +513,24 @@ class GameOverScreen(Screen):
         Binding("s", "setup", "Set up"),
         Binding("escape", "app.pop_screen", "Table"),
     ]
+
+    class NewGameRequested(Message):
+        """A new game with the same players (``n``)."""
+
+    class SetupRequested(Message):
+        """The setup screen, for other players or house rules (``s``)."""
+
+    @dataclass
+    class TypedAhead(Message):
+        """Typing that belongs on the table's command line: the app goes back there with it."""
+
+        text: str
+
+    def __init__(self, view: TableView) -> None:
+        super().__init__()
+        self.view = view
+        #: A key went back to the table already: every later key follows it there.
+        self.leaving = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="over-body"):
@@ -434,11 +541,11 @@ class GameOverScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.update_view()
+        self.show_view()
+        self.follow_view()
 
-    def update_view(self) -> None:
-        app = _app(self)
-        game = app.view.game
+    def show_view(self) -> None:
+        game = self.view.game
         if game is None:
             return
         winners = announce.names(game.winners)
@@ -451,39 +558,38 @@ class GameOverScreen(Screen):
             how = "winner" if p in game.winners else f"out in round {out_round.get(p, '?')}"
             out.append(f"{place}. {title(p)}", style="bold")
             out.append(f" · {how}\n")
-        out.append(f"\nRounds played: {len(game.rounds)} · duration: {app.game_duration()}",
+        out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
                    style="bold")
         self.query_one("#out-order", Static).update(out)
         self.query_one(ScoreSheet).show(game)
         ended = game.rounds[-1] if game.rounds else None
-        hands = last_round_hands(app.view.actions) if ended and not ended.sudden_death else {}
+        hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
 
     def on_key(self, event: Key) -> None:
-        """A printable key that is not one of this screen's keys: back to the table, where the
-        command line takes it."""
-        if event.is_printable and event.character and event.key not in ("n", "s"):
+        """A printable key that is not one of this screen's keys (or any key once one has
+        gone): back to the table, where the command line takes it."""
+        if event.is_printable and event.character and (self.leaving or event.key not in ("n", "s")):
             event.stop()
             event.prevent_default()
-            character = event.character
-            app = _app(self)
-            app.pop_screen()
-            field = app.command_input
-            field.value += character
-            field.cursor_position = len(field.value)
-            field.focus()
+            self.leaving = True
+            self.post_message(self.TypedAhead(event.character))
 
-    async def action_new_game(self) -> None:
-        await _app(self).new_game_same_players()
+    def action_new_game(self) -> None:
+        self.post_message(self.NewGameRequested())
 
     def action_setup(self) -> None:
-        _app(self).open_setup()
+        self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(ModalScreen):
+class ScoreSheetScreen(ViewWatcher, ModalScreen):
     """The score sheet on its own (its key, or the palette), over the table."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def __init__(self, view: TableView) -> None:
+        super().__init__()
+        self.view = view
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="sheet-body"):
@@ -491,7 +597,11 @@ class ScoreSheetScreen(ModalScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(ScoreSheet).show(_app(self).view.game)
+        self.show_view()
+        self.follow_view()
+
+    def show_view(self) -> None:
+        self.query_one(ScoreSheet).show(self.view.game)
 
 
 # ============================================================================ help and rules
@@ -500,23 +610,31 @@ class HelpScreen(ModalScreen):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
 
+    def __init__(self, keys: dict[str, tuple[str, str]], players: tuple[str, ...],
+                 voice: dict[str, tuple[str, str | None]], data_label: str) -> None:
+        super().__init__()
+        #: Action -> (key as configured, what it does).
+        self.keys = keys
+        self.players = players
+        #: Device ("microphone", "speech") -> (state, why), as the status line shows them.
+        self.voice = voice
+        self.data_label = data_label
+
     def compose(self) -> ComposeResult:
-        app = _app(self)
         text = Text()
         text.append("Keys\n", style="bold underline")
-        for _action, (key, description) in app.key_table().items():
+        for _action, (key, description) in self.keys.items():
             text.append(f"  {key:<10}", style="bold")
             text.append(f"{description}\n")
         text.append("  ctrl+p    command palette (every command)\n")
         text.append("\nCommands (typed or spoken)\n", style="bold underline")
-        player = app.view.players[0] if app.view.players else "alice"
+        player = self.players[0] if self.players else "alice"
         for example in EXAMPLES.values():
             text.append(f"  {example.format(p=player)}\n")
         text.append("\nVoice\n", style="bold underline")
-        status = app.status_line
-        for label, (state, reason) in (("microphone", status.mic), ("speech", status.speech)):
+        for label, (state, reason) in self.voice.items():
             text.append(f"  {label}: {state}" + (f" ({reason})" if reason else "") + "\n")
-        text.append(f"  data file: {status.data_label}\n")
+        text.append(f"  data file: {self.data_label}\n")
         text.append("\nHand grid (end of round): digits set a count, + and - change it, "
                     "Enter declares the column's hand.", style="italic")
         with VerticalScroll(id="help-body"):
@@ -530,13 +648,16 @@ class RulesScreen(Screen):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
 
+    def __init__(self, rules: HouseRules, players: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.rules = rules
+        self.players = players
+
     def compose(self) -> ComposeResult:
         # Imported only when the rules are opened, so start-up stays fast.
         from textual.widgets import MarkdownViewer
 
-        view = _app(self).view
-        rules = view.game.rules if view.game is not None else view.rules
-        yield MarkdownViewer(rules_for_players(rules, view.players),
+        yield MarkdownViewer(rules_for_players(self.rules, self.players),
                              show_table_of_contents=False, id="rules")
         yield Footer(compact=True)
 
