@@ -641,7 +641,7 @@ class LifeguardApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The referee's commands, then Textual's theme and quit (not its Keys, Maximize or
         Screenshot, which are about the framework, not the game)."""
-        actions = {
+        actions: dict[str, tuple[str, Callable[[], object]]] = {
             "Undo": ("Take back the last command", self.action_undo),
             "Redo": ("Apply the undone command again", self.action_redo),
             "Repeat": ("Say the last announcement again", self.action_repeat),

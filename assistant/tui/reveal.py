@@ -8,6 +8,7 @@ typed line, so a hand entered here is checked and stored exactly like one typed 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich import box
@@ -21,7 +22,7 @@ from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
 from assistant.tui.widgets import animal_chip, ordinal
-from engine.actions import DeclareHand
+from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
 from engine.game import Game, places, title
@@ -231,7 +232,7 @@ class HandGrid(DataTable):
         return out
 
 
-def last_round_hands(actions: list) -> dict[str, Cards]:
+def last_round_hands(actions: Sequence[Action]) -> dict[str, Cards]:
     """The hands declared in the last scored round, from the game log's actions (newest last).
 
     The log holds the round's ``DeclareHand`` actions just before the next round's rows; a player
@@ -388,7 +389,11 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
 class ScoreSheet(Static):
     """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
 
-    def show(self, game: Game | None) -> None:
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
         #: What is shown, as a Rich renderable (tests print it to read it back).
+        self.sheet: Table | Text | Group = score_sheet(None)
+
+    def show(self, game: Game | None) -> None:
         self.sheet = score_sheet(game)
         self.update(self.sheet)

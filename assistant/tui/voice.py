@@ -11,6 +11,7 @@ a crash: the table works without voice.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,6 +20,8 @@ from typing import Any
 from textual.message import Message
 
 from assistant.config import VoiceSettings
+
+log = logging.getLogger("lifeguard.voice")
 
 
 @dataclass
@@ -134,13 +137,12 @@ class VoiceBridge:
         # While the speaker speaks, the listener must not hear it.
         listener = self.listener
         if listener is not None:
+            pause = state == "speaking" or not self.listening_wanted
             try:
-                if state == "speaking" or not self.listening_wanted:
-                    listener.pause()
-                else:
-                    listener.resume()
-            except Exception:  # a listener that cannot pause is still better than a crash
-                pass
+                listener.pause() if pause else listener.resume()
+            except Exception as err:  # a listener that cannot pause: said, never a crash
+                verb = "pause while the table speaks" if pause else "resume"
+                self.post(MicState("unavailable", f"the microphone could not {verb}: {_short(err)}"))
         self.post(SpeechState(state, reason_text(reason)))
 
     # ------------------------------------------------------------------ used by the app
@@ -193,8 +195,9 @@ class VoiceBridge:
             if device is not None:
                 try:
                     device.close()
-                except Exception:
-                    pass
+                except Exception as err:  # the others are still closed; the app is ending,
+                    # so there is no screen left to say it on: the log keeps it.
+                    log.warning("closing %s failed: %s", type(device).__name__, _short(err))
 
 
 def reason_text(reason: str | None) -> str | None:

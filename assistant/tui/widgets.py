@@ -98,7 +98,7 @@ class CardRows(Static):
             self.refresh(layout=True)
 
     def update_from(self, game: Game | None) -> None:
-        rows = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
+        rows: list[Cards | None] = list(game.rows) if game is not None else [None] * len(ROW_SIZES)
         if rows == self.rows:
             return  # nothing to repaint (most commands leave most rows alone)
         self.rows = rows
@@ -158,6 +158,8 @@ class PlayersPanel(Static):
         #: Large print: spaced capitals, wide hearts with the count in words, a blank line
         #: between players (the screen sets it from the terminal's size or the key).
         self.large = False
+        #: The lines drawn last (None: nothing drawn yet), to repaint only when they change.
+        self._lines: list[Text] | None = None
 
     def update_from(self, game: Game | None, show_known: bool | None = None,
                     large: bool | None = None) -> None:
@@ -167,10 +169,10 @@ class PlayersPanel(Static):
         if large is not None:
             self.large = large
         lines = self.lines()
-        if lines == getattr(self, "_lines", None):
+        if lines == self._lines:
             return  # nothing to repaint
         # A new layout repaints the whole screen: only when the panel's height changes.
-        self.refresh(layout=len(lines) != len(getattr(self, "_lines", None) or ()))
+        self.refresh(layout=len(lines) != len(self._lines or ()))
         self._lines = lines
 
     def on_resize(self) -> None:
@@ -525,8 +527,9 @@ class StatusLine(Static):
 
     def __init__(self, data_label: str, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.mic = ("off", None)
-        self.speech = ("off", None)
+        #: (state, why) of the microphone and of the speech, as the voice bridge reports them.
+        self.mic: tuple[str, str | None] = ("off", None)
+        self.speech: tuple[str, str | None] = ("off", None)
         self.data_label = data_label
 
     def set_mic(self, state: str, reason: str | None = None) -> None:

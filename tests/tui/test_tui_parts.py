@@ -182,3 +182,41 @@ def test_run_says_why_when_the_store_is_in_use(data_dir, capsys) -> None:
     err = capsys.readouterr().err
     assert err.startswith("lifeguard: ") and "in use by another Lifeguard" in err
     assert "Traceback" not in err
+
+
+class _Stuck:
+    """A device whose every call fails, as a broken microphone's would."""
+
+    def __getattr__(self, name: str):
+        def fail(*_args):
+            raise OSError(f"{name}: device unavailable")
+
+        return fail
+
+
+class _Closable:
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_voice_device_that_fails_is_said_or_logged_never_swallowed(caplog) -> None:
+    """A listener that cannot pause while the table speaks is reported as a microphone state
+    with the reason; a device that cannot close leaves the others closed and is logged."""
+    from assistant.config import VoiceSettings
+    from assistant.tui.voice import MicState, SpeechState, VoiceBridge
+
+    posted: list = []
+    bridge = VoiceBridge(VoiceSettings(), posted.append, lambda: None)
+    bridge.listener = _Stuck()
+    bridge._speaker_state("speaking", None)
+    assert [type(m) for m in posted] == [MicState, SpeechState]
+    assert posted[0].state == "unavailable"
+    assert posted[0].reason == "the microphone could not pause while the table speaks: pause: device unavailable"
+    speaker = _Closable()
+    bridge.speaker = speaker
+    with caplog.at_level("WARNING", logger="lifeguard.voice"):
+        bridge.close()
+    assert speaker.closed and bridge.listener is None
+    assert "closing _Stuck failed: close: device unavailable" in caplog.text
