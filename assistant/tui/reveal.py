@@ -279,16 +279,7 @@ class ResultsView(Static):
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        table = Table(
-            title=f"Round {ended.round} results", box=None, expand=self.large,
-            padding=(0, 2 if self.large else 1), leading=1 if self.roomy else 0,
-            title_style="bold", title_justify="left", header_style="bold underline",
-        )
-        ratio = 1 if self.large else None  # spread evenly over the width in large print
-        table.add_column("animal", ratio=ratio)
-        for p in players:
-            table.add_column(title(p), justify="center", ratio=ratio)
-        table.add_column("majority", ratio=ratio)
+        table = self._table(ended.round, players)
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
@@ -298,6 +289,20 @@ class ResultsView(Static):
         table.add_row(Text("points", style="bold"),
                       *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
         table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "")
+        return table
+
+    def _table(self, round_number: int, players: tuple[str, ...]) -> Table:
+        """The results' empty table with its columns: spread evenly over the width in large print."""
+        table = Table(
+            title=f"Round {round_number} results", box=None, expand=self.large,
+            padding=(0, 2 if self.large else 1), leading=1 if self.roomy else 0,
+            title_style="bold", title_justify="left", header_style="bold underline",
+        )
+        ratio = 1 if self.large else None
+        table.add_column("animal", ratio=ratio)
+        for p in players:
+            table.add_column(title(p), justify="center", ratio=ratio)
+        table.add_column("majority", ratio=ratio)
         return table
 
     def _count(self, majority: Majority, player: str) -> Text:
@@ -354,21 +359,7 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
         table.add_column(f"{title(p)}\npts", justify="right")
         table.add_column("\nlives", justify="left")
     for ended in game.rounds:
-        label = Text(str(ended.round))
-        if ended.sudden_death:
-            label.append(" SD", style="bold red")
-        cells: list[Text] = [label]
-        for p in game.players:
-            if p not in ended.losses:  # out before this round
-                cells.extend([Text(""), Text("")])
-                continue
-            if ended.sudden_death:
-                points = Text("SD", style="bold") if p == ended.sudden_death[0] else Text("-", style="dim")
-            else:
-                points = Text(str(ended.points.get(p, 0)))
-            cells.append(points)
-            cells.append(lives_left(ended, p))
-        table.add_row(*cells)
+        table.add_row(*_sheet_row(ended, game.players))
     if game.is_over:
         ranked = dict(places(game))
         cells = [Text("place", style="bold")]
@@ -384,6 +375,25 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     if not notes:
         return table
     return Group(table, Text("\n".join(notes), style="italic"))
+
+
+def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
+    """One round on the score sheet: its number (``SD`` marked), then per player the points and
+    the lives (blank for a player out before the round)."""
+    label = Text(str(ended.round))
+    if ended.sudden_death:
+        label.append(" SD", style="bold red")
+    cells: list[Text] = [label]
+    for p in players:
+        if p not in ended.losses:  # out before this round
+            cells.extend([Text(""), Text("")])
+        elif ended.sudden_death:
+            claimant = p == ended.sudden_death[0]
+            cells.extend([Text("SD", style="bold") if claimant else Text("-", style="dim"),
+                          lives_left(ended, p)])
+        else:
+            cells.extend([Text(str(ended.points.get(p, 0))), lives_left(ended, p)])
+    return cells
 
 
 class ScoreSheet(Static):

@@ -184,62 +184,77 @@ class PlayersPanel(Static):
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
         ranked = dict(places(game))
-        width = self.size.width or 40
         for p in game.players:
-            lives = game.lives[p]
-            is_turn = p == game.turn
-            name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
-            if self.large:
-                line = Text("▶ " if is_turn else "  ", style="bold")
-                line.append(f" {' '.join(title(p).upper())} ", style=name_style)
-                if is_turn:
-                    line.append("  ◀ TURN", style="bold")
-                out.append(line)
-                line = Text("   ")
-                line.append_text(hearts(lives, gap="  "))
-                line.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
-            else:
-                line = Text("▶ " if is_turn else "  ", style="bold")
-                line.append(f"{title(p):<8}", style=name_style)
-                line.append(" ")
-                line.append_text(hearts(lives))
-            out.append(line)
-            detail = Text("   " if self.large else "    ")
-            marks: list[str] = []
-            if lives == 0:
-                place = ranked.get(p)
-                marks.append(f"OUT · {ordinal(place)} place" if place else "OUT")
-            else:
-                if p == game.starter and game.phase is not Phase.GAME_OVER:
-                    marks.append("starts")
-                if p in game.swapped:
-                    marks.append("swapped")
-                if p == game.knocker:
-                    marks.append("KNOCKED")
-                if game.phase is Phase.REVEAL:
-                    marks.append("declared" if p in game.declared else "to declare")
-                if p in game.winners:
-                    marks.append("WINNER")
-            detail.append(" · ".join(marks), style="italic")
-            if self.show_known and lives:
-                known = known_text(game.known[p])
-                if detail.cell_len + 2 + known.cell_len <= width:
-                    if detail.plain.strip():
-                        detail.append("  ")
-                    detail.append_text(known)
-                else:  # on lines of their own, whole names wrapped, so nothing is cut
-                    if detail.plain.strip():
-                        out.append(detail)
-                    out.extend(wrap_known(game.known[p], width, indent=4))
-                    detail = Text()
-            if detail.plain.strip() or not self.show_known:
-                out.append(detail)
+            out.extend(self._name_lines(game, p))
+            out.extend(self._detail_lines(game, p, player_marks(game, p, ranked)))
             if self.large:
                 out.append(Text())
         return out[:-1] if self.large and out else out
 
+    def _name_lines(self, game: Game, player: str) -> list[Text]:
+        """The name (the turn marked) and the hearts: one line, or two in large print."""
+        lives = game.lives[player]
+        is_turn = player == game.turn
+        name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
+        line = Text("▶ " if is_turn else "  ", style="bold")
+        if not self.large:
+            line.append(f"{title(player):<8}", style=name_style)
+            line.append(" ")
+            line.append_text(hearts(lives))
+            return [line]
+        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
+        if is_turn:
+            line.append("  ◀ TURN", style="bold")
+        second = Text("   ")
+        second.append_text(hearts(lives, gap="  "))
+        second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
+        return [line, second]
+
+    def _detail_lines(self, game: Game, player: str, marks: list[str]) -> list[Text]:
+        """The marks in words and, with F8, the known cards: beside them when they fit, else
+        on lines of their own, whole names wrapped, so nothing is cut."""
+        width = self.size.width or 40
+        detail = Text("   " if self.large else "    ")
+        detail.append(" · ".join(marks), style="italic")
+        if not (self.show_known and game.lives[player]):
+            return [detail]
+        out: list[Text] = []
+        known = known_text(game.known[player])
+        if detail.cell_len + 2 + known.cell_len <= width:
+            if detail.plain.strip():
+                detail.append("  ")
+            detail.append_text(known)
+        else:
+            if detail.plain.strip():
+                out.append(detail)
+            out.extend(wrap_known(game.known[player], width, indent=4))
+            detail = Text()
+        if detail.plain.strip():
+            out.append(detail)
+        return out
+
     def render(self) -> Text:
         return Text("\n").join(self.lines())
+
+
+def player_marks(game: Game, player: str, ranked: dict[str, int]) -> list[str]:
+    """What the players panel says of a player in words: out (with the place), starts,
+    swapped, knocked, declared or to declare at the reveal, winner."""
+    if game.lives[player] == 0:
+        place = ranked.get(player)
+        return [f"OUT · {ordinal(place)} place" if place else "OUT"]
+    marks: list[str] = []
+    if player == game.starter and game.phase is not Phase.GAME_OVER:
+        marks.append("starts")
+    if player in game.swapped:
+        marks.append("swapped")
+    if player == game.knocker:
+        marks.append("KNOCKED")
+    if game.phase is Phase.REVEAL:
+        marks.append("declared" if player in game.declared else "to declare")
+    if player in game.winners:
+        marks.append("WINNER")
+    return marks
 
 
 def lives_words(lives: int) -> str:
@@ -427,32 +442,42 @@ def suggest(value: str, game: Game | None) -> str | None:
         return None
     words = value.split()
     prefix = words[-1].lower()
-    before = [w.lower() for w in words[:-1]]
-    alive = list(game.alive) if game is not None and not game.is_over else []
-    if not before:
-        first: list[str] = []
-        if game is not None and game.phase is Phase.ROWS:
-            first.append("row")
-        if game is not None and game.turn:
-            first.append(game.turn)
-        if game is not None and game.phase is Phase.REVEAL:
-            first.extend(game.waiting_to_declare())
-        candidates = first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
-    elif len(before) == 1 and before[0] in alive:
-        candidates = expected_verbs(game, before[0])
-    elif before[0] == "new":
-        candidates = ["game"] if len(before) == 1 else []
-    elif before[0] in START_WORDS and before[0] != "row":
-        candidates = []
-    else:
-        candidates = [a.value for a in ANIMALS] + sorted(w for w in ANIMAL_WORDS if w not in
-                                                         {a.value for a in ANIMALS})
+    candidates = _candidates([w.lower() for w in words[:-1]], game)
     if prefix in candidates:  # a whole word already: a plural is no help
         return None
     for word in candidates:
         if word.startswith(prefix) and word != prefix:
             return value + word[len(prefix):]
     return None
+
+
+def _candidates(before: list[str], game: Game | None) -> list[str]:
+    """The words that may come after the words ``before``, the most likely first."""
+    alive = list(game.alive) if game is not None and not game.is_over else []
+    if not before:
+        return _first_words(game, alive)
+    if len(before) == 1 and before[0] in alive:
+        return expected_verbs(game, before[0])
+    if before[0] == "new":
+        return ["game"] if len(before) == 1 else []
+    if before[0] in START_WORDS and before[0] != "row":
+        return []
+    names = {a.value for a in ANIMALS}
+    return [a.value for a in ANIMALS] + sorted(w for w in ANIMAL_WORDS if w not in names)
+
+
+def _first_words(game: Game | None, alive: list[str]) -> list[str]:
+    """A command's first word: most likely 'row' while rows are missing, the player whose turn
+    it is, the players still to declare at the reveal; then the other players, then the words
+    that start a command."""
+    first: list[str] = []
+    if game is not None and game.phase is Phase.ROWS:
+        first.append("row")
+    if game is not None and game.turn:
+        first.append(game.turn)
+    if game is not None and game.phase is Phase.REVEAL:
+        first.extend(game.waiting_to_declare())
+    return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
 
 
 class CommandInput(Input):
