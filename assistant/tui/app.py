@@ -594,6 +594,13 @@ class LifeguardApp(App):
         else:
             self.notify(f"Serving the table at {server.url}", timeout=8)
 
+    def on_phones_screen_stop_requested(self) -> None:
+        from assistant.tui.phones import PhonesScreen
+
+        while isinstance(self.screen, PhonesScreen):
+            self.pop_screen()
+        self.stop_serving()
+
     def stop_serving(self, wait: bool = False) -> None:
         """Stop the web server (on a thread, unless ``wait``: when the app closes)."""
         server, self.web = self.web, None

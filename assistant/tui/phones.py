@@ -2,7 +2,7 @@
 
 ``LifeguardApp`` starts the server (``assistant.web.server.TableServer``, on a thread of its own)
 from the serve key or ``[serve] start``; this screen only shows what the app hands it (the link,
-whether it is on the local network) and asks the app to stop serving. The QR code is drawn black
+whether it is on the local network) and asks the app to stop serving (``StopRequested``). The QR code is drawn black
 on white whatever the theme, as phones read dark modules on a light ground.
 """
 
@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -54,6 +55,9 @@ class PhonesScreen(ModalScreen):
         Binding("s", "stop", "Stop serving"),
     ]
 
+    class StopRequested(Message):
+        """Stop serving (``s``): the app closes this screen and stops the server."""
+
     def __init__(self, url: str, lan: bool) -> None:
         super().__init__()
         self.url = url
@@ -74,5 +78,4 @@ class PhonesScreen(ModalScreen):
             yield Static(words, id="phones-text")
 
     def action_stop(self) -> None:
-        self.app.pop_screen()
-        self.app.stop_serving()  # type: ignore[attr-defined]
+        self.post_message(self.StopRequested())

@@ -220,3 +220,48 @@ def test_a_voice_device_that_fails_is_said_or_logged_never_swallowed(caplog) -> 
         bridge.close()
     assert speaker.closed and bridge.listener is None
     assert "closing _Stuck failed: close: device unavailable" in caplog.text
+
+
+async def test_the_table_screen_needs_only_a_view_to_watch_and_says_what_is_typed() -> None:
+    """State flows down, events go up: the table screen works in any app that publishes a
+    ``view`` (it calls nothing of LifeguardApp's); a typed line comes up as a message."""
+    from textual.app import App
+    from textual.reactive import reactive
+
+    from assistant.tui.desk import TableView
+    from assistant.tui.screens import TableScreen
+    from assistant.tui.widgets import CardRows
+
+    referee = Referee(rng=random.Random(0), confirm_new_game=False)
+    for line in OPENING:
+        referee.handle(line)
+
+    class Host(App):
+        view: reactive[TableView] = reactive(TableView.empty, always_update=True, init=False)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.entered: list[str] = []
+
+        def on_mount(self) -> None:
+            self.view = TableView.of(referee)
+            self.push_screen(TableScreen("data", self.view))
+
+        def on_table_screen_command_entered(self, message: TableScreen.CommandEntered) -> None:
+            self.entered.append(message.text)
+
+    host = Host()
+    async with host.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = host.screen
+        assert isinstance(table, TableScreen)
+        assert table.query_one(CardRows).rows[1] == Cards.of("bear", "dog")
+        table.query_one("#command").value = "alice swaps 2 cat mouse"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert host.entered == ["alice swaps 2 cat mouse"]
+        assert referee.handle("alice swaps 2 cat mouse").ok
+        host.view = TableView.of(referee)  # published: the screen redraws from it
+        await pilot.pause()
+        assert table.query_one(CardRows).rows[1] == Cards.of("cat", "mouse")
+        assert table.query_one("#command").placeholder.startswith("bob swaps ROW")
