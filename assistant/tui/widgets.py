@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
 from textual.suggester import Suggester
@@ -311,25 +313,28 @@ class TableLog(RichLog):
     can_focus = False
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, **kwargs)
+        # min_width 1: lines wrap at the log's own width, not at RichLog's default of 78
+        # columns (one column too many at 80x24, half the screen wasted at 200x50).
+        super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=1,
+                         **kwargs)
         self.plain: list[str] = []
 
     def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
         """An accepted command and what the referee said, in one write (one relayout)."""
         prefix = {"heard": "🎤 ", "grid": "▦ "}.get(source, "› ")
-        rich = Text.assemble((prefix, "bold"), (text, "bold"))
         self.plain.append(prefix + text)
-        for line in said:
-            rich.append("\n  " + line)
-            self.plain.append("  " + line)
-        self.write(rich)
+        self.plain.extend("  " + line for line in said)
+        self._write(Group(Text.assemble((prefix, "bold"), (text, "bold")), *_indented(said)))
 
     def said(self, lines: Sequence[str]) -> None:
         """Sentences without a command (a greeting), in one write."""
         if not lines:
             return
         self.plain.extend("  " + line for line in lines)
-        self.write(Text("\n").join(Text("  " + line) for line in lines))
+        self._write(Group(*_indented(lines)))
+
+    def _write(self, renderable: RenderableType) -> None:
+        self.write(renderable, expand=True)  # the log's whole width, however wide
 
     def refused(self, text: str, reason: str) -> None:
         line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (" refused: ", "bold red"), reason)
@@ -345,7 +350,12 @@ class TableLog(RichLog):
 
     def _add(self, rich: Text, plain: str) -> None:
         self.plain.append(plain)
-        self.write(rich)
+        self._write(rich)
+
+
+def _indented(lines: Sequence[str]) -> list[Padding]:
+    """What the referee said, two columns in, a long sentence wrapped under its own start."""
+    return [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
 
 
 def _command_words() -> tuple[set[str], set[str]]:

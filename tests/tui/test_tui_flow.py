@@ -625,3 +625,29 @@ async def test_nothing_is_cut_at_80x24(make_app) -> None:
         top = app.table.query_one("#next")
         assert top.region.width == 80 and top.region.height >= 1
         assert len(str(top.render())) <= top.content_region.width * top.content_region.height
+
+
+async def test_the_log_uses_its_whole_width_and_wraps_under_the_sentence(make_app) -> None:
+    """The log's lines wrap at its own width: a long announcement is one line at 200 columns
+    (not wrapped at 78 with the rest of the screen empty) and at 80x24 it wraps inside the
+    log, its second line under the sentence's start; no line is wider than the log."""
+    said = "  Carol put down giraffe, rabbit, rabbit and pig for row 4: mole, goat, sheep and mouse."
+    lines = [*OPENING[:2], "row 1 giraffe", "row 2 bear dog", "row 3 pig pig cat",
+             "row 4 mole goat sheep mouse", "alice swaps 2 cat mouse", "bob swaps 1 dog",
+             "carol swaps 4 giraffe rabbit rabbit pig"]
+    for size in ((200, 50), (80, 24)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, lines)
+            log = app.table_log
+            assert any(line.startswith(said) for line in log.plain)
+            width = log.scrollable_content_region.width
+            shown = [strip.text.rstrip() for strip in log.lines]
+            assert all(len(line) <= width for line in shown)
+            at = next(i for i, line in enumerate(shown) if line.startswith("  Carol put down"))
+            if size == (200, 50):
+                assert shown[at].startswith(said)
+            else:
+                assert len(shown[at]) > 70 and shown[at + 1].startswith("  ") and shown[at + 1].strip()
+                assert " ".join(shown[at:at + 2]).split() == said.split() + ["Alice's", "turn."]
