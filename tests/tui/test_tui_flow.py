@@ -651,3 +651,23 @@ async def test_the_log_uses_its_whole_width_and_wraps_under_the_sentence(make_ap
             else:
                 assert len(shown[at]) > 70 and shown[at + 1].startswith("  ") and shown[at + 1].strip()
                 assert " ".join(shown[at:at + 2]).split() == said.split() + ["Alice's", "turn."]
+
+
+async def test_a_knock_with_two_players_left_says_who_has_the_last_turn(make_app) -> None:
+    """Two players left (Cid and Dan went out to sudden deaths): the knock names the one last
+    turn, not 'one last turn each'; the table's panel says where the two who went out finished."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game ann ben cid dan", "ann has all cats", "ann has all pigs",
+                                 "ann has all cats", "ann has all rabbits", "ben has all cats",
+                                 "row 1 giraffe", "row 2 bear dog", "row 3 pig pig cat",
+                                 "row 4 mole goat sheep mouse", "ann swaps 1 dog", "ben swaps 1 cat"])
+        assert app.view.game.alive == ("ann", "ben")
+        await keys(pilot, "ann knocks")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.table_log.plain[-2:] == ["› ann knocks", "  Ann knocks! Ben has one last turn."]
+        assert not any("each" in line for line in app.table_log.plain[-2:])
+        panel = "\n".join(line.plain for line in app.table.query_one(PlayersPanel).lines())
+        assert panel.count("OUT · 3rd place") == 2
