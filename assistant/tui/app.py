@@ -18,7 +18,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -37,10 +37,10 @@ from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
-from assistant.tui.reveal import HandGrid
 from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
+    Request,
     RulesScreen,
     ScoreSheetScreen,
     SetupScreen,
@@ -409,24 +409,31 @@ class LifeguardApp(App):
             self.pop_screen()
 
     # ------------------------------------------------------------------ what the screens ask
-    async def on_table_screen_command_entered(self, message: TableScreen.CommandEntered) -> None:
-        reply = await self.submit(message.text)
-        if reply is not None and not reply.ok and not is_question(reply) and not self.table_gone:
-            self.table.keep_refused(message.text, reply.suggestion)  # to be edited, or taken
+    def answer(self, request: Request, work: Awaitable[object]) -> None:
+        """``work``'s result as ``request``'s answer, awaited in a worker: the app's own queue
+        (keys, timers) goes on meanwhile; the desk keeps the commands in the order given."""
 
-    async def on_hand_grid_submitted(self, message: HandGrid.Submitted) -> None:
-        await self.submit(message.command, source="grid")
+        async def run() -> None:
+            try:
+                request.answer.set_result(await work)
+            except BaseException as err:
+                if not request.answer.done():
+                    request.answer.set_exception(err)
+                raise
+
+        self.run_worker(run(), group="answers")
+
+    def on_table_screen_command_entered(self, request: TableScreen.CommandEntered) -> None:
+        self.answer(request, self.submit(request.text, source=request.source))
 
     def on_table_screen_view_state_changed(self) -> None:
         self.save_view_state()
 
-    async def on_setup_screen_start_requested(self, message: SetupScreen.StartRequested) -> None:
-        error = await self.start_game(message.names, message.rules, message.voice_on)
-        if error and message.setup.is_attached:
-            message.setup.show_error(error)
+    def on_setup_screen_start_requested(self, request: SetupScreen.StartRequested) -> None:
+        self.answer(request, self.start_game(request.names, request.rules, request.voice_on))
 
-    async def on_game_over_screen_new_game_requested(self) -> None:
-        await self.new_game_same_players()
+    def on_game_over_screen_new_game_requested(self, request: GameOverScreen.NewGameRequested) -> None:
+        self.answer(request, self.new_game_same_players())
 
     def on_game_over_screen_setup_requested(self) -> None:
         self.open_setup()

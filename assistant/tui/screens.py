@@ -9,7 +9,8 @@ hands them when it opens them; what people do goes up as messages (``SetupScreen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,29 @@ def duration_words(minutes: int | None) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
+def _future() -> asyncio.Future[Any]:
+    return asyncio.get_running_loop().create_future()
+
+
+@dataclass
+class Request(Message):
+    """A message that wants an answer (a command's reply, why a game could not start). The
+    screen that asks (``ask``) waits for it, so its own keys wait for the command as a person
+    does; the app answers in a worker, so the app's queue (every key, every timer) never waits
+    for the desk's disk."""
+
+    answer: asyncio.Future[Any] = field(init=False, default_factory=_future)
+
+
+async def ask(node: Any, request: Request) -> Any:
+    """``request`` straight to the app (the asking screen's own queue waits for the answer,
+    so the message cannot bubble through it), and the app's answer. Ask from a handler on the
+    screen's own queue: a key's action runs on the app's queue, which must stay free to take
+    the request, so an action hands over with ``call_later``."""
+    node.app.post_message(request)
+    return await request.answer
+
+
 class ViewWatcher:
     """For screens that draw the table's view: ``view`` is the one they were opened with until
     ``follow_view`` (in ``on_mount``) makes them watch the app's, redrawing in ``show_view``."""
@@ -145,11 +169,10 @@ class SetupScreen(Screen):
     ]
 
     @dataclass
-    class StartRequested(Message):
-        """Start a game with these players, house rules and voice; the app answers with
-        ``show_error`` when it cannot."""
+    class StartRequested(Request):
+        """Start a game with these players, house rules and voice; the answer is why it could
+        not start, or None."""
 
-        setup: SetupScreen
         names: list[str]
         rules: HouseRules
         voice_on: bool
@@ -229,15 +252,15 @@ class SetupScreen(Screen):
         self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
 
     @on(Input.Submitted, ".name")
-    async def _name_entered(self, event: Input.Submitted) -> None:
+    def _name_entered(self, event: Input.Submitted) -> None:
         """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts."""
         index = int((event.input.id or "name-0").split("-")[1])
         if event.value.strip() and index + 1 < MAX_PLAYERS:
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
-            await self.action_start()
+            self.action_start()
 
-    async def action_same_group(self) -> None:
+    def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
         if not self.names:
             self.query_one("#setup-error", Static).update(
@@ -245,16 +268,17 @@ class SetupScreen(Screen):
             return
         for i in range(MAX_PLAYERS):
             self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
-        await self.action_start()
+        self.action_start()
 
     @on(Button.Pressed, "#start")
-    async def action_start(self) -> None:
-        voice_on = self.query_one("#voice", Switch).value
-        self.post_message(self.StartRequested(self, self.names_entered(), self.rules_chosen(), voice_on))
+    def action_start(self) -> None:
+        self.call_later(self._start)  # asked on this screen's queue (see ``ask``)
 
-    def show_error(self, error: str) -> None:
-        """Why the game could not start (from the app's answer to ``StartRequested``)."""
-        self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
+    async def _start(self) -> None:
+        voice_on = self.query_one("#voice", Switch).value
+        error = await ask(self, self.StartRequested(self.names_entered(), self.rules_chosen(), voice_on))
+        if error and self.is_attached:
+            self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
 
 
 # ============================================================================ table
@@ -268,10 +292,12 @@ class TableScreen(ViewWatcher, Screen):
     ]
 
     @dataclass
-    class CommandEntered(Message):
-        """A line typed (Enter): the app runs it and answers a refusal with ``keep_refused``."""
+    class CommandEntered(Request):
+        """A command typed (Enter) or from the hand grid: the answer is the referee's reply
+        (None when nothing was run)."""
 
         text: str
+        source: str = "typed"
 
     class ViewStateChanged(Message):
         """``TableScreen.state`` changed (a toggle, a count in the grid): worth saving."""
@@ -441,7 +467,7 @@ class TableScreen(ViewWatcher, Screen):
 
     # -------------------------------------------------------------------- the command line
     @on(Input.Submitted, "#command")
-    def _command_entered(self, event: Input.Submitted) -> None:
+    async def _command_entered(self, event: Input.Submitted) -> None:
         field = self.query_one("#command", CommandInput)
         text = (field.offer or event.value).strip()  # Enter takes a refused line's suggestion
         field.refused = field.offered = None
@@ -452,14 +478,9 @@ class TableScreen(ViewWatcher, Screen):
         if text == self.heard_shown:  # the heard command on show: it is applied already
             return
         field.remember(text)
-        self.post_message(self.CommandEntered(text))
-
-    def keep_refused(self, text: str, suggestion: str | None) -> None:
-        """A typed line the referee refused stays in the command line, to be edited or its
-        suggestion taken; unless something new has been typed meanwhile."""
-        field = self.query_one("#command", CommandInput)
-        if not field.value:
-            field.keep_refused(text, suggestion)
+        reply = await ask(self, self.CommandEntered(text))
+        if reply is not None and not reply.ok and not is_question(reply) and not field.value:
+            field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
 
     def show_heard(self, shown: str) -> bool:
         """A heard command in the command line for a moment; never over what someone types.
@@ -489,6 +510,11 @@ class TableScreen(ViewWatcher, Screen):
         self.type_ahead(text)
 
     # -------------------------------------------------------------------- the hand grid
+    @on(HandGrid.Submitted)
+    async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
+        event.stop()
+        await ask(self, self.CommandEntered(event.command, source="grid"))
+
     @on(HandGrid.Changed)
     def _grid_changed(self) -> None:
         game = self.view.game
@@ -514,8 +540,9 @@ class GameOverScreen(ViewWatcher, Screen):
         Binding("escape", "app.pop_screen", "Table"),
     ]
 
-    class NewGameRequested(Message):
-        """A new game with the same players (``n``)."""
+    @dataclass
+    class NewGameRequested(Request):
+        """A new game with the same players (``n``); answered once it is on the table."""
 
     class SetupRequested(Message):
         """The setup screen, for other players or house rules (``s``)."""
@@ -576,7 +603,7 @@ class GameOverScreen(ViewWatcher, Screen):
             self.post_message(self.TypedAhead(event.character))
 
     def action_new_game(self) -> None:
-        self.post_message(self.NewGameRequested())
+        self.call_later(ask, self, self.NewGameRequested())  # on this screen's queue (``ask``)
 
     def action_setup(self) -> None:
         self.post_message(self.SetupRequested())

@@ -106,3 +106,36 @@ async def test_a_palette_command_goes_through_the_desk(make_app) -> None:
         assert app.table_log.plain[-3:] == [
             "› status", "  Round 1. Alice 5 lives, Bob 5 lives, Carol 5 lives.",
             "  Round 1: enter row 1, 2, 3, 4."]
+
+
+async def test_keys_go_on_while_a_typed_command_waits_for_the_disk(make_app, held_commits) -> None:
+    """A typed line goes up as a message; the app answers it in a worker, so while its commit
+    waits the app still takes keys (here F8) and the line typed next; the reply then comes
+    back to the command line (a refusal stays there)."""
+    from textual import events
+
+    gate, _ = held_commits
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        gate.clear()
+        field = app.command_input
+        field.value = "alice swaps 2 cat mouse"
+        await field.action_submit()  # Enter, without waiting for the answer as pilot.press would
+        for _ in range(20):  # let the screen's message reach the app and the desk
+            await asyncio.sleep(0.01)
+        assert app.view.game.turn == "alice"  # the commit is held: nothing shown yet
+        app.post_message(events.Key("f8", None))
+        for _ in range(200):
+            if app.table.show_known:
+                break
+            await asyncio.sleep(0.01)
+        assert app.table.show_known  # the app's keys were not held up by the disk
+        gate.set()
+        for _ in range(500):
+            if app.view.game.turn == "bob":
+                break
+            await asyncio.sleep(0.01)
+        assert app.view.game.turn == "bob" and "› alice swaps 2 cat mouse" in app.table_log.plain
+        await pilot.pause()

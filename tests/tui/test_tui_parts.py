@@ -224,7 +224,8 @@ def test_a_voice_device_that_fails_is_said_or_logged_never_swallowed(caplog) -> 
 
 async def test_the_table_screen_needs_only_a_view_to_watch_and_says_what_is_typed() -> None:
     """State flows down, events go up: the table screen works in any app that publishes a
-    ``view`` (it calls nothing of LifeguardApp's); a typed line comes up as a message."""
+    ``view`` (it calls nothing of LifeguardApp's); a typed line comes up as a message, which
+    the app answers."""
     from textual.app import App
     from textual.reactive import reactive
 
@@ -249,6 +250,7 @@ async def test_the_table_screen_needs_only_a_view_to_watch_and_says_what_is_type
 
         def on_table_screen_command_entered(self, message: TableScreen.CommandEntered) -> None:
             self.entered.append(message.text)
+            message.answer.set_result(None)  # nothing run: the screen's wait ends
 
     host = Host()
     async with host.run_test(size=(80, 24)) as pilot:
