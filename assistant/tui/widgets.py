@@ -395,7 +395,8 @@ def expected_verbs(game: Game | None, player: str) -> list[str]:
         case Phase.ROWS:
             verbs = ["starts"] if before_first_turn else []
         case Phase.TURNS:
-            verbs = (["swaps", "knocks"] if player == game.turn else []) + (
+            verbs = (["swaps"] if player == game.turn else []) + (
+                ["knocks"] if player == game.turn and game.may_knock(player) else []) + (
                 ["starts"] if before_first_turn else [])
         case Phase.FINAL_TURNS:
             verbs = ["swaps", "passes"] if player == game.turn else []

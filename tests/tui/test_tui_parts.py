@@ -34,6 +34,7 @@ def game_after(lines: list[str]) -> Game:
 #: Alice's turn, nobody has played yet; then Bob's turn after Alice's swap; then the knock.
 ALICES_TURN = game_after(OPENING)
 BOBS_TURN = game_after([*OPENING, "alice swaps 1 dog"])
+ALICE_AGAIN = game_after([*OPENING, "alice swaps 1 dog", "bob swaps 1 cat", "carol swaps 1 dog"])
 AFTER_KNOCK = game_after([*OPENING, "alice swaps 1 dog", "bob swaps 1 cat", "carol swaps 1 dog",
                           "alice knocks"])
 ROWS = game_after(["new game alice bob carol"])
@@ -50,8 +51,7 @@ ROWS = game_after(["new game alice bob carol"])
         ("ro", ROWS, "row"),
         ("r", ROWS, "row"),  # the rows are what is expected: before 'redo', 'repeat'
         ("alice sw", ALICES_TURN, "alice swaps"),
-        ("alice k", ALICES_TURN, "alice knocks"),
-        ("bob kn", BOBS_TURN, "bob knocks"),
+        ("alice k", ALICE_AGAIN, "alice knocks"),  # she has swapped this round: she may knock
         ("bob pa", AFTER_KNOCK, "bob passes"),
         ("bob s", AFTER_KNOCK, "bob swaps"),
         ("bob s", ROWS, "bob starts"),  # before the first turn, any living player may start
@@ -73,6 +73,8 @@ def test_completion_offers_what_the_game_expects_now(typed: str, game: Game | No
         ("alice swaps 2 bear", ALICES_TURN),
         ("bob st", BOBS_TURN),  # mid-round: nobody 'starts' any more
         ("bob kn", ALICES_TURN),  # not Bob's turn
+        ("alice k", ALICES_TURN),  # a knock only after one's first swap of the round
+        ("bob kn", BOBS_TURN),  # the same
         ("alice pa", ALICES_TURN),  # passing only after a knock
         ("dave", ALICES_TURN),  # no such player
     ],
