@@ -170,14 +170,10 @@ class StartError(Exception):
 
 def open_table_session(settings: Settings, data_dir: str | Path | None = None,
                        rng: random.Random | None = None) -> TableSession:
-    """The stored session of the game store (``assistant.store.session``) when it is installed;
-    otherwise a session that is not saved, said so on the status line."""
-    try:
-        from assistant.store import StoreError
-        from assistant.store.session import open_session
-    except ImportError:
-        referee = Referee(settings.rules, rng or random.Random())
-        return TableSession(referee, "not saved (the game store is not installed)")
+    """The stored session of the game store (``assistant.store.session``)."""
+    from assistant.store import StoreError
+    from assistant.store.session import open_session
+
     try:
         session = open_session(settings, data_dir=data_dir, rng=rng, confirm_new_game=True)
     except StoreError as err:
