@@ -29,7 +29,7 @@ from assistant.commands.files import (
     open_input,
 )
 from assistant.commands.text import MAX_LINE, printable
-from assistant.config import ConfigError, Settings, load_settings
+from assistant.config import settings_or_exit
 from assistant.referee import Referee, Reply
 
 #: Modules that add subcommands of their own (each has ``register(subparsers)``).
@@ -39,13 +39,18 @@ SUBCOMMAND_MODULES = (
     "assistant.web.commands",
 )
 
+CHAT_EPILOG = """\
+The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
+(else the user's data folder); an unfinished game is resumed when chat starts.
 
-def settings_or_exit(args: argparse.Namespace) -> Settings:
-    try:
-        return load_settings(getattr(args, "config", None))
-    except ConfigError as err:
-        print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)
-        raise SystemExit(2) from None
+With --jsonl: when a game is resumed, the first output line is a greeting object
+{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
+key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
+a question ("question": true, nothing changed): send 'yes' as the next line to start the new
+game (the unfinished one stays in the history as abandoned), or 'no' to carry on; any other
+command drops the question.
+"""
+
 
 
 # ---------------------------------------------------------------------------- replay
@@ -182,13 +187,12 @@ def cmd_chat(args: argparse.Namespace) -> int:
     unfinished game is resumed (see ``lifeguard chat --help`` for the --jsonl greeting line)."""
     settings = settings_or_exit(args)
     rng = random.Random(args.seed)
-    if getattr(args, "no_store", False):
+    if args.no_store:
         referee = Referee(settings.rules, rng)
         return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout), False)
     from assistant.store import StoreError, open_session
 
-    move_aside = bool(getattr(args, "move_aside_bad_store", False))
-    set_aside = bool(getattr(args, "set_aside_damaged_game", False))
+    move_aside, set_aside = args.move_aside_bad_store, args.set_aside_damaged_game
     try:
         try:
             session = open_session(settings, rng=rng, move_aside_bad_store=move_aside,
@@ -236,13 +240,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 def cmd_table(args: argparse.Namespace) -> int:
     """No subcommand: the full-screen table when a terminal is there, else chat."""
-    try:
-        module = importlib.import_module("assistant.tui.app")
-    except ImportError:
-        module = None
-    if module is not None and sys.stdin.isatty() and sys.stdout.isatty():
-        return module.run(args)
-    args.jsonl = False
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from assistant.tui.app import run
+
+        return run(args)
     return cmd_chat(args)
 
 
@@ -259,7 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--audio-input", nargs="+", metavar="FILE", default=None,
         help="WAV files to play in as if spoken into the microphone",
     )
-    parser.set_defaults(func=cmd_table, jsonl=False)
+    # What chat reads, for the table's fallback to chat when there is no terminal.
+    parser.set_defaults(func=cmd_table, jsonl=False, no_store=False, move_aside_bad_store=False,
+                        set_aside_damaged_game=False)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     replay = sub.add_parser("replay", help="run a file of commands and print the announcements")
@@ -270,18 +273,23 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seed for drawing lots (default 0)")
     replay.set_defaults(func=cmd_replay)
 
-    chat = sub.add_parser("chat", help="the referee as a line-by-line conversation")
+    chat = sub.add_parser("chat", help="the referee as a line-by-line conversation",
+                          epilog=CHAT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     chat.add_argument("--jsonl", action="store_true", help="answer each line with one JSON object")
+    chat.add_argument(
+        "--move-aside-bad-store", action="store_true",
+        help="if the game store is damaged or not a store, rename it (it is kept) and start a new one",
+    )
+    chat.add_argument(
+        "--set-aside-damaged-game", action="store_true",
+        help="if the unfinished game is damaged, mark it abandoned (it is kept) and go on",
+    )
+    chat.add_argument("--no-store", action="store_true",
+                      help="play without saving (nothing is written)")
     chat.set_defaults(func=cmd_chat)
 
     for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

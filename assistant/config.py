@@ -8,7 +8,9 @@ Defaults live in the dataclasses below; ``config/lifeguard.toml`` documents the 
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -127,6 +129,18 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     except RecursionError:
         raise ConfigError(f"{found}: nested too deeply to be a settings file.") from None
     return settings_from_dict(data, str(found))
+
+
+def settings_or_exit(args: argparse.Namespace) -> Settings:
+    """The settings of ``--config`` (or the usual places) for a subcommand; a bad file is one
+    sentence on stderr and exit status 2."""
+    from assistant.commands.text import printable
+
+    try:
+        return load_settings(getattr(args, "config", None))
+    except ConfigError as err:
+        print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings:

@@ -2,7 +2,7 @@
 
 ``assistant.cli`` calls ``register(subparsers)``; each command reads ``$LIFEGUARD_DATA_DIR``
 (else the user's data directory) and turns every ``StoreError`` into one sentence on stderr
-and exit status 2, never a traceback. ``register`` also adds the store's options to ``chat``.
+and exit status 2, never a traceback. (``chat``, which writes the store, is ``assistant.cli``'s.)
 """
 
 from __future__ import annotations
@@ -14,37 +14,11 @@ import sys
 from pathlib import Path
 
 from assistant.commands.text import printable
+from assistant.config import settings_or_exit
 from assistant.store.db import DamagedGame, GameStore, StoreError, data_dir
-
-CHAT_EPILOG = """\
-The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
-(else the user's data folder); an unfinished game is resumed when chat starts.
-
-With --jsonl: when a game is resumed, the first output line is a greeting object
-{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
-key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
-a question ("question": true, nothing changed): send 'yes' as the next line to start the new
-game (the unfinished one stays in the history as abandoned), or 'no' to carry on; any other
-command drops the question.
-"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    chat = subparsers.choices.get("chat")
-    if chat is not None:
-        chat.epilog = CHAT_EPILOG
-        chat.formatter_class = argparse.RawDescriptionHelpFormatter
-        chat.add_argument(
-            "--move-aside-bad-store", action="store_true",
-            help="if the game store is damaged or not a store, rename it (it is kept) and start a new one",
-        )
-        chat.add_argument(
-            "--set-aside-damaged-game", action="store_true",
-            help="if the unfinished game is damaged, mark it abandoned (it is kept) and go on",
-        )
-        chat.add_argument("--no-store", action="store_true",
-                          help="play without saving (nothing is written)")
-
     status = subparsers.add_parser("status", help="where the current game stands")
     status.add_argument("--json", action="store_true", help="the state as JSON (as replay --json)")
     status.set_defaults(func=cmd_status)
@@ -242,7 +216,6 @@ def write_file(path: Path, data: bytes, replace: bool = False) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from assistant.cli import settings_or_exit
     from assistant.store import records
 
     settings = settings_or_exit(args)

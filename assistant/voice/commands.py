@@ -24,8 +24,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 
-from assistant.cli import settings_or_exit
-from assistant.config import ENGINES
+from assistant.config import ENGINES, settings_or_exit
 from assistant.referee import Referee
 
 
@@ -105,10 +104,8 @@ def cmd_hear(args: argparse.Namespace) -> int:
 
 def _current_game() -> tuple[Referee | None, str]:
     """The current game from the store (read-only), or why there is none."""
-    try:
-        from assistant.store import GameStore, StoreError
-    except ImportError:
-        return None, "There is no game store in this installation."
+    from assistant.store import GameStore, StoreError
+
     try:
         with GameStore.open(None, create=False, readonly=True) as store:
             row = store.current_game()
@@ -156,16 +153,13 @@ def _open_referee(args: argparse.Namespace, settings) -> tuple[object | None, Re
     session = None
     referee: Referee | None = None
     if not args.no_store:
+        from assistant.store import StoreError, open_session
+
         try:
-            from assistant.store import StoreError, open_session
-        except ImportError:
-            open_session = None  # type: ignore[assignment]
-        if open_session is not None:
-            try:
-                session = open_session(settings, rng=random.Random(args.seed))
-                referee = session.referee
-            except StoreError as err:
-                return None, None, f"{getattr(err, 'message', err)} (or use --no-store --players ...)"
+            session = open_session(settings, rng=random.Random(args.seed))
+            referee = session.referee
+        except StoreError as err:
+            return None, None, f"{err.message} (or use --no-store --players ...)"
     if referee is None:
         referee = Referee(settings.rules, random.Random(args.seed))
     if args.players:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from assistant.config import settings_or_exit
+
 SERVE_EPILOG = """\
 The page follows whatever game is current in the game store (lifeguard.sqlite3 in
 $LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
@@ -34,7 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from assistant.cli import settings_or_exit
     from assistant.store.db import data_dir
 
     settings = settings_or_exit(args)
