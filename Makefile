@@ -20,8 +20,7 @@ SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite fe
 run: setup
 	$(BIN)/lifeguard
 
-test: setup
-	$(BIN)/ruff check engine assistant tests bench
+test: lint
 	$(BIN)/pytest -q
 
 setup: system-packages $(STAMP)
@@ -45,8 +44,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
+# Style (ruff), the layers (import-linter's contracts in pyproject.toml) and the types (mypy,
+# [tool.mypy] in pyproject.toml).
 lint: setup
 	$(BIN)/ruff check engine assistant tests bench
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python bench/engine_games.py

@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
 from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, speech_recognition
@@ -26,6 +27,10 @@ from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, spee
 # those who listen: the listener imports this module inside the function that opens a source,
 # so start-up and the headless commands never load it (tests/test_import_hygiene.py).
 sr = speech_recognition()
+
+#: SpeechRecognition's ``AudioSource``: ``Recognizer.listen`` asserts that its input is one. The
+#: library ships no types, so to a type checker it is Any.
+_SpeechRecognitionSource: Any = sr.AudioSource
 
 CHUNK = 512  # frames per read: 32 ms at 16 kHz (end-of-speech is detected in whole chunks)
 
@@ -61,7 +66,7 @@ class _PacedStream:
         return chunk
 
 
-class WavSource(sr.AudioSource):
+class WavSource(_SpeechRecognitionSource):
     """WAV files played in as if spoken into a microphone, one after another.
 
     Files may have any sample rate and be mono or stereo. ``gap`` seconds of silence separate
@@ -111,7 +116,7 @@ class WavSource(sr.AudioSource):
             if i:
                 parts.append(_silence(self.gap))
                 at += len(parts[-1])
-            parts.append(audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH))  # type: ignore[attr-defined]
+            parts.append(audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH))
             self.spans.append((at, at + len(parts[-1])))
             at += len(parts[-1])
         parts.append(_silence(self.trailing_silence))
@@ -152,7 +157,7 @@ class _ArecordStream:
         return data
 
 
-class ArecordSource(sr.AudioSource):
+class ArecordSource(_SpeechRecognitionSource):
     """The default microphone through ALSA's ``arecord`` (16 kHz mono, 16-bit)."""
 
     def __init__(self, device: str | None = None) -> None:

@@ -21,11 +21,20 @@ import json
 import queue
 import random
 import sys
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from assistant.config import ENGINES, settings_or_exit
+from assistant.commands import Command
+from assistant.config import ENGINES, Settings, settings_or_exit
 from assistant.referee import Referee
+from assistant.voice.listener import Heard, ListenerState, Rejected
+
+if TYPE_CHECKING:
+    from assistant.store import Session
+    from assistant.voice.listener import Listener
+    from assistant.voice.protocols import AudioData, SpeechDecoder
+    from assistant.voice.speaker import Speaker
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,9 +60,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # ---------------------------------------------------------------------------- hear
 def cmd_hear(args: argparse.Namespace) -> int:
-    from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
-    from assistant.commands.text import printable
-
     settings = settings_or_exit(args)
     referee: Referee | None = None
     if args.players:
@@ -64,7 +70,7 @@ def cmd_hear(args: argparse.Namespace) -> int:
             print(f"lifeguard hear: {problem} Name the players with --players NAME...", file=sys.stderr)
             return 2
         players = referee.players
-    from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer, read_wav
+    from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
 
     try:
         recognizer, note = make_recognizer(args.engine or settings.voice.engine, players,
@@ -74,20 +80,16 @@ def cmd_hear(args: argparse.Namespace) -> int:
         return 2
     if note:
         print(f"lifeguard hear: {note}.", file=sys.stderr)
+    return _hear_files(recognizer, args)
+
+
+def _hear_files(recognizer: SpeechDecoder, args: argparse.Namespace) -> int:
+    """Each file decoded and its command printed (or all as JSON): the exit status."""
     results = []
     status = 0
     for path in args.files:
-        try:
-            open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
-            audio = read_wav(path)
-        except InputRefused as err:
-            print(f"lifeguard hear: {printable(str(err), 300)}", file=sys.stderr)
-            status = 2
-            continue
-        except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
-            reason = "its sample rate is 0" if isinstance(err, ZeroDivisionError) else err or "unreadable"
-            print(f"lifeguard hear: {printable(path)}: not a WAV, AIFF or FLAC file ({reason}).",
-                  file=sys.stderr)
+        audio = _read_audio(path)
+        if audio is None:
             status = 2
             continue
         decoded = recognizer.decode_audio(audio)
@@ -102,6 +104,24 @@ def cmd_hear(args: argparse.Namespace) -> int:
     return status
 
 
+def _read_audio(path: str) -> AudioData | None:
+    """The recording in ``path``; None, said on stderr, when it is refused or no audio file."""
+    from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
+    from assistant.commands.text import printable
+    from assistant.voice.recognizer import read_wav
+
+    try:
+        open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
+        return read_wav(path)
+    except InputRefused as err:
+        print(f"lifeguard hear: {printable(str(err), 300)}", file=sys.stderr)
+    except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
+        reason = "its sample rate is 0" if isinstance(err, ZeroDivisionError) else err or "unreadable"
+        print(f"lifeguard hear: {printable(path)}: not a WAV, AIFF or FLAC file ({reason}).",
+              file=sys.stderr)
+    return None
+
+
 def _current_game() -> tuple[Referee | None, str]:
     """The current game from the store (read-only), or why there is none."""
     from assistant.store import GameStore, StoreError
@@ -113,7 +133,7 @@ def _current_game() -> tuple[Referee | None, str]:
                 return None, "No game in progress."
             entries = store.entries(row.id)
     except StoreError as err:
-        return None, str(getattr(err, "message", err))
+        return None, err.message
     try:
         referee = Referee.resume([e.command for e in entries], [e.joined for e in entries], row.cursor)
     except Exception as err:  # noqa: BLE001 - a store this version cannot replay: players still known
@@ -149,116 +169,180 @@ def cmd_listen(args: argparse.Namespace) -> int:
             session.close()
 
 
-def _open_referee(args: argparse.Namespace, settings) -> tuple[object | None, Referee | None, str]:
-    session = None
-    referee: Referee | None = None
-    if not args.no_store:
+def _open_referee(args: argparse.Namespace,
+                  settings: Settings) -> tuple[Session | None, Referee | None, str]:
+    """The session of the store (None with --no-store) and its referee, with the game of
+    --players started; or (None, None, why not)."""
+    session: Session | None = None
+    if args.no_store:
+        referee = Referee(settings.rules, random.Random(args.seed))
+    else:
         from assistant.store import StoreError, open_session
 
         try:
             session = open_session(settings, rng=random.Random(args.seed))
-            referee = session.referee
         except StoreError as err:
             return None, None, f"{err.message} (or use --no-store --players ...)"
-    if referee is None:
-        referee = Referee(settings.rules, random.Random(args.seed))
-    if args.players:
-        reply = referee.handle("new game " + " ".join(args.players))
-        if reply.question and reply.intent == "new_game":
-            reply = referee.handle("yes")
-        if not reply.ok:
-            if session is not None:
-                session.close()
-            return None, None, reply.error or "cannot start the game"
-    elif referee.game is None:
+        referee = session.referee
+    problem = _start_game(referee, args.players)
+    if problem:
         if session is not None:
             session.close()
-        return None, None, "No game in progress: name the players with --players NAME..."
+        return None, None, problem
     return session, referee, ""
 
 
-def _listen_session(args, settings, referee: Referee, files, say_line) -> int:
+def _start_game(referee: Referee, players: Sequence[str] | None) -> str:
+    """Start a new game of ``players`` (yes, even over an unfinished one); without players, a game
+    must be in progress. What is wrong, or ""."""
+    if not players:
+        return "" if referee.game is not None else \
+            "No game in progress: name the players with --players NAME..."
+    reply = referee.handle("new game " + " ".join(players))
+    if reply.question and reply.intent == "new_game":
+        reply = referee.handle("yes")
+    return "" if reply.ok else reply.error or "cannot start the game"
+
+
+@dataclass(frozen=True)
+class _SpeakerState:
+    state: str
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class _Typed:
+    """A line typed on stdin; None: stdin ended."""
+
+    line: str | None
+
+
+#: What the session waits for: the speaker's and the listener's news, and typed lines.
+_Event = _SpeakerState | _Typed | Heard | Rejected | ListenerState
+
+
+class _End(Exception):
+    """The session ends with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _ListenSession:
+    """``lifeguard listen``'s loop: each event from the speaker, the listener or stdin answered
+    on the calling thread, which owns the referee."""
+
+    def __init__(self, referee: Referee, speaker: Speaker, listener: Listener,
+                 files: Sequence[str] | None, say_line: Callable[[str], None]) -> None:
+        self.referee = referee
+        self.speaker = speaker
+        self.listener = listener
+        self.files = files
+        self.say_line = say_line
+        self.noted = False
+
+    def speak(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.say_line(line)
+            self.speaker.say(line)
+
+    def run(self, events: queue.Queue[_Event]) -> int:
+        """Answer events until the input ends, stdin ends or hearing stops: the exit status."""
+        try:
+            while True:
+                self.answer(events.get())
+        except _End as end:
+            return end.status
+
+    def answer(self, event: _Event) -> None:
+        match event:
+            case _SpeakerState(state, reason):
+                self.on_speaker(state, reason)
+            case _Typed(line):
+                self.on_typed(line)
+            case Heard():
+                self.on_heard(event.command)
+            case Rejected(text, reason):
+                heard = f" (heard '{text}')" if text else ""
+                self.say_line(f"not a command: {reason}{heard}")
+            case ListenerState(state, reason):
+                self.on_listener(state, reason)
+
+    def on_speaker(self, state: str, reason: str | None) -> None:
+        if state == "speaking":
+            self.listener.pause()
+        else:
+            self.listener.resume()
+        if state == "unavailable":
+            self.say_line(f"(speech: {reason})")
+
+    def on_typed(self, line: str | None) -> None:
+        if line is None:
+            raise _End(0)
+        if line.strip():
+            reply = self.referee.handle(line)
+            self.speak(reply.said if reply.ok else [f"! {reply.error}"])
+        else:
+            self.listener.push_to_talk()
+
+    def on_heard(self, command: Command) -> None:
+        from assistant import announce
+
+        self.say_line(f"heard: {command.canonical}")
+        reply = self.referee.execute(command, heard=True)
+        if not reply.question:  # a question reads the command back itself
+            self.speak([announce.readback(command.canonical, command.intent)])
+        self.speak(reply.said if reply.ok else [f"! {reply.error}"])
+        self.listener.settled()  # the next command is heard against the game as it is now
+
+    def on_listener(self, state: str, reason: str | None) -> None:
+        if state == "unavailable":
+            self.say_line(f"(listening: {reason})")
+            raise _End(1)
+        if self.listener.note and not self.noted:
+            self.noted = True
+            self.say_line(f"({self.listener.note})")
+        if self.files and self.listener.input_ended:
+            raise _End(0)
+
+
+def _listen_session(args: argparse.Namespace, settings: Settings, referee: Referee,
+                    files: Sequence[str] | None, say_line: Callable[[str], None]) -> int:
     from assistant import announce
-    from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
+    from assistant.voice.listener import ListenContext, Listener
     from assistant.voice.speaker import Speaker
 
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[_Event] = queue.Queue()
     voice = replace(settings.voice, listen="continuous" if (files or args.continuous) else "push_to_talk",
                     engine=args.engine or settings.voice.engine)
     speaker = Speaker(voice if not args.quiet else replace(voice, speak=False),
-                      on_state=lambda state, reason: events.put(("speaker", state, reason)))
+                      on_state=lambda state, reason: events.put(_SpeakerState(state, reason)))
     listener = Listener(voice, lambda: ListenContext.from_referee(referee), events.put,
                         audio_input=files, settle=True)
     speaker.start()
     listener.start()
-
-    def speak(lines: Sequence[str]) -> None:
-        for line in lines:
-            say_line(line)
-            speaker.say(line)
-
-    speak(referee.last_said[-2:] if referee.last_said else [announce.expecting(referee.game)])
+    session = _ListenSession(referee, speaker, listener, files, say_line)
+    session.speak(referee.last_said[-2:] if referee.last_said else [announce.expecting(referee.game)])
     if not files:
         say_line("Press Enter and speak a command (or type one); Ctrl+D to leave.")
         _start_stdin_reader(events)
-    status = 0
-    noted = False
     try:
-        while True:
-            event = events.get()
-            if isinstance(event, tuple) and event[0] == "speaker":
-                _, state, reason = event
-                if state == "speaking":
-                    listener.pause()
-                else:
-                    listener.resume()
-                if state == "unavailable":
-                    say_line(f"(speech: {reason})")
-            elif isinstance(event, tuple) and event[0] == "stdin":
-                line = event[1]
-                if line is None:
-                    break
-                if line.strip():
-                    reply = referee.handle(line)
-                    speak(reply.said if reply.ok else [f"! {reply.error}"])
-                else:
-                    listener.push_to_talk()
-            elif isinstance(event, Heard):
-                command = event.command
-                say_line(f"heard: {command.canonical}")
-                reply = referee.execute(command, heard=True)
-                if not reply.question:  # a question reads the command back itself
-                    speak([announce.readback(command.canonical, command.intent)])
-                speak(reply.said if reply.ok else [f"! {reply.error}"])
-                listener.settled()  # the next command is heard against the game as it is now
-            elif isinstance(event, Rejected):
-                heard = f" (heard '{event.text}')" if event.text else ""
-                say_line(f"not a command: {event.reason}{heard}")
-            elif isinstance(event, ListenerState):
-                if event.state == "unavailable":
-                    say_line(f"(listening: {event.reason})")
-                    status = 1
-                    break
-                if listener.note and not noted:
-                    noted = True
-                    say_line(f"({listener.note})")
-                if files and listener.input_ended:
-                    break
+        return session.run(events)
     except KeyboardInterrupt:
-        status = 130
+        return 130
     finally:
         listener.close()
         speaker.wait_idle(timeout=10)
         speaker.close()
-    return status
 
 
-def _start_stdin_reader(events: queue.Queue) -> None:
+def _start_stdin_reader(events: queue.Queue[_Event]) -> None:
     import threading
 
     def read() -> None:
         for line in sys.stdin:
-            events.put(("stdin", line))
-        events.put(("stdin", None))
+            events.put(_Typed(line))
+        events.put(_Typed(None))
 
     threading.Thread(target=read, name="lifeguard-stdin", daemon=True).start()

@@ -40,6 +40,7 @@ from engine.game import Game
 
 if TYPE_CHECKING:
     from assistant.referee import Referee
+    from assistant.voice.protocols import AudioSource, SpeechDecoder
     from assistant.voice.recognizer import Decoded
 
 with warnings.catch_warnings():
@@ -205,8 +206,8 @@ class Listener:
         self.mode = settings.listen if settings.listen in LISTEN_MODES else "push_to_talk"
         self.state = "off"
         self.reason: str | None = None
-        self.recognizer = None  # the recogniser (make_recognizer), once loaded
-        self._source = None
+        self.recognizer: SpeechDecoder | None = None  # the recogniser (make_recognizer), once loaded
+        self._source: AudioSource | None = None
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self._push = threading.Event()

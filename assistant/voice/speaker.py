@@ -34,6 +34,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 from assistant.config import VoiceSettings
+from assistant.voice.protocols import SpeechEngine
 
 #: The default player: ALSA's aplay, quiet. ``{file}`` is replaced by the WAV to play.
 DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
@@ -41,7 +42,14 @@ DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
 #: Longest wait for one announcement's synthesis (a few hundred ms normally) before giving up.
 SYNTHESIS_TIMEOUT = 30.0
 
-_STOP = object()
+class _Stop:
+    """The last item of a speaker's queue: its thread ends."""
+
+
+_STOP = _Stop()
+#: What a speaker's queue holds: (generation, text) to speak, an event to set once everything
+#: before it is done (``wait_idle``), or ``_STOP``.
+_Item = tuple[int, str] | threading.Event | _Stop
 
 
 class _Synthesizer:
@@ -89,7 +97,7 @@ class _Synthesizer:
             done.set_result(_synthesize(engine, text, path, settings))
 
 
-def _start_engine() -> tuple[object | None, str | None]:
+def _start_engine() -> tuple[SpeechEngine | None, str | None]:
     try:
         import pyttsx3
         import pyttsx3.drivers.espeak as espeak_driver
@@ -100,22 +108,22 @@ def _start_engine() -> tuple[object | None, str | None]:
         # table's terminal. contextlib.redirect_stdout is no fix: it swaps sys.stdout for the
         # whole process while the table draws on another thread. So the name ``print`` is
         # shadowed in that one module of pyttsx3's and nowhere else.
-        espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+        espeak_driver.print = lambda *args, **kwargs: None
         return pyttsx3.init("espeak"), None
     except Exception as err:  # noqa: BLE001 - any failure of the back end means no speech
         return None, f"speech off: the speech engine failed to start ({_one_line(err)})"
 
 
-def _synthesize(engine: object, text: str, path: str, settings: VoiceSettings) -> str | None:
+def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSettings) -> str | None:
     try:
-        engine.setProperty("rate", settings.rate)  # type: ignore[attr-defined]
-        engine.setProperty("volume", settings.volume)  # type: ignore[attr-defined]
+        engine.setProperty("rate", settings.rate)
+        engine.setProperty("volume", settings.volume)
         try:
-            engine.setProperty("voice", settings.voice)  # type: ignore[attr-defined]
+            engine.setProperty("voice", settings.voice)
         except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
             pass
-        engine.save_to_file(text, path)  # type: ignore[attr-defined]
-        engine.runAndWait()  # type: ignore[attr-defined]
+        engine.save_to_file(text, path)
+        engine.runAndWait()
     except Exception as err:  # noqa: BLE001
         return f"speech off: synthesis failed ({_one_line(err)})"
     if not Path(path).exists():
@@ -148,7 +156,7 @@ class Speaker:
         self.state: str = "on"
         self.reason: str | None = None
         self._muted = not settings.speak
-        self._queue: queue.Queue[object] = queue.Queue()
+        self._queue: queue.Queue[_Item] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._process_lock = threading.Lock()
@@ -227,14 +235,14 @@ class Speaker:
             self._ready.set()
             while True:
                 item = self._queue.get()
-                if item is _STOP:
+                if isinstance(item, _Stop):
                     break
                 if isinstance(item, threading.Event):
                     item.set()
                     continue
                 if reason is not None:
                     continue
-                generation, text = item  # type: ignore[misc]
+                generation, text = item
                 if generation != self._generation or self._muted:
                     continue
                 self._speak(text, workdir, generation)
@@ -324,13 +332,13 @@ class Speaker:
             process.terminate()
 
     def _drain(self) -> None:
-        keep = []
+        keep: list[_Item] = []
         while True:
             try:
                 item = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if item is _STOP or isinstance(item, threading.Event):
+            if isinstance(item, _Stop | threading.Event):
                 keep.append(item)
         for item in keep:
             self._queue.put(item)

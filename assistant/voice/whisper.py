@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -67,6 +68,9 @@ from assistant.voice.whisper_model import (
 )
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 BEAM_SIZE = 10
 # Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
@@ -249,7 +253,7 @@ class _TokenState:
 class TokenGrammar:
     """The word grammar spelt in Whisper's tokens; states are frozensets of ``_TokenState``."""
 
-    def __init__(self, words: WordGrammar, tokenizer: object, specials: dict[str, int]) -> None:
+    def __init__(self, words: WordGrammar, tokenizer: Tokenizer, specials: dict[str, int]) -> None:
         self.words = words
         self.tokenizer = tokenizer
         self.end = specials["eot"]
@@ -350,14 +354,16 @@ class WhisperModel:
         self.path = path
         self._ctranslate2 = ctranslate2
         vocab = self.tokenizer.token_to_id
-        self.specials = {
+        specials = {
             "eot": vocab("<|endoftext|>"), "sot": vocab("<|startoftranscript|>"),
             "notimestamps": vocab("<|notimestamps|>"), "prev": vocab("<|startofprev|>"),
             "nospeech": vocab("<|nocaptions|>") or vocab("<|nospeech|>"),
             **{mark: self.text_tokens(mark)[0] for mark in ",:.!?"},
         }
-        if None in self.specials.values():
+        if None in specials.values():
             raise ModelUnavailable(f"the Whisper tokenizer in {path} lacks Whisper's special tokens")
+        self.specials: dict[str, int] = {name: token for name, token in specials.items()
+                                         if token is not None}
         #: Tokens that end a sentence: how much the decoder wants to stop is their total.
         self.enders = np.array(sorted({self.specials["eot"], *(self.text_tokens(p)[0] for p in ".?!")}))
 
@@ -377,6 +383,7 @@ class WhisperModel:
                               decoder.cross_cache(self.encode(audio)))
         tokens: list[int] = []
         for _ in range(limit):
+            assert state.log_probs is not None
             token = int(state.log_probs[0].argmax())
             if token == self.specials["eot"]:
                 break

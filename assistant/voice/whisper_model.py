@@ -289,7 +289,7 @@ class Decoder:
         causal = None
         if count > 1:
             causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
-        caches = []
+        caches: list[tuple[np.ndarray, np.ndarray] | None] = []
         for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):
             h = _layer_norm(x, *layer.self_norm)
             q, k, v = np.split(h @ layer.self_qkv[0] + layer.self_qkv[1], 3, axis=-1)
