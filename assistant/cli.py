@@ -190,7 +190,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if args.no_store:
         referee = Referee(settings.rules, rng)
         return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout), False)
-    from assistant.store import StoreError, open_session
+    from assistant.store import StoreError, StoreErrorKind, open_session
 
     move_aside, set_aside = args.move_aside_bad_store, args.set_aside_damaged_game
     try:
@@ -198,7 +198,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             session = open_session(settings, rng=rng, move_aside_bad_store=move_aside,
                                    set_aside_damaged_game=set_aside)
         except StoreError as err:
-            damaged_game = err.kind == "damaged" and not set_aside
+            damaged_game = err.kind == StoreErrorKind.DAMAGED and not set_aside
             if not (damaged_game or (err.can_move_aside and not move_aside)) \
                     or args.jsonl or not sys.stdin.isatty():
                 raise

@@ -5,7 +5,15 @@ accepted command is committed before it answers; ``assistant.store.commands`` ad
 ``status``, ``history``, ``stats``, ``export`` and ``import`` subcommands.
 """
 
-from assistant.store.db import GameStore, StoreError, data_dir
+from assistant.store.db import GameStatus, GameStore, StoreError, StoreErrorKind, data_dir
 from assistant.store.session import Session, open_session
 
-__all__ = ["GameStore", "Session", "StoreError", "data_dir", "open_session"]
+__all__ = [
+    "GameStatus",
+    "GameStore",
+    "Session",
+    "StoreError",
+    "StoreErrorKind",
+    "data_dir",
+    "open_session",
+]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
-from assistant.store.db import DamagedGame, GameStore, StoreError, data_dir
+from assistant.store.db import DamagedGame, GameStore, StoreError, StoreErrorKind, data_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,7 +65,7 @@ def _open_reader() -> GameStore | None:
     try:
         return GameStore.open(data_dir(), create=False, readonly=True)
     except StoreError as err:
-        if err.kind == "missing":
+        if err.kind == StoreErrorKind.MISSING:
             return None
         raise
 
@@ -154,7 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = _open_reader()
         if store is None:
-            raise StoreError(f"No games yet: there is no game store in {data_dir()}.", "missing")
+            raise StoreError(f"No games yet: there is no game store in {data_dir()}.", StoreErrorKind.MISSING)
         with store:
             text = _export(store, records.pick_game(store, args.game), args.format)
     except StoreError as err:

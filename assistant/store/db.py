@@ -23,7 +23,9 @@ import urllib.parse
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from assistant.referee import Entry, JournalError
 from engine.rules import HouseRules
@@ -33,13 +35,34 @@ DB_NAME = "lifeguard.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+class GameStatus(StrEnum):
+    """A stored game's ``status`` (the schema's CHECK allows exactly these)."""
+
+    UNFINISHED = "unfinished"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class StoreErrorKind(StrEnum):
+    """What went wrong, for the callers that act on it (``StoreError.kind``)."""
+
+    MISSING = "missing"  # no store (or no such game) yet
+    CORRUPT = "corrupt"  # SQLite says the file is damaged
+    FOREIGN = "foreign"  # not a Lifeguard store at all
+    NEWER = "newer"  # written by a newer Lifeguard
+    READONLY = "readonly"  # cannot be written (or opened) here
+    FULL = "full"  # the disk is full
+    LOCKED = "locked"  # another Lifeguard holds it
+    CONFLICT = "conflict"  # another writer changed the game under this one
+    DAMAGED = "damaged"  # one game cannot be used; the others can (``DamagedGame``)
+    IO = "io"  # anything else
+
+
 class StoreError(JournalError):
-    """The store cannot be used or written; the message names the file and says what to do.
+    """The store cannot be used or written; the message names the file and says what to do."""
 
-    ``kind`` is one of: missing, corrupt, foreign, newer, readonly, full, locked, conflict, io.
-    """
-
-    def __init__(self, message: str, kind: str = "io", path: Path | None = None) -> None:
+    def __init__(self, message: str, kind: StoreErrorKind = StoreErrorKind.IO,
+                 path: Path | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
@@ -51,7 +74,7 @@ class StoreError(JournalError):
     @property
     def can_move_aside(self) -> bool:
         """Only a file that is no usable store at all may be moved aside (never a newer one)."""
-        return self.kind in ("corrupt", "foreign")
+        return self.kind in (StoreErrorKind.CORRUPT, StoreErrorKind.FOREIGN)
 
 
 def data_dir() -> Path:
@@ -102,10 +125,10 @@ MIGRATIONS: tuple[str, ...] = (
 class GameRow:
     id: int
     players: tuple[str, ...]
-    rules: dict
+    rules: dict[str, Any]  # as stored: HouseRules' fields, checked when the game is rebuilt
     started: str
     ended: str | None
-    status: str
+    status: GameStatus
     winners: tuple[str, ...]
     cursor: int
     source: str
@@ -113,7 +136,7 @@ class GameRow:
     #: sentence, never replayed, and the other games stay usable.
     damage: str | None = None
     #: The stored values as they are (for ``export --format json`` of a damaged game).
-    raw: tuple = ()
+    raw: tuple[object, ...] = ()
 
     def house_rules(self) -> HouseRules:
         return HouseRules(**self.rules)
@@ -127,7 +150,7 @@ class DamagedGame(StoreError):
             f"Game {game_id} in {path} is damaged ({what}); the other games are not affected. "
             f"'lifeguard export {game_id} --format json' writes what is stored in it, and "
             "'lifeguard chat --set-aside-damaged-game' marks it abandoned so that play can go on.",
-            "damaged", path)
+            StoreErrorKind.DAMAGED, path)
         self.game_id = game_id
 
 
@@ -140,46 +163,72 @@ class StoredEntry:
     said: str
 
 
-def _row_to_game(row: tuple) -> GameRow:
-    """A stored row as a ``GameRow``; a value that is not what the schema means gives a row
-    with ``damage`` set (and empty values), never an exception."""
-    gid, players, rules, started, ended, status, winners, cursor, source = row
-    problems: list[str] = []
+@dataclass(frozen=True)
+class LogPosition:
+    """Where a writer believes its game's log stands: how many entries, and the cursor."""
 
-    def names(value: object, what: str) -> tuple[str, ...]:
-        try:
-            decoded = json.loads(value) if isinstance(value, str | bytes) else None
-        except (ValueError, RecursionError):
-            decoded = None
-        if not isinstance(decoded, list) or not all(isinstance(n, str) for n in decoded):
-            problems.append(f"its {what} are not a list of names")
-            return ()
-        return tuple(decoded)
+    game_id: int
+    count: int
+    cursor: int
 
-    player_names = names(players, "players")
-    winner_names = names(winners, "winners")
+
+def _names(value: object, what: str, problems: list[str]) -> tuple[str, ...]:
+    """A stored JSON list of names; () with a problem noted when it is not one."""
     try:
-        decoded_rules = json.loads(rules) if isinstance(rules, str | bytes) else None
+        decoded = json.loads(value) if isinstance(value, str | bytes) else None
     except (ValueError, RecursionError):
-        decoded_rules = None
-    if not isinstance(decoded_rules, dict):
+        decoded = None
+    if not isinstance(decoded, list) or not all(isinstance(n, str) for n in decoded):
+        problems.append(f"its {what} are not a list of names")
+        return ()
+    return tuple(decoded)
+
+
+def _rules(value: object, problems: list[str]) -> dict[str, Any]:
+    """The stored JSON object of house rules; {} with a problem noted when it is not one."""
+    try:
+        decoded = json.loads(value) if isinstance(value, str | bytes) else None
+    except (ValueError, RecursionError):
+        decoded = None
+    if not isinstance(decoded, dict):
         problems.append("its house rules are not readable")
-        decoded_rules = {}
-    for what, stamp in (("start time", started), ("end time", ended)):
+        return {}
+    return decoded
+
+
+def _check_stamps(row: sqlite3.Row, problems: list[str]) -> None:
+    """The start time (and the end time, when there is one) must be ISO 8601 dates."""
+    for what, stamp in (("start time", row["started"]), ("end time", row["ended"])):
         if stamp is None and what == "end time":
             continue
         try:
             datetime.fromisoformat(stamp)
         except (TypeError, ValueError):
             problems.append(f"its {what} {str(stamp)[:40]!r} is not a date")
+
+
+def _row_to_game(row: sqlite3.Row) -> GameRow:
+    """A stored row as a ``GameRow``; a value that is not what the schema means gives a row
+    with ``damage`` set (and empty values), never an exception."""
+    problems: list[str] = []
+    player_names = _names(row["players"], "players", problems)
+    winner_names = _names(row["winners"], "winners", problems)
+    decoded_rules = _rules(row["rules"], problems)
+    _check_stamps(row, problems)
+    cursor = row["cursor"]
     if not isinstance(cursor, int) or cursor < 0:
         problems.append(f"its cursor {str(cursor)[:20]!r} is not a position in its log")
-        cursor = 0
+    try:
+        status = GameStatus(row["status"])
+    except ValueError:  # only a file written around the schema's CHECK
+        problems.append(f"its status {str(row['status'])[:20]!r} is not one of "
+                        f"{', '.join(GameStatus)}")
+        status = GameStatus.ABANDONED
     if problems:
-        return GameRow(gid, (), {}, str(started), None, str(status), (), 0, str(source),
-                       "; ".join(problems), tuple(row))
-    return GameRow(gid, player_names, decoded_rules, started, ended, status, winner_names,
-                   cursor, source, None, tuple(row))
+        return GameRow(row["id"], (), {}, str(row["started"]), None, status, (), 0,
+                       str(row["source"]), "; ".join(problems), tuple(row))
+    return GameRow(row["id"], player_names, decoded_rules, row["started"], row["ended"], status,
+                   winner_names, cursor, row["source"], None, tuple(row))
 
 
 GAME_COLUMNS = "id, players, rules, started, ended, status, winners, cursor, source"
@@ -197,32 +246,32 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
     if name == "SQLITE_FULL" or "disk is full" in text:
         return StoreError(
             f"The disk holding the game store {path} is full, so nothing was saved or changed. "
-            "Free some disk space, then say the command again.", "full", path)
+            "Free some disk space, then say the command again.", StoreErrorKind.FULL, path)
     if (name.startswith("SQLITE_READONLY") or "readonly" in text
             or getattr(err, "errno", None) in (errno.EROFS, errno.EACCES, errno.EPERM)):
         return StoreError(
             f"Cannot write the game store {path}: the file or its folder is read-only. Make the "
-            "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path)
+            "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path)
     if name == "SQLITE_NOTADB" or "not a database" in text:
         return StoreError(
             f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
             "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
-            "it and start a new store.", "foreign", path)
+            "it and start a new store.", StoreErrorKind.FOREIGN, path)
     if name.startswith("SQLITE_CORRUPT") or "malformed" in text:
         return StoreError(
             f"The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
             "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
-            "corrupt", path)
+            StoreErrorKind.CORRUPT, path)
     if name.startswith("SQLITE_BUSY") or "locked" in text:
         return StoreError(
             f"The game store {path} is busy: another program is writing it. Close the other "
-            "lifeguard and try again.", "locked", path)
+            "lifeguard and try again.", StoreErrorKind.LOCKED, path)
     if name.startswith("SQLITE_CANTOPEN") or isinstance(err, OSError):
         return StoreError(
             f"Cannot open the game store {path} ({getattr(err, 'strerror', None) or text}). "
             "Check that its folder exists and is writable, or set LIFEGUARD_DATA_DIR to a folder "
-            "you can write.", "readonly", path)
-    return StoreError(f"Cannot {doing} the game store {path}: {text}.", "io", path)
+            "you can write.", StoreErrorKind.READONLY, path)
+    return StoreError(f"Cannot {doing} the game store {path}: {text}.", StoreErrorKind.IO, path)
 
 
 # ---------------------------------------------------------------------------- the store
@@ -235,6 +284,7 @@ class GameStore:
     ) -> None:
         self.path = path
         self.conn = conn
+        conn.row_factory = sqlite3.Row  # rows are read by column name
         self._lock_fd = lock_fd
         self.readonly = readonly
 
@@ -257,13 +307,13 @@ class GameStore:
             return cls._open_readonly(path)
         if not path.exists():
             if not create:
-                raise StoreError(f"No games yet: there is no game store at {path}.", "missing", path)
+                raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 raise StoreError(
                     f"Cannot create the folder {folder} for the game store ({err.strerror or err}). "
-                    "Set LIFEGUARD_DATA_DIR to a folder you can write.", "readonly", path) from None
+                    "Set LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path) from None
         check_file(path)
         lock_fd = take_lock(path) if lock else None
         try:
@@ -288,7 +338,7 @@ class GameStore:
     @classmethod
     def _open_readonly(cls, path: Path) -> GameStore:
         if not path.exists() and not path.is_symlink():
-            raise StoreError(f"No games yet: there is no game store at {path}.", "missing", path)
+            raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
         check_file(path)
         uri = "file:" + urllib.parse.quote(str(path.resolve()))
         # mode=ro reads a store others may be writing; on a read-only disk SQLite cannot make
@@ -306,7 +356,7 @@ class GameStore:
             except sqlite3.Error as err:
                 store.close()
                 problem = explain(err, path, "read")
-                if problem.kind not in ("readonly", "io") or options.endswith("immutable=1"):
+                if problem.kind not in (StoreErrorKind.READONLY, StoreErrorKind.IO) or options.endswith("immutable=1"):
                     raise problem from None
             except StoreError:
                 store.close()
@@ -322,7 +372,7 @@ class GameStore:
             raise StoreError(
                 f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
                 f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
-                "or set LIFEGUARD_DATA_DIR to another folder.", "newer", path)
+                "or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.NEWER, path)
         return version
 
     def _check_integrity(self) -> None:
@@ -333,7 +383,7 @@ class GameStore:
             raise StoreError(
                 f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); "
                 "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
-                "--move-aside-bad-store' to rename it and start a new store.", "corrupt", path)
+                "--move-aside-bad-store' to rename it and start a new store.", StoreErrorKind.CORRUPT, path)
 
     def _check_readable(self) -> None:
         """The checks of ``_prepare`` that need no writing."""
@@ -341,11 +391,11 @@ class GameStore:
         version = self._schema_version()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version == 0 and not tables:
-            raise StoreError(f"No games yet in {path}.", "missing", path)
+            raise StoreError(f"No games yet in {path}.", StoreErrorKind.MISSING, path)
         if version == 0 or not {"games", "entries"} <= tables:
             raise StoreError(
                 f"{path} is not a Lifeguard game store, or it is damaged (its tables are "
-                "missing); nothing in it was changed.", "foreign", path)
+                "missing); nothing in it was changed.", StoreErrorKind.FOREIGN, path)
         self._check_integrity()
 
     def _prepare(self) -> None:
@@ -358,13 +408,13 @@ class GameStore:
                 f"{path} is an SQLite database but not a Lifeguard game store (it has tables "
                 f"{', '.join(sorted(tables))}); nothing in it was changed. Move it away, or run "
                 "'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
-                "foreign", path)
+                StoreErrorKind.FOREIGN, path)
         self._check_integrity()
         if version >= 1 and not {"games", "entries"} <= tables:
             raise StoreError(
                 f"The game store {path} is damaged (its tables are missing); nothing in it was "
                 "changed. Run 'lifeguard chat --move-aside-bad-store' to rename it and start a "
-                "new store.", "corrupt", path)
+                "new store.", StoreErrorKind.CORRUPT, path)
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
         if mode != "wal":
             conn.execute("PRAGMA journal_mode = WAL")
@@ -430,14 +480,14 @@ class GameStore:
 
     def entries(self, game_id: int) -> list[StoredEntry]:
         return [
-            StoredEntry(seq, command, bool(joined), at, said)
-            for seq, command, joined, at, said in self._read(
+            StoredEntry(r["seq"], r["command"], bool(r["joined"]), r["at"], r["said"])
+            for r in self._read(
                 "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq",
                 (game_id,),
             )
         ]
 
-    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.Error as err:
@@ -449,7 +499,7 @@ class GameStore:
         players: Sequence[str],
         rules: HouseRules,
         entries: Sequence[Entry],
-        status: str = "unfinished",
+        status: GameStatus = GameStatus.UNFINISHED,
         winners: Sequence[str] = (),
         source: str = "played",
         abandon_unfinished: bool = True,
@@ -461,11 +511,11 @@ class GameStore:
 
     def _insert_game(
         self, conn: sqlite3.Connection, players: Sequence[str], rules: HouseRules,
-        entries: Sequence[Entry], status: str, winners: Sequence[str], source: str,
+        entries: Sequence[Entry], status: GameStatus, winners: Sequence[str], source: str,
         abandon_unfinished: bool,
     ) -> int:
         stamp = now()
-        if abandon_unfinished and status == "unfinished":
+        if abandon_unfinished and status == GameStatus.UNFINISHED:
             conn.execute(
                 "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'unfinished'",
                 (stamp,),
@@ -474,7 +524,7 @@ class GameStore:
             "INSERT INTO games (players, rules, started, ended, status, winners, cursor, source) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (json.dumps(list(players)), rules_json(rules), stamp,
-             stamp if status != "unfinished" else None, status, json.dumps(list(winners)),
+             stamp if status != GameStatus.UNFINISHED else None, status, json.dumps(list(winners)),
              len(entries), source),
         )
         game_id = int(cur.lastrowid or 0)
@@ -495,6 +545,62 @@ class GameStore:
             conn.execute(
                 "UPDATE games SET status = 'abandoned', ended = ? WHERE id = ?", (now(), game_id)
             )
+
+    # -- the referee's log (``StoreJournal``): each call one transaction, which first checks
+    # that the game is still as ``at`` says, so a second writer can never interleave commands.
+    def start_game(self, players: Sequence[str], rules: HouseRules, entries: Sequence[Entry],
+                   replacing: int | None) -> int:
+        """A new unfinished game with its first entries; an unfinished game before it is
+        abandoned. Refused (``conflict``) when a game other than ``replacing`` is unfinished:
+        another writer started it. Returns the new game's id."""
+        with self.transaction() as conn:
+            unfinished = [r["id"] for r in
+                          conn.execute("SELECT id FROM games WHERE status = 'unfinished'")]
+            if any(gid != replacing for gid in unfinished):
+                raise self.conflict()
+            return self._insert_game(conn, players, rules, entries, GameStatus.UNFINISHED, (),
+                                     "played", True)
+
+    def write_entries(self, at: LogPosition, start: int, entries: Sequence[Entry]) -> None:
+        """Replace the log from ``start`` on (the undone entries there) with ``entries``; the
+        cursor moves after them and the game is unfinished again."""
+        with self.transaction() as conn:
+            self._check_position(conn, at)
+            conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (at.game_id, start))
+            self._insert_entries(conn, at.game_id, start, entries, now())
+            conn.execute(
+                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
+                "WHERE id = ?", (start + len(entries), at.game_id))
+
+    def move_cursor(self, at: LogPosition, cursor: int) -> None:
+        """Undo or redo: the entries before ``cursor`` are the game; it is unfinished again."""
+        with self.transaction() as conn:
+            self._check_position(conn, at)
+            conn.execute(
+                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
+                "WHERE id = ?", (cursor, at.game_id))
+
+    def finish_game(self, at: LogPosition, winners: Sequence[str]) -> None:
+        with self.transaction() as conn:
+            self._check_position(conn, at)
+            conn.execute(
+                "UPDATE games SET status = 'finished', ended = ?, winners = ? WHERE id = ?",
+                (now(), json.dumps(list(winners)), at.game_id))
+
+    def _check_position(self, conn: sqlite3.Connection, at: LogPosition) -> None:
+        row = conn.execute(
+            "SELECT status, cursor, (SELECT count(*) FROM entries WHERE game_id = games.id) AS count "
+            "FROM games WHERE id = ?", (at.game_id,)).fetchone()
+        if (row is None or row["status"] == GameStatus.ABANDONED
+                or (row["count"], row["cursor"]) != (at.count, at.cursor)):
+            raise self.conflict()
+
+    def conflict(self) -> StoreError:
+        """Another writer changed the store under this one."""
+        return StoreError(
+            f"The game in {self.path} was changed by another Lifeguard, so this command "
+            "was not saved and nothing changed here. Close this one and start lifeguard again to "
+            "carry on from the saved game.", StoreErrorKind.CONFLICT, self.path)
 
 
 def _statements(script: str) -> list[str]:
@@ -526,7 +632,7 @@ def check_file(path: Path) -> None:
             if stat.S_ISFIFO(info.st_mode) else "not a regular file"
         raise StoreError(
             f"The game store {path} is {kind}, not a file; nothing was read or changed. Move it "
-            "away, or set LIFEGUARD_DATA_DIR to another folder.", "foreign", path)
+            "away, or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.FOREIGN, path)
     check_header(path)
 
 
@@ -543,7 +649,7 @@ def check_header(path: Path) -> None:
         raise StoreError(
             f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
             "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
-            "it and start a new store.", "foreign", path)
+            "it and start a new store.", StoreErrorKind.FOREIGN, path)
 
 
 # ---------------------------------------------------------------------------- session lock
@@ -573,7 +679,7 @@ def take_lock(path: Path) -> int:
         raise StoreError(
             f"The lock file {where} is not a file (a folder or a pipe is in its place), so the "
             f"game store {path} cannot be locked; the store itself is fine. Remove or rename "
-            f"{where} and try again.", "locked", path)
+            f"{where} and try again.", StoreErrorKind.LOCKED, path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -586,7 +692,7 @@ def take_lock(path: Path) -> int:
         raise StoreError(
             f"The game store {path} is in use by another Lifeguard{who}. Carry on there, or "
             "close it first; to play a separate game at the same time, set LIFEGUARD_DATA_DIR "
-            "to another folder.", "locked", path) from None
+            "to another folder.", StoreErrorKind.LOCKED, path) from None
     except OSError as err:
         os.close(fd)
         raise explain(err, path, "lock") from None
@@ -644,37 +750,21 @@ class StoreJournal:
     def append(self, entries: Sequence[Entry], cursor_before: int) -> None:
         pending, self._pending = self._pending, None
         if pending is not None:
-            with self.store.transaction() as conn:
-                unfinished = [r[0] for r in conn.execute("SELECT id FROM games WHERE status = 'unfinished'")]
-                if any(gid != self.game_id for gid in unfinished):
-                    raise self._conflict()
-                game_id = self.store._insert_game(
-                    conn, pending[0], pending[1], entries, "unfinished", (), "played", True
-                )
+            game_id = self.store.start_game(pending[0], pending[1], entries, replacing=self.game_id)
             self.game_id, self.count, self.cursor = game_id, len(entries), len(entries)
             self._unsaved_finish = None
             return
         if self.game_id is None:
-            raise StoreError("No game is open in the store.", "conflict", self.store.path)
-        end = cursor_before + len(entries)
-        with self.store.transaction() as conn:
-            self._check(conn)
-            conn.execute("DELETE FROM entries WHERE game_id = ? AND seq >= ?", (self.game_id, cursor_before))
-            self.store._insert_entries(conn, self.game_id, cursor_before, entries, now())
-            conn.execute(
-                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
-                "WHERE id = ?", (end, self.game_id))
-        self.count = self.cursor = end
+            raise StoreError("No game is open in the store.", StoreErrorKind.CONFLICT,
+                             self.store.path)
+        self.store.write_entries(self._position(self.game_id), cursor_before, entries)
+        self.count = self.cursor = cursor_before + len(entries)
         self._unsaved_finish = None
 
     def move_cursor(self, cursor: int) -> None:
         if self.game_id is None:
             return
-        with self.store.transaction() as conn:
-            self._check(conn)
-            conn.execute(
-                "UPDATE games SET cursor = ?, status = 'unfinished', ended = NULL, winners = '[]' "
-                "WHERE id = ?", (cursor, self.game_id))
+        self.store.move_cursor(self._position(self.game_id), cursor)
         self.cursor = cursor
         self._unsaved_finish = None
 
@@ -689,24 +779,10 @@ class StoreJournal:
         if self._unsaved_finish is None or self.game_id is None:
             return
         try:
-            with self.store.transaction() as conn:
-                self._check(conn)
-                conn.execute(
-                    "UPDATE games SET status = 'finished', ended = ?, winners = ? WHERE id = ?",
-                    (now(), json.dumps(list(self._unsaved_finish)), self.game_id))
+            self.store.finish_game(self._position(self.game_id), self._unsaved_finish)
         except StoreError:
             return
         self._unsaved_finish = None
 
-    def _check(self, conn: sqlite3.Connection) -> None:
-        row = conn.execute(
-            "SELECT status, cursor, (SELECT count(*) FROM entries WHERE game_id = games.id) "
-            "FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        if row is None or row[0] == "abandoned" or (row[2], row[1]) != (self.count, self.cursor):
-            raise self._conflict()
-
-    def _conflict(self) -> StoreError:
-        return StoreError(
-            f"The game in {self.store.path} was changed by another Lifeguard, so this command "
-            "was not saved and nothing changed here. Close this one and start lifeguard again to "
-            "carry on from the saved game.", "conflict", self.store.path)
+    def _position(self, game_id: int) -> LogPosition:
+        return LogPosition(game_id, self.count, self.cursor)

@@ -18,7 +18,15 @@ from assistant.commands import ParseError, canonical, parse
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
-from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, StoreError
+from assistant.store.db import (
+    DamagedGame,
+    GameRow,
+    GameStatus,
+    GameStore,
+    StoredEntry,
+    StoreError,
+    StoreErrorKind,
+)
 from assistant.store.session import rebuild
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
@@ -108,11 +116,11 @@ def pick_game(store: GameStore, game_id: int | None) -> GameRow:
         row = store.game(game_id) if abs(game_id) < 2**63 else None
         if row is None:
             raise StoreError(f"There is no game {game_id} in {store.path}; 'lifeguard history' "
-                             "lists the games.", "missing", store.path)
+                             "lists the games.", StoreErrorKind.MISSING, store.path)
         return row
     row = store.current_game() or store.latest_game()
     if row is None:
-        raise StoreError(f"No games yet in {store.path}.", "missing", store.path)
+        raise StoreError(f"No games yet in {store.path}.", StoreErrorKind.MISSING, store.path)
     return row
 
 
@@ -139,7 +147,7 @@ def history(store: GameStore) -> list[dict]:
             "source": row.source,
         })
         game = record.game
-        if row.status == "finished" and game is not None and game.is_over:
+        if row.status == GameStatus.FINISHED and game is not None and game.is_over:
             rows[-1]["places"] = [{"name": p, "place": n} for p, n in places(game)]
     return rows
 
@@ -169,7 +177,7 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
     (shown as first written)."""
     table: dict[str, dict] = {}
     for row in store.games(newest_first=False):
-        if row.status != "finished":
+        if row.status != GameStatus.FINISHED:
             continue
         try:
             record = load(store, row)
@@ -296,10 +304,10 @@ def export_bgstats(record: Record) -> dict:
     """
     row = record.row
     game = record.game
-    if row.status != "finished" or game is None or not game.is_over:
+    if row.status != GameStatus.FINISHED or game is None or not game.is_over:
         raise StoreError(
             f"Game {row.id} is {row.status}: BG Stats takes finished plays only. Export it as "
-            "text or json instead.", "missing")
+            "text or json instead.", StoreErrorKind.MISSING)
     places = record.places()
     starter = record.starter()
     ids = {p: i for i, p in enumerate(row.players, start=1)}
@@ -452,11 +460,11 @@ def read_import_file(path: Path, rules: HouseRules) -> Imported:
         with open_input(path, "command file") as f:
             lines = list(command_lines(f, comments))
     except InputRefused as err:
-        raise StoreError(printable(str(err), 300), "missing") from None
+        raise StoreError(printable(str(err), 300), StoreErrorKind.MISSING) from None
     except OSError as err:
-        raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", "missing") from None
+        raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", StoreErrorKind.MISSING) from None
     except NotText:
-        raise StoreError(f"{printable(str(path))} is not a text file.", "foreign") from None
+        raise StoreError(f"{printable(str(path))} is not a text file.", StoreErrorKind.FOREIGN) from None
     return read_command_file(lines, comments, rules)
 
 
@@ -472,10 +480,10 @@ def import_file(
             f"{store.path}; "
             "the imported game is unfinished too. Finish that game first, or import with "
             "--abandon-current to keep it in the history as abandoned and continue the "
-            "imported one.", "conflict", store.path)
+            "imported one.", StoreErrorKind.CONFLICT, store.path)
     game_id = store.add_game(
         imported.players, imported.rules, imported.entries,
-        status="finished" if imported.finished else "unfinished",
+        status=GameStatus.FINISHED if imported.finished else GameStatus.UNFINISHED,
         winners=imported.winners, source="imported", abandon_unfinished=True,
     )
     return game_id, imported

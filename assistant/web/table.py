@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.commands import Command, parse
-from assistant.store.db import DB_NAME, GameRow, GameStore, StoredEntry, StoreError
+from assistant.store.db import (
+    DB_NAME,
+    GameRow,
+    GameStore,
+    StoredEntry,
+    StoreError,
+    StoreErrorKind,
+)
 from assistant.store.db import data_dir as default_data_dir
 from assistant.store.session import rebuild
 from engine.deck import COPIES
@@ -83,7 +90,7 @@ class TableWatch:
         try:
             self.store = GameStore.open(self.folder, create=False)
         except StoreError as err:
-            if err.kind == "missing":
+            if err.kind == StoreErrorKind.MISSING:
                 return False
             raise
         return True
@@ -107,7 +114,7 @@ class TableWatch:
                 return []
             seen = self._read(conn)
         except sqlite3.Error as err:
-            raise StoreError(f"Cannot read the game store {self.path}: {err}.", "io", self.path) from None
+            raise StoreError(f"Cannot read the game store {self.path}: {err}.", StoreErrorKind.IO, self.path) from None
         self._data_version = version
         before, self.seen = self.seen, seen
         if seen == before:
