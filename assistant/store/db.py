@@ -20,7 +20,7 @@ import os
 import sqlite3
 import stat
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -243,35 +243,44 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
     """Turn an sqlite3/OS error into a sentence for a person: the file and what to do."""
     name = getattr(err, "sqlite_errorname", "") or ""
     text = str(err)
-    if name == "SQLITE_FULL" or "disk is full" in text:
-        return StoreError(
-            f"The disk holding the game store {path} is full, so nothing was saved or changed. "
-            "Free some disk space, then say the command again.", StoreErrorKind.FULL, path)
-    if (name.startswith("SQLITE_READONLY") or "readonly" in text
-            or getattr(err, "errno", None) in (errno.EROFS, errno.EACCES, errno.EPERM)):
-        return StoreError(
-            f"Cannot write the game store {path}: the file or its folder is read-only. Make the "
-            "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path)
-    if name == "SQLITE_NOTADB" or "not a database" in text:
-        return StoreError(
-            f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
-            "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
-            "it and start a new store.", StoreErrorKind.FOREIGN, path)
-    if name.startswith("SQLITE_CORRUPT") or "malformed" in text:
-        return StoreError(
-            f"The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
-            "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
-            StoreErrorKind.CORRUPT, path)
-    if name.startswith("SQLITE_BUSY") or "locked" in text:
-        return StoreError(
-            f"The game store {path} is busy: another program is writing it. Close the other "
-            "lifeguard and try again.", StoreErrorKind.LOCKED, path)
-    if name.startswith("SQLITE_CANTOPEN") or isinstance(err, OSError):
-        return StoreError(
-            f"Cannot open the game store {path} ({getattr(err, 'strerror', None) or text}). "
-            "Check that its folder exists and is writable, or set LIFEGUARD_DATA_DIR to a folder "
-            "you can write.", StoreErrorKind.READONLY, path)
+    for matches, kind, sentence in _EXPLAINED:
+        if matches(name, text, err):
+            reason = getattr(err, "strerror", None) or text
+            return StoreError(sentence.format(path=path, text=text, reason=reason), kind, path)
     return StoreError(f"Cannot {doing} the game store {path}: {text}.", StoreErrorKind.IO, path)
+
+
+#: (does it match (SQLite's error name, the message, the error), kind, the sentence), in order:
+#: the first that matches explains the error.
+_EXPLAINED: tuple[tuple[Callable[[str, str, BaseException], bool], StoreErrorKind, str], ...] = (
+    (lambda name, text, err: name == "SQLITE_FULL" or "disk is full" in text,
+     StoreErrorKind.FULL,
+     "The disk holding the game store {path} is full, so nothing was saved or changed. "
+     "Free some disk space, then say the command again."),
+    (lambda name, text, err: (name.startswith("SQLITE_READONLY") or "readonly" in text
+                              or getattr(err, "errno", None) in (errno.EROFS, errno.EACCES,
+                                                                 errno.EPERM)),
+     StoreErrorKind.READONLY,
+     "Cannot write the game store {path}: the file or its folder is read-only. Make the "
+     "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write."),
+    (lambda name, text, err: name == "SQLITE_NOTADB" or "not a database" in text,
+     StoreErrorKind.FOREIGN,
+     "{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
+     "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
+     "it and start a new store."),
+    (lambda name, text, err: name.startswith("SQLITE_CORRUPT") or "malformed" in text,
+     StoreErrorKind.CORRUPT,
+     "The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
+     "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store."),
+    (lambda name, text, err: name.startswith("SQLITE_BUSY") or "locked" in text,
+     StoreErrorKind.LOCKED,
+     "The game store {path} is busy: another program is writing it. Close the other "
+     "lifeguard and try again."),
+    (lambda name, text, err: name.startswith("SQLITE_CANTOPEN") or isinstance(err, OSError),
+     StoreErrorKind.READONLY,
+     "Cannot open the game store {path} ({reason}). Check that its folder exists and is "
+     "writable, or set LIFEGUARD_DATA_DIR to a folder you can write."),
+)
 
 
 # ---------------------------------------------------------------------------- the store

@@ -372,6 +372,24 @@ def read_command_file(
     """Validate the lines of a command file as one game; raise ``ImportRefused`` naming the
     first refused line (every later command depends on it, so later refusals would only echo
     it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
+    rules = _rules_of_comments(comments, rules)
+    lines = list(lines)
+    reader = _GameReader(rules, rng or random.Random())
+    for index, (number, text) in enumerate(lines):
+        problem = reader.read(number, text)
+        if problem is not None:
+            problems = [f"line {number}: {problem}"]
+            later = len(lines) - index - 1
+            if later:
+                problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
+                                f"{'were' if later > 1 else 'was'} not checked: each command "
+                                "depends on the ones before it.")
+            raise ImportRefused(problems)
+    return reader.finish()
+
+
+def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules:
+    """The house rules of a ``# house rules: {...}`` comment, else ``rules``."""
     problems: list[str] = []
     for comment in comments:
         text = comment.strip().lstrip("#").strip()
@@ -383,67 +401,72 @@ def read_command_file(
                 problems.append(f"house rules comment: {printable(reason, 200)}")
     if problems:
         raise ImportRefused(problems)
-    lines = list(lines)
-    log = GameLog(rules)
-    entries: list[Entry] = []
-    players: tuple[str, ...] | None = None
-    last_new_game_line = 0
-    expect_lot = False
-    for index, (number, text) in enumerate(lines):
-        if problems:
-            later = len(lines) - index
-            problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
-                            f"{'were' if later > 1 else 'was'} not checked: each command depends "
-                            "on the ones before it.")
-            break
+    return rules
+
+
+class _GameReader:
+    """A command file's game, read a line at a time: each line is checked against the game so
+    far, as the referee would, and kept as the entry the referee would log."""
+
+    def __init__(self, rules: HouseRules, rng: random.Random) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.log = GameLog(rules)
+        self.entries: list[Entry] = []
+        self.players: tuple[str, ...] | None = None
+        self.new_game_line = 0
+        #: The line before was 'new game': a start player not named next is drawn by lot.
+        self.expect_lot = False
+
+    def read(self, number: int, text: str | None) -> str | None:
+        """Apply one line; what is wrong with it (None: it is a command of this game)."""
         if text is None:
-            problems.append(f"line {number}: {NOT_UTF8}")
-            continue
+            return NOT_UTF8
         try:
-            cmd = parse(text, players)
+            cmd = parse(text, self.players)
         except ParseError as err:
-            problems.append(f"line {number}: {err.message}")
-            continue
+            return err.message
         if not cmd.is_game_action:
-            problems.append(f"line {number}: '{printable(text, 60)}' is not a game command (a "
-                            "command file holds the game's accepted commands only).")
-            continue
+            return (f"'{printable(text, 60)}' is not a game command (a command file holds the "
+                    "game's accepted commands only).")
         action = cmd.to_action()
-        if isinstance(action, NewGame) and players is not None:
-            problems.append(f"line {number}: a second 'new game' (the first is on line "
-                            f"{last_new_game_line}); a file holds one game.")
-            continue
-        if not isinstance(action, NewGame) and players is None:
-            problems.append(f"line {number}: the file must start with 'new game' and the names.")
-            continue
-        joined = expect_lot and isinstance(action, SetStarter)
-        if expect_lot and not joined and log.game is not None:
-            # No start player named right after the new game: draw one, as the referee does.
-            lot = SetStarter(draw_start_player(log.game.players, rng or random.Random()), by_lot=True)
-            log.apply(lot, joined=True)
-            entries.append(Entry(canonical(lot), True))
-        expect_lot = False
+        if isinstance(action, NewGame) and self.players is not None:
+            return (f"a second 'new game' (the first is on line {self.new_game_line}); a file "
+                    "holds one game.")
+        if not isinstance(action, NewGame) and self.players is None:
+            return "the file must start with 'new game' and the names."
+        joined = self.expect_lot and isinstance(action, SetStarter)
+        if self.expect_lot and not joined:
+            self._draw_lot()  # no start player named right after the new game
+        self.expect_lot = False
         try:
-            log.apply(action, joined=joined)
+            self.log.apply(action, joined=joined)
         except RuleError as err:
-            problems.append(f"line {number}: {err.message}")
-            continue
+            return err.message
         if isinstance(action, NewGame):
-            players = log.game.players if log.game else None
-            last_new_game_line = number
-            expect_lot = True
-        entries.append(Entry(cmd.canonical, joined))
-    if players is None and not problems:
-        problems.append("no commands: the file must start with 'new game' and the names.")
-    if problems:
-        raise ImportRefused(problems)
-    if expect_lot and log.game is not None:
-        lot = SetStarter(draw_start_player(log.game.players, rng or random.Random()), by_lot=True)
-        log.apply(lot, joined=True)
-        entries.append(Entry(canonical(lot), True))
-    game = log.game
-    assert game is not None and players is not None
-    return Imported(players, rules, entries, game.is_over, tuple(game.winners))
+            self.players = self.log.game.players if self.log.game else None
+            self.new_game_line = number
+            self.expect_lot = True
+        self.entries.append(Entry(cmd.canonical, joined))
+        return None
+
+    def _draw_lot(self) -> None:
+        """Draw the start player, as the referee does, joined to the command before."""
+        if self.log.game is None:
+            return
+        lot = SetStarter(draw_start_player(self.log.game.players, self.rng), by_lot=True)
+        self.log.apply(lot, joined=True)
+        self.entries.append(Entry(canonical(lot), True))
+
+    def finish(self) -> Imported:
+        """The game read, once every line was accepted."""
+        if self.players is None:
+            raise ImportRefused(["no commands: the file must start with 'new game' and the names."])
+        if self.expect_lot:
+            self._draw_lot()
+        game = self.log.game
+        assert game is not None
+        return Imported(self.players, self.rules, self.entries, game.is_over, tuple(game.winners))
 
 
 class ImportRefused(Exception):
