@@ -35,7 +35,7 @@ from assistant.commands.grammar import (
     plural_word,
 )
 from assistant.commands.templates import Sentence, Slot, to_jsgf
-from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS
+from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game, Phase
 
 #: Intents whose first slot is the player acting in turn (their weight follows the turn).
@@ -126,14 +126,7 @@ def build_grammar(
         for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
             weights[intent] = 0.0
     rules: dict[str, str] = {}
-    top: list[tuple[float, str]] = []
-    for intent in TEMPLATES:
-        weight = weights.get(intent, 0.0)
-        if weight <= 0:
-            continue
-        bodies = [_template_body(intent, t, rules, row_weights(intent, game)) for t in TREES[intent]]
-        rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
-        top.append((weight, f"<i_{intent}>"))
+    top = _intent_rules(rules, weights, game)
     _slot_rules(rules, players, game)
     if garbage_weight > 0:
         # A phone loop whose every further phone costs a factor GARBAGE_PHONE_PENALTY: a free
@@ -151,6 +144,21 @@ def build_grammar(
     jsgf = "\n".join(lines) + "\n"
     words = frozenset(w for w in _words_of(used, rules) if not w.startswith(GARBAGE_PREFIX))
     return SpeechGrammar(jsgf, words, tuple(i for i, w in weights.items() if w > 0))
+
+
+def _intent_rules(rules: dict[str, str], weights: dict[str, float],
+                  game: Game | None) -> list[tuple[float, str]]:
+    """One rule per intent of weight > 0 (its templates as alternatives); the weighted
+    references to them, for the top rule."""
+    top: list[tuple[float, str]] = []
+    for intent in TEMPLATES:
+        weight = weights.get(intent, 0.0)
+        if weight <= 0:
+            continue
+        bodies = [_template_body(intent, t, rules, row_weights(intent, game)) for t in TREES[intent]]
+        rules[f"i_{intent}"] = " | ".join(f"( {b} )" for b in bodies)
+        top.append((weight, f"<i_{intent}>"))
+    return top
 
 
 def _strip_rules(jsgf: str) -> str:
@@ -226,53 +234,81 @@ def _alt(words: Iterable[str]) -> str:
 def _slot_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | None) -> None:
     """The slot rules: players (turn-weighted), rows, counted card lists, animals, names."""
     if players:
-        rules["player"] = _alt(players)
-        turn = game.turn if game is not None else None
-        if turn in players:
-            others = [f"/1/ {p}" for p in players if p != turn]
-            rules["turn_player"] = " | ".join([f"/6/ {turn}", *others])
-        else:
-            rules["turn_player"] = rules["player"]
-        waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
-        if waiting:
-            rules["reveal_player"] = " | ".join(
-                f"/{REVEAL_WAITING if p in waiting else 1:g}/ {p}" for p in players)
-        else:
-            rules["reveal_player"] = rules["player"]
-        rules["names"] = " ".join(players)
+        _player_rules(rules, players, game)
     for k in ROW_SIZES:
         rules[f"row_{k}"] = _alt(w for w, n in ROW_WORDS.items() if n == k)
     # "all the pigs": plurals only (the typed parser also takes "all the pig").
     rules["sd_animal"] = _alt(
         w for w, a in SUDDEN_DEATH_WORDS.items()
-        if a in SUDDEN_DEATH_ANIMALS and w not in UNSPOKEN_WORDS and (w == plural_word(a) or w.endswith("s") and w != a.value)
+        if a in SUDDEN_DEATH_ANIMALS and w not in UNSPOKEN_WORDS and _is_plural(w, a)
     )
-    separators = _alt(sorted(LIST_SEPARATORS))
-    # One card: "pig", "a pig", "one pig". m cards: "two pigs".
+    _animal_rules(rules)
+    _card_rules(rules)
+
+
+def _player_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | None) -> None:
+    """Any player; the player in turn (likelier); a player still to reveal (likelier); all."""
+    rules["player"] = _alt(players)
+    turn = game.turn if game is not None else None
+    if turn in players:
+        others = [f"/1/ {p}" for p in players if p != turn]
+        rules["turn_player"] = " | ".join([f"/6/ {turn}", *others])
+    else:
+        rules["turn_player"] = rules["player"]
+    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+    if waiting:
+        rules["reveal_player"] = " | ".join(
+            f"/{REVEAL_WAITING if p in waiting else 1:g}/ {p}" for p in players)
+    else:
+        rules["reveal_player"] = rules["player"]
+    rules["names"] = " ".join(players)
+
+
+def _is_plural(word: str, animal: Animal) -> bool:
+    """Whether ``word`` names several of ``animal`` ("pigs", not "pig")."""
+    return word == plural_word(animal) or word.endswith("s") and word != animal.value
+
+
+def _spoken_animals() -> tuple[dict[Animal, list[str]], dict[Animal, list[str]]]:
+    """The spoken words for each animal: for one of it, and for several."""
     spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
-    plural = {
-        a: [w for w, b in spoken.items() if b is a and (w == plural_word(a) or w.endswith("s") and w != a.value)]
-        for a in ANIMALS
-    }
+    plural = {a: [w for w, b in spoken.items() if b is a and _is_plural(w, a)] for a in ANIMALS}
     singular = {
         a: [w for w, b in spoken.items() if b is a and (w == a.value or w not in plural[a])]
         for a in ANIMALS
     }
-    # "an" only where a spoken animal word starts with a vowel (none does today): the typed
-    # parser takes "an pig", but in speech a free "an" mostly got inserted before animals that
-    # were never preceded by one ("row four shows giraffe an goat").
+    return singular, plural
+
+
+def _one_words(singular: dict[Animal, list[str]]) -> list[str]:
+    """The words for one card before an animal: "a", "one" (and "an" where it fits).
+
+    "an" only where a spoken animal word starts with a vowel (none does today): the typed
+    parser takes "an pig", but in speech a free "an" mostly got inserted before animals that
+    were never preceded by one ("row four shows giraffe an goat")."""
     one_words = [w for w, n in NUMBERS.items() if n == 1]
     if not any(w[0] in "aeiou" for a in ANIMALS for w in singular[a]):
         one_words = [w for w in one_words if w != "an"]
+    return one_words
+
+
+def _animal_rules(rules: dict[str, str]) -> None:
+    """One card: "pig", "a pig", "one pig" (``item_1``). m cards: "two pigs" (``item_m``)."""
+    singular, plural = _spoken_animals()
+    one_words = _one_words(singular)
     rules["animal_one"] = _alt(w for a in ANIMALS for w in singular[a])
     rules["animal_many"] = _alt(w for a in ANIMALS for w in plural[a])
     rules["item_1"] = f"[ {_alt(one_words)} ] <animal_one>"
     for m in range(2, HAND_SIZE + 1):
         count_words = [w for w, n in NUMBERS.items() if n == m]
         rules[f"item_{m}"] = f"{_alt(count_words)} <animal_many>"
-    # cards_n: exactly n cards, as items whose counts add up to n. (Counting up to a hand's 10
-    # this way multiplies out to ~1 s of FSG building in pocketsphinx, so a hand is a free list
-    # of items and its 10 cards are checked after decoding.)
+
+
+def _card_rules(rules: dict[str, str]) -> None:
+    """cards_n: exactly n cards, as items whose counts add up to n. (Counting up to a hand's 10
+    this way multiplies out to ~1 s of FSG building in pocketsphinx, so a hand is a free list
+    of items and its 10 cards are checked after decoding.)"""
+    separators = _alt(sorted(LIST_SEPARATORS))
     rules["item_any"] = " | ".join(f"<item_{m}>" for m in range(1, HAND_SIZE + 1))
     rules["cards_hand"] = f"<item_any> ( [ {separators} ] <item_any> )*"
     for n in ROW_SIZES:
