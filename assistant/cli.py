@@ -16,7 +16,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from assistant import __version__
 from assistant.commands.files import (
@@ -29,8 +29,11 @@ from assistant.commands.files import (
     open_input,
 )
 from assistant.commands.text import MAX_LINE, printable
-from assistant.config import settings_or_exit
+from assistant.config import Settings, settings_or_exit
 from assistant.referee import Referee, Reply
+
+if TYPE_CHECKING:
+    from assistant.store import Session
 
 #: Modules that add subcommands of their own (each has ``register(subparsers)``).
 SUBCOMMAND_MODULES = (
@@ -190,31 +193,16 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if args.no_store:
         referee = Referee(settings.rules, rng)
         return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout), False)
-    from assistant.store import StoreError, StoreErrorKind, open_session
+    from assistant.store import StoreError
 
-    move_aside, set_aside = args.move_aside_bad_store, args.set_aside_damaged_game
     try:
-        try:
-            session = open_session(settings, rng=rng, move_aside_bad_store=move_aside,
-                                   set_aside_damaged_game=set_aside)
-        except StoreError as err:
-            damaged_game = err.kind == StoreErrorKind.DAMAGED and not set_aside
-            if not (damaged_game or (err.can_move_aside and not move_aside)) \
-                    or args.jsonl or not sys.stdin.isatty():
-                raise
-            print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
-            question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
-                        if damaged_game else
-                        "Move the bad file aside (it is kept, renamed) and start a new store? ")
-            answer = input(question + "[y/N] ")
-            if answer.strip().lower() not in ("y", "yes"):
-                return 2
-            session = open_session(settings, rng=rng, move_aside_bad_store=not damaged_game,
-                                   set_aside_damaged_game=damaged_game)
+        session = _open_chat_session(args, settings, rng)
     except StoreError as err:
         print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
     except EOFError:
+        return 2
+    if session is None:
         return 2
     with session:
         if args.jsonl:
@@ -236,6 +224,33 @@ def cmd_chat(args: argparse.Namespace) -> int:
                         *session.greeting]
         return _until_stopped(
             lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting), True)
+
+
+def _open_chat_session(args: argparse.Namespace, settings: Settings,
+                       rng: random.Random) -> Session | None:
+    """The store's session for chat. A bad store or a damaged game is set aside when the
+    options say so, or when the person at the terminal says yes; None when they say no.
+    Raises ``StoreError`` (and ``EOFError`` when the question gets no answer)."""
+    from assistant.store import StoreError, StoreErrorKind, open_session
+
+    move_aside, set_aside = args.move_aside_bad_store, args.set_aside_damaged_game
+    try:
+        return open_session(settings, rng=rng, move_aside_bad_store=move_aside,
+                            set_aside_damaged_game=set_aside)
+    except StoreError as err:
+        damaged_game = err.kind == StoreErrorKind.DAMAGED and not set_aside
+        if not (damaged_game or (err.can_move_aside and not move_aside)) \
+                or args.jsonl or not sys.stdin.isatty():
+            raise
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
+                    if damaged_game else
+                    "Move the bad file aside (it is kept, renamed) and start a new store? ")
+        answer = input(question + "[y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            return None
+        return open_session(settings, rng=rng, move_aside_bad_store=not damaged_game,
+                            set_aside_damaged_game=damaged_game)
 
 
 def cmd_table(args: argparse.Namespace) -> int:

@@ -194,12 +194,7 @@ class Referee:
         if cmd.intent != "no":
             self._last_heard = None
         try:
-            if heard and cmd.intent in QUESTIONED_WHEN_HEARD:
-                reply = self._ask(cmd, heard=True)
-            elif cmd.is_game_action:
-                reply = self._game_action(cmd)
-            else:
-                reply = getattr(self, f"_meta_{cmd.intent}")(cmd)
+            reply = self._dispatch(cmd, heard)
         except RuleError as err:
             self._pending, self._last_heard = pending, last_heard
             return Reply(False, error=err.message, command=cmd.canonical, intent=cmd.intent)
@@ -212,11 +207,24 @@ class Referee:
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
         if pending is not None and cmd.intent not in ("yes", "no", "repeat"):
             reply.said = [_dropped(pending), *reply.said]
+        self._remember(cmd, reply, heard)
+        return reply
+
+    def _dispatch(self, cmd: Command, heard: bool) -> Reply:
+        """The command asked about, applied, or answered (a meta command)."""
+        if heard and cmd.intent in QUESTIONED_WHEN_HEARD:
+            return self._ask(cmd, heard=True)
+        if cmd.is_game_action:
+            return self._game_action(cmd)
+        reply: Reply = getattr(self, f"_meta_{cmd.intent}")(cmd)
+        return reply
+
+    def _remember(self, cmd: Command, reply: Reply, heard: bool) -> None:
+        """What 'no' takes back (a heard game command) and what 'repeat' says again."""
         if heard and cmd.is_game_action and not reply.question:
             self._last_heard = cmd
         if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
             self.last_said = reply.said
-        return reply
 
     @property
     def question(self) -> str | None:

@@ -160,13 +160,9 @@ def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
     entries, and a new command after an undo is an entry rewritten (a new ``at``)."""
     if after is None:
         return []
+    if before is None or before.row.id != after.row.id:
+        return _new_game(after)
     game = after.row.id
-    if before is None or before.row.id != game:
-        # A game new since the last poll, with the commands already played in it (an imported
-        # game is one change: its commands were not played here).
-        end = after.row.cursor if after.row.source == "played" else min(1, after.row.cursor)
-        return [Change("new_game" if i == 0 else "command", game, after.lines[i].command,
-                       said_of(after.lines, i)) for i in command_starts(after.lines, 0, end)]
     old, new = before.lines, after.lines
     c0, c1 = before.row.cursor, after.row.cursor
     same = 0
@@ -174,19 +170,32 @@ def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
         same += 1
     out: list[Change] = []
     if same >= max(c0, c1):  # nothing in play was rewritten: only the cursor moved
-        if c1 < c0:
-            out += [Change("undo", game, old[i].command, "")
-                    for i in reversed(command_starts(old, c1, c0))]
-        elif c1 > c0:
-            out += [Change("redo", game, new[i].command, said_of(new, i))
-                    for i in command_starts(new, c0, c1)]
-        return out
+        return _cursor_moved(game, old, new, c0, c1)
     if c0 > same:  # taken back first, then replaced
         out += [Change("undo", game, old[i].command, "")
                 for i in reversed(command_starts(old, same, c0))]
     out += [Change("new_game" if i == 0 else "command", game, new[i].command, said_of(new, i))
             for i in command_starts(new, same, c1)]
     return out
+
+
+def _new_game(after: Seen) -> list[Change]:
+    """A game new since the last poll, with the commands already played in it (an imported
+    game is one change: its commands were not played here)."""
+    game = after.row.id
+    end = after.row.cursor if after.row.source == "played" else min(1, after.row.cursor)
+    return [Change("new_game" if i == 0 else "command", game, after.lines[i].command,
+                   said_of(after.lines, i)) for i in command_starts(after.lines, 0, end)]
+
+
+def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEntry],
+                  c0: int, c1: int) -> list[Change]:
+    """Undos (the cursor moved back) or redos (forward) over entries that did not change."""
+    if c1 < c0:
+        return [Change("undo", game, old[i].command, "")
+                for i in reversed(command_starts(old, c1, c0))]
+    return [Change("redo", game, new[i].command, said_of(new, i))
+            for i in command_starts(new, c0, c1)]
 
 
 # ---------------------------------------------------------------------------- the state
