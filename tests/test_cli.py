@@ -4,6 +4,7 @@ status), chat and chat --jsonl through a real process, --help, --version, and se
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -406,3 +407,20 @@ def test_chat_survives_a_line_that_is_not_utf8(isolated_env: dict[str, str]) -> 
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [True, False, True]
     assert answers[1]["error"] == "That line is not UTF-8 text: type it again."
+
+
+def test_chat_s_options_are_the_console_script_s_and_the_table_falls_back_with_them() -> None:
+    from assistant.cli import build_parser, cmd_chat, cmd_table
+
+    parser = build_parser()
+    chat = parser.parse_args(["chat", "--no-store", "--move-aside-bad-store",
+                              "--set-aside-damaged-game"])
+    assert chat.func is cmd_chat
+    assert (chat.no_store, chat.move_aside_bad_store, chat.set_aside_damaged_game) == (True,) * 3
+    # No subcommand: the table, or chat when there is no terminal, which reads the same options.
+    table = parser.parse_args([])
+    assert table.func is cmd_table
+    assert (table.jsonl, table.no_store, table.move_aside_bad_store,
+            table.set_aside_damaged_game) == (False,) * 4
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert "the first output line is a greeting object" in sub.choices["chat"].format_help()

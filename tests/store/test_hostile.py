@@ -246,6 +246,21 @@ def test_a_damaged_row_is_a_sentence_and_the_other_games_stay_usable(
     assert rows[-1]["status"] == "abandoned"
 
 
+def test_a_status_written_around_the_schema_is_a_damaged_row(env, data: Path) -> None:
+    from assistant.store import GameStatus, GameStore
+
+    chat_jsonl(env, OPENING)
+    with sqlite3.connect(data / STORE) as conn:
+        conn.execute("PRAGMA ignore_check_constraints = ON")
+        conn.execute("UPDATE games SET status = 'paused' WHERE id = 1")
+    with GameStore.open(data, create=False, readonly=True) as store:
+        row = store.game(1)
+    assert row is not None and row.status is GameStatus.ABANDONED
+    assert row.damage == "its status 'paused' is not one of unfinished, finished, abandoned"
+    history = lifeguard(env, "history")
+    assert history.returncode == 0 and f"Game 1 in {data / STORE} is damaged (" in history.stdout
+
+
 def test_a_damaged_current_game_in_the_table_is_a_sentence(env, data: Path) -> None:
     from assistant.config import Settings
     from assistant.store.db import StoreError

@@ -241,3 +241,34 @@ def test_a_resumed_game_keeps_its_own_house_rules(data: Path) -> None:
         assert s.referee.handle("new game ann ben cid").question
         assert s.referee.handle("yes").ok
         assert s.referee.state()["rules"]["lowest_tie_loses"] == 2  # a new game: today's rules
+
+
+def test_the_store_refuses_a_write_from_a_stale_log_position_and_changes_nothing(
+    data: Path,
+) -> None:
+    from assistant.referee import Entry
+    from assistant.store import StoreErrorKind
+    from assistant.store.db import LogPosition
+    from engine.rules import HouseRules
+
+    with GameStore.open(data) as store:
+        game_id = store.start_game(("ann", "ben", "cid"), HouseRules(),
+                                   [Entry("new game ann ben cid", False)], replacing=None)
+        # Another writer started this game: a second start is a conflict, not a second game.
+        with pytest.raises(Exception) as second:
+            store.start_game(("dan", "eve", "fay"), HouseRules(), [], replacing=None)
+        stale = LogPosition(game_id, count=5, cursor=5)  # the file holds 1 entry, cursor 1
+        refused = []
+        for write in (lambda: store.write_entries(stale, 5, [Entry("ann starts", False)]),
+                      lambda: store.move_cursor(stale, 0),
+                      lambda: store.finish_game(stale, ["ann"])):
+            with pytest.raises(Exception) as err:
+                write()
+            refused.append(err.value)
+        row = store.game(game_id)
+        assert row is not None and (row.cursor, row.status) == (1, "unfinished")
+        assert [e.command for e in store.entries(game_id)] == ["new game ann ben cid"]
+        assert len(store.games()) == 1
+    for err in (second.value, *refused):
+        assert getattr(err, "kind", None) is StoreErrorKind.CONFLICT
+        assert "changed by another Lifeguard" in str(err)
