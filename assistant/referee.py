@@ -19,7 +19,7 @@ import copy
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
@@ -151,7 +151,7 @@ class Referee:
         joined: Iterable[bool] = (),
         cursor: int | None = None,
         parse_command: Callable[[str, tuple[str, ...] | None], Command] = parse,
-        **kwargs,
+        **kwargs: Any,
     ) -> Referee:
         """Rebuild a session from stored canonical commands (undone ones after ``cursor``).
 

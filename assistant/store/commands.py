@@ -11,11 +11,20 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
-from assistant.store.db import DamagedGame, GameStore, StoreError, StoreErrorKind, data_dir
+from assistant.store.db import (
+    DamagedGame,
+    GameRow,
+    GameStore,
+    StoreError,
+    StoreErrorKind,
+    data_dir,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -115,7 +124,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return status
 
 
-def _print_rows(args: argparse.Namespace, build, as_text) -> int:
+def _print_rows(args: argparse.Namespace, build: Callable[[GameStore], list[dict[str, Any]]],
+                as_text: Callable[[list[dict[str, Any]]], list[str]]) -> int:
     """Rows computed from the store (none when there is no store yet), as JSON or text."""
     try:
         store = _open_reader()
@@ -129,7 +139,7 @@ def _print_rows(args: argparse.Namespace, build, as_text) -> int:
     return 0
 
 
-def _export(store: GameStore, row, form: str) -> str:
+def _export(store: GameStore, row: GameRow, form: str) -> str:
     from assistant.store import records
 
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from assistant.commands import ParseError
 from assistant.commands.text import printable
@@ -122,7 +123,7 @@ def _resume(
 
 
 def rebuild(
-    game: GameRow, commands: list[str], joined: list[bool], path: Path, **kwargs
+    game: GameRow, commands: list[str], joined: list[bool], path: Path, **kwargs: Any
 ) -> Referee:
     """The referee for a stored game; a row or log that cannot be replayed is a damaged game
     (``DamagedGame``: a sentence naming the game and the file), not a damaged store."""
