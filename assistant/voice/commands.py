@@ -151,7 +151,7 @@ def _players_only(players: Sequence[str]) -> Referee:
 # ---------------------------------------------------------------------------- listen
 def cmd_listen(args: argparse.Namespace) -> int:
     settings = settings_or_exit(args)
-    files = args.listen_audio or getattr(args, "audio_input", None) or None
+    files = args.listen_audio or args.audio_input or None
     out = sys.stdout
 
     def say_line(line: str) -> None:
@@ -221,14 +221,6 @@ class _Typed:
 _Event = _SpeakerState | _Typed | Heard | Rejected | ListenerState
 
 
-class _End(Exception):
-    """The session ends with ``status``."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
 class _ListenSession:
     """``lifeguard listen``'s loop: each event from the speaker, the listener or stdin answered
     on the calling thread, which owns the referee."""
@@ -249,25 +241,26 @@ class _ListenSession:
 
     def run(self, events: queue.Queue[_Event]) -> int:
         """Answer events until the input ends, stdin ends or hearing stops: the exit status."""
-        try:
-            while True:
-                self.answer(events.get())
-        except _End as end:
-            return end.status
+        while True:
+            status = self.answer(events.get())
+            if status is not None:
+                return status
 
-    def answer(self, event: _Event) -> None:
+    def answer(self, event: _Event) -> int | None:
+        """Answer one event; the exit status when the session ends with it."""
         match event:
             case _SpeakerState(state, reason):
                 self.on_speaker(state, reason)
             case _Typed(line):
-                self.on_typed(line)
+                return self.on_typed(line)
             case Heard():
                 self.on_heard(event.command)
             case Rejected(text, reason):
                 heard = f" (heard '{text}')" if text else ""
                 self.say_line(f"not a command: {reason}{heard}")
             case ListenerState(state, reason):
-                self.on_listener(state, reason)
+                return self.on_listener(state, reason)
+        return None
 
     def on_speaker(self, state: str, reason: str | None) -> None:
         if state == "speaking":
@@ -277,14 +270,15 @@ class _ListenSession:
         if state == "unavailable":
             self.say_line(f"(speech: {reason})")
 
-    def on_typed(self, line: str | None) -> None:
+    def on_typed(self, line: str | None) -> int | None:
         if line is None:
-            raise _End(0)
+            return 0  # stdin ended
         if line.strip():
             reply = self.referee.handle(line)
             self.speak(reply.said if reply.ok else [f"! {reply.error}"])
         else:
             self.listener.push_to_talk()
+        return None
 
     def on_heard(self, command: Command) -> None:
         from assistant import announce
@@ -296,15 +290,16 @@ class _ListenSession:
         self.speak(reply.said if reply.ok else [f"! {reply.error}"])
         self.listener.settled()  # the next command is heard against the game as it is now
 
-    def on_listener(self, state: str, reason: str | None) -> None:
+    def on_listener(self, state: str, reason: str | None) -> int | None:
         if state == "unavailable":
             self.say_line(f"(listening: {reason})")
-            raise _End(1)
+            return 1
         if self.listener.note and not self.noted:
             self.noted = True
             self.say_line(f"({self.listener.note})")
         if self.files and self.listener.input_ended:
-            raise _End(0)
+            return 0  # the audio files have been played in
+        return None
 
 
 def _listen_session(args: argparse.Namespace, settings: Settings, referee: Referee,
