@@ -1,15 +1,15 @@
 """``lifeguard``: the one console script.
 
-Subcommands live in small modules that each add themselves to the parser (``register``) and
-import their heavy libraries only when run, so ``lifeguard replay`` starts fast and never
-imports textual or an audio library.
+Every subcommand and option is declared here (``build_parser``); the commands of the store, the
+voice and the web page run in their own modules (``assistant.store.commands``,
+``assistant.voice.commands``, ``assistant.web.commands``), which import their heavy libraries
+only when run, so ``lifeguard replay`` starts fast and never imports textual or an audio library.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import random
 import re
@@ -29,18 +29,12 @@ from assistant.commands.files import (
     open_input,
 )
 from assistant.commands.text import MAX_LINE, printable
-from assistant.config import Settings, settings_or_exit
+from assistant.config import ENGINES, Settings, settings_or_exit
 from assistant.referee import Referee, Reply
 
 if TYPE_CHECKING:
     from assistant.store import Session
 
-#: Modules that add subcommands of their own (each has ``register(subparsers)``).
-SUBCOMMAND_MODULES = (
-    "assistant.store.commands",
-    "assistant.voice.commands",
-    "assistant.web.commands",
-)
 
 CHAT_EPILOG = """\
 The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
@@ -303,9 +297,98 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play without saving (nothing is written)")
     chat.set_defaults(func=cmd_chat)
 
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    _add_store_commands(sub)
+    _add_voice_commands(sub)
+    _add_web_commands(sub)
     return parser
+
+
+SERVE_EPILOG = """\
+The page follows whatever game is current in the game store (lifeguard.sqlite3 in
+$LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
+'lifeguard chat' plays it. It is read only: GET requests with the link's token, nothing else.
+The token is random and changes every time the server starts.
+"""
+
+
+def _add_store_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """status, history, stats, export, import: the game store read and loaded."""
+    from assistant.store import commands as store_commands
+
+    status = subparsers.add_parser("status", help="where the current game stands")
+    status.add_argument("--json", action="store_true", help="the state as JSON (as replay --json)")
+    status.set_defaults(func=store_commands.cmd_status)
+
+    hist = subparsers.add_parser("history", help="the games played, newest first")
+    hist.add_argument("--json", action="store_true", help="as a JSON list")
+    hist.set_defaults(func=store_commands.cmd_history)
+
+    st = subparsers.add_parser("stats", help="per player: games, wins, places, sudden deaths, lives lost")
+    st.add_argument("--json", action="store_true", help="as a JSON list")
+    st.set_defaults(func=store_commands.cmd_stats)
+
+    exp = subparsers.add_parser(
+        "export", help="one game as a command file, JSON or a BG Stats import file",
+        description="Export a game (default: the current game, else the newest). 'text' is the "
+        "command file that 'lifeguard replay' reads; 'json' the full record with undone entries; "
+        "'bgstats' the JSON the BG Stats app imports (finished games only).",
+    )
+    exp.add_argument("game", nargs="?", type=int, metavar="GAME", help="game number (see history)")
+    exp.add_argument("--format", choices=("text", "json", "bgstats"), default="text")
+    exp.add_argument("-o", "--output", metavar="FILE",
+                     help="write to FILE instead of stdout (an existing FILE only with --force)")
+    exp.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    exp.set_defaults(func=store_commands.cmd_export)
+
+    imp = subparsers.add_parser(
+        "import", help="load a command file as a finished or unfinished game",
+        description="Every line is checked first; a file with refused lines is rejected as a "
+        "whole, naming each refused line. An unfinished game becomes the current game.",
+    )
+    imp.add_argument("file", metavar="FILE", help="command file, one command per line")
+    imp.add_argument("--abandon-current", action="store_true",
+                     help="if a game is unfinished, keep it in the history as abandoned")
+    imp.set_defaults(func=store_commands.cmd_import)
+
+def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """hear, listen: spoken commands from the command line."""
+    from assistant.voice import commands as voice_commands
+
+    hear = subparsers.add_parser("hear", help="decode WAV files of spoken commands")
+    hear.add_argument("files", nargs="+", metavar="FILE.wav", help="audio files (any rate, mono or stereo)")
+    hear.add_argument("--players", nargs="+", metavar="NAME", help="the players (default: the current game's)")
+    hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
+    hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
+    hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
+    hear.set_defaults(func=voice_commands.cmd_hear)
+
+    listen = subparsers.add_parser("listen", help="a plain-text voice session (speak commands)")
+    listen.add_argument("--audio-input", dest="listen_audio", nargs="+", metavar="FILE",
+                        help="WAV files to play in as if spoken; the session ends after them")
+    listen.add_argument("--players", nargs="+", metavar="NAME",
+                        help="start a new game with these players (default: resume the current game)")
+    listen.add_argument("--continuous", action="store_true", help="listen all the time, not push-to-talk")
+    listen.add_argument("--quiet", action="store_true", help="do not speak (no speech output)")
+    listen.add_argument("--no-store", action="store_true", help="do not save the game (needs --players)")
+    listen.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
+    listen.set_defaults(func=voice_commands.cmd_listen)
+
+def _add_web_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """serve: the current game as a live, read-only web page."""
+    from assistant.web import commands as web_commands
+
+    serve = subparsers.add_parser(
+        "serve", help="the current game as a live, read-only web page for phones",
+        description="Serve the current game as a live, read-only web page (phones, a TV).",
+        epilog=SERVE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--port", type=int, default=None, metavar="N",
+                       help="the port (default: port under [serve] in the settings, 8765; "
+                            "0: any free port)")
+    serve.add_argument("--lan", action="store_true",
+                       help="serve on this computer's local network address so phones on the "
+                            "same network can open it (default: this computer only)")
+    serve.set_defaults(func=web_commands.cmd_serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

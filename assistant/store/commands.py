@@ -1,8 +1,9 @@
 """The store's subcommands: ``status``, ``history``, ``stats``, ``export``, ``import``.
 
-``assistant.cli`` calls ``register(subparsers)``; each command reads ``$LIFEGUARD_DATA_DIR``
-(else the user's data directory) and turns every ``StoreError`` into one sentence on stderr
-and exit status 2, never a traceback. (``chat``, which writes the store, is ``assistant.cli``'s.)
+``assistant.cli`` declares them and their options and calls the ``cmd_*`` functions here; each
+reads ``$LIFEGUARD_DATA_DIR`` (else the user's data directory) and turns every ``StoreError``
+into one sentence on stderr and exit status 2, never a traceback. (``chat``, which writes the
+store, is ``assistant.cli``'s.)
 """
 
 from __future__ import annotations
@@ -25,43 +26,6 @@ from assistant.store.db import (
     StoreErrorKind,
     data_dir,
 )
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    status = subparsers.add_parser("status", help="where the current game stands")
-    status.add_argument("--json", action="store_true", help="the state as JSON (as replay --json)")
-    status.set_defaults(func=cmd_status)
-
-    hist = subparsers.add_parser("history", help="the games played, newest first")
-    hist.add_argument("--json", action="store_true", help="as a JSON list")
-    hist.set_defaults(func=cmd_history)
-
-    st = subparsers.add_parser("stats", help="per player: games, wins, places, sudden deaths, lives lost")
-    st.add_argument("--json", action="store_true", help="as a JSON list")
-    st.set_defaults(func=cmd_stats)
-
-    exp = subparsers.add_parser(
-        "export", help="one game as a command file, JSON or a BG Stats import file",
-        description="Export a game (default: the current game, else the newest). 'text' is the "
-        "command file that 'lifeguard replay' reads; 'json' the full record with undone entries; "
-        "'bgstats' the JSON the BG Stats app imports (finished games only).",
-    )
-    exp.add_argument("game", nargs="?", type=int, metavar="GAME", help="game number (see history)")
-    exp.add_argument("--format", choices=("text", "json", "bgstats"), default="text")
-    exp.add_argument("-o", "--output", metavar="FILE",
-                     help="write to FILE instead of stdout (an existing FILE only with --force)")
-    exp.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    exp.set_defaults(func=cmd_export)
-
-    imp = subparsers.add_parser(
-        "import", help="load a command file as a finished or unfinished game",
-        description="Every line is checked first; a file with refused lines is rejected as a "
-        "whole, naming each refused line. An unfinished game becomes the current game.",
-    )
-    imp.add_argument("file", metavar="FILE", help="command file, one command per line")
-    imp.add_argument("--abandon-current", action="store_true",
-                     help="if a game is unfinished, keep it in the history as abandoned")
-    imp.set_defaults(func=cmd_import)
 
 
 def _fail(err: Exception | str) -> int:

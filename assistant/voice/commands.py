@@ -1,8 +1,8 @@
 """``lifeguard hear`` and ``lifeguard listen``: spoken commands from the command line.
 
-Registered by ``assistant.cli`` through ``register(subparsers)``. Everything heavy (pocketsphinx,
-speech_recognition, pyttsx3, the store) is imported inside the command functions, so other
-subcommands start as fast as before.
+``assistant.cli`` declares them and their options and calls ``cmd_hear`` / ``cmd_listen``.
+Everything heavy (pocketsphinx, speech_recognition, pyttsx3, the store) is imported inside the
+command functions, so other subcommands start as fast as before.
 
 ``hear FILE.wav...``: decode each file as one spoken command; print its canonical form (nothing
 where no command was heard), or with ``--json`` one JSON list of ``{"file", "command"}``.
@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assistant.commands import Command
-from assistant.config import ENGINES, Settings, settings_or_exit
+from assistant.config import Settings, settings_or_exit
 from assistant.referee import Referee
 from assistant.voice.listener import Heard, ListenerState, Rejected
 
@@ -35,27 +35,6 @@ if TYPE_CHECKING:
     from assistant.voice.listener import Listener
     from assistant.voice.protocols import AudioData, SpeechDecoder
     from assistant.voice.speaker import Speaker
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    hear = subparsers.add_parser("hear", help="decode WAV files of spoken commands")
-    hear.add_argument("files", nargs="+", metavar="FILE.wav", help="audio files (any rate, mono or stereo)")
-    hear.add_argument("--players", nargs="+", metavar="NAME", help="the players (default: the current game's)")
-    hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
-    hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
-    hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
-    hear.set_defaults(func=cmd_hear)
-
-    listen = subparsers.add_parser("listen", help="a plain-text voice session (speak commands)")
-    listen.add_argument("--audio-input", dest="listen_audio", nargs="+", metavar="FILE",
-                        help="WAV files to play in as if spoken; the session ends after them")
-    listen.add_argument("--players", nargs="+", metavar="NAME",
-                        help="start a new game with these players (default: resume the current game)")
-    listen.add_argument("--continuous", action="store_true", help="listen all the time, not push-to-talk")
-    listen.add_argument("--quiet", action="store_true", help="do not speak (no speech output)")
-    listen.add_argument("--no-store", action="store_true", help="do not save the game (needs --players)")
-    listen.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
-    listen.set_defaults(func=cmd_listen)
 
 
 # ---------------------------------------------------------------------------- hear

@@ -1,7 +1,7 @@
 """``lifeguard serve``: the current game of the store as a live, read-only web page.
 
-``assistant.cli`` calls ``register(subparsers)``; the web libraries are imported only when the
-command runs, so ``lifeguard --help`` and ``replay`` stay light. The first line printed is
+``assistant.cli`` declares the subcommand and its options and calls ``cmd_serve``; the web
+libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay`` stay light. The first line printed is
 exactly ``Serving the table at http://HOST:PORT/?t=TOKEN`` (scripts and tests read it).
 """
 
@@ -11,28 +11,6 @@ import argparse
 import sys
 
 from assistant.config import settings_or_exit
-
-SERVE_EPILOG = """\
-The page follows whatever game is current in the game store (lifeguard.sqlite3 in
-$LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
-'lifeguard chat' plays it. It is read only: GET requests with the link's token, nothing else.
-The token is random and changes every time the server starts.
-"""
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    serve = subparsers.add_parser(
-        "serve", help="the current game as a live, read-only web page for phones",
-        description="Serve the current game as a live, read-only web page (phones, a TV).",
-        epilog=SERVE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    serve.add_argument("--port", type=int, default=None, metavar="N",
-                       help="the port (default: port under [serve] in the settings, 8765; "
-                            "0: any free port)")
-    serve.add_argument("--lan", action="store_true",
-                       help="serve on this computer's local network address so phones on the "
-                            "same network can open it (default: this computer only)")
-    serve.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
