@@ -424,3 +424,19 @@ def test_chat_s_options_are_the_console_script_s_and_the_table_falls_back_with_t
             table.set_aside_damaged_game) == (False,) * 4
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert "the first output line is a greeting object" in sub.choices["chat"].format_help()
+
+
+def test_every_settings_field_says_what_it_allows() -> None:
+    # The type of each field is what the config checker reads: bool, a Literal, or Annotated
+    # with an Allowed (its test and its words). A field without one would fail every file.
+    from assistant.config import _fields_allowed
+
+    for model in (VoiceSettings, ServeSettings):
+        allowed = _fields_allowed(model)
+        assert sorted(allowed) == sorted(f.name for f in fields(model))
+        defaults = model()
+        for name, check in allowed.items():
+            value = getattr(defaults, name)
+            toml_value = list(value) if isinstance(value, tuple) else value
+            assert check.accepts(toml_value), (model.__name__, name)  # the defaults are allowed
+            assert check.says and not check.says.endswith(".")
