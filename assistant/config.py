@@ -2,8 +2,8 @@
 
 The settings are typed dataclasses: a field's type says what it allows (``bool``, a ``Literal``
 of choices, or ``Annotated`` with an ``Allowed`` test and its words), and one checker reads
-that for every section. Defaults live in the dataclasses below; ``config/lifeguard.toml`` documents the same values
-(a test keeps the two equal). A user's file is found at ``--config FILE``, else
+that for every section. Defaults live in the dataclasses below; ``config/lifeguard.toml``
+documents the same values (a test keeps the two equal). A user's file is found at ``--config FILE``, else
 ``$LIFEGUARD_CONFIG``, else ``lifeguard.toml`` in the user's config directory. A bad file gets a
 ``ConfigError`` naming the file, the key and what is allowed.
 """
