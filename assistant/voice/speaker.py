@@ -32,9 +32,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from typing import Literal
 
 from assistant.config import VoiceSettings
 from assistant.voice.protocols import SpeechEngine
+
+#: The speaker's states (see the module docstring).
+SpeakerState = Literal["on", "speaking", "muted", "unavailable"]
 
 #: The default player: ALSA's aplay, quiet. ``{file}`` is replaced by the WAV to play.
 DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
@@ -144,7 +148,7 @@ class Speaker:
     def __init__(
         self,
         settings: VoiceSettings,
-        on_state: Callable[[str, str | None], None] | None = None,
+        on_state: Callable[[SpeakerState, str | None], None] | None = None,
         *,
         player: Sequence[str] | None = None,
         wav_dir: str | os.PathLike[str] | None = None,
@@ -153,7 +157,7 @@ class Speaker:
         self.on_state = on_state
         self.player = tuple(player or DEFAULT_PLAYER)
         self.wav_dir = Path(wav_dir) if wav_dir is not None else None
-        self.state: str = "on"
+        self.state: SpeakerState = "on"
         self.reason: str | None = None
         self._muted = not settings.speak
         self._queue: queue.Queue[_Item] = queue.Queue()
@@ -343,7 +347,7 @@ class Speaker:
         for item in keep:
             self._queue.put(item)
 
-    def _set_state(self, state: str, reason: str | None = None) -> None:
+    def _set_state(self, state: SpeakerState, reason: str | None = None) -> None:
         if state == self.state and reason == self.reason:
             return
         self.state = state
