@@ -335,7 +335,7 @@ class GameStore:
             raise explain(err, path, "open") from None
         store = cls(path, conn, lock_fd)
         try:
-            store._prepare()
+            store._prepare(create)
         except sqlite3.Error as err:
             store.close()
             raise explain(err, path, "open") from None
@@ -394,11 +394,24 @@ class GameStore:
                 "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
                 "--move-aside-bad-store' to rename it and start a new store.", StoreErrorKind.CORRUPT, path)
 
+    def _look(self) -> tuple[int, set[str]]:
+        """The schema version (``_schema_version``) and the tables, read in one snapshot: a
+        store another process is creating is seen before or after, never half way (the version
+        from before and the tables from after made a store being created look foreign)."""
+        conn = self.conn
+        conn.execute("BEGIN")
+        try:
+            version = self._schema_version()
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("COMMIT")
+        return version, tables
+
     def _check_readable(self) -> None:
         """The checks of ``_prepare`` that need no writing."""
-        conn, path = self.conn, self.path
-        version = self._schema_version()
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        path = self.path
+        version, tables = self._look()
         if version == 0 and not tables:
             raise StoreError(f"No games yet in {path}.", StoreErrorKind.MISSING, path)
         if version == 0 or not {"games", "entries"} <= tables:
@@ -407,11 +420,15 @@ class GameStore:
                 "missing); nothing in it was changed.", StoreErrorKind.FOREIGN, path)
         self._check_integrity()
 
-    def _prepare(self) -> None:
-        """Validate before anything is written; then WAL, durability and migrations."""
+    def _prepare(self, create: bool) -> None:
+        """Validate before anything is written; then WAL, durability and migrations. Without
+        ``create``, an empty file (a store another process is creating) is no store yet: it is
+        left to its creator, never migrated here."""
         conn, path = self.conn, self.path
-        version = self._schema_version()
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version, tables = self._look()
+        if version == 0 and not tables and not create:
+            raise StoreError(f"No games yet: there is no game store at {path}.",
+                             StoreErrorKind.MISSING, path)
         if version == 0 and tables:
             raise StoreError(
                 f"{path} is an SQLite database but not a Lifeguard game store (it has tables "
@@ -431,6 +448,8 @@ class GameStore:
         conn.execute("PRAGMA foreign_keys = ON")
         for target in range(version, SCHEMA_VERSION):
             with self.transaction():
+                if conn.execute("PRAGMA user_version").fetchone()[0] > target:
+                    continue  # another writer took it there meanwhile
                 for statement in _statements(MIGRATIONS[target]):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {target + 1}")

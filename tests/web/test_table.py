@@ -93,3 +93,23 @@ def test_a_new_game_and_its_first_commands_between_two_polls_are_each_a_change(d
         assert kinds(watch.poll()) == [("new_game", "new game dave erin frank"),
                                        ("command", "erin starts")]
     watch.close()
+
+
+def test_the_watch_leaves_a_store_being_created_to_its_creator(data: Path) -> None:
+    # The writer's sqlite3.connect makes an empty file before it makes the tables. The watch,
+    # polling beside it, once made the tables itself: the writer then read the version from
+    # before and the tables from after, and refused its own new store as not a Lifeguard store.
+    import sqlite3
+
+    data.mkdir(parents=True, exist_ok=True)
+    path = data / "lifeguard.sqlite3"
+    sqlite3.connect(path).close()  # an empty file, as the writer's connect leaves it
+    watch = TableWatch(data)
+    assert watch.poll() == [] and watch.state["phase"] == "no_game"
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    with open_session(Settings(), data, rng=random.Random(1)) as s:  # the creator
+        assert s.referee.handle("new game alice bob carol").ok
+        assert kinds(watch.poll()) == [("new_game", "new game alice bob carol")]
+    watch.close()
