@@ -32,11 +32,11 @@ from assistant.commands.grammar import (
     TEMPLATES,
     TREES,
     UNSPOKEN_WORDS,
-    plural_word,
 )
 from assistant.commands.templates import Sentence, Slot, to_jsgf
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game, Phase
+from engine.words import plural_word
 
 #: Intents whose first slot is the player acting in turn (their weight follows the turn).
 TURN_INTENTS = frozenset({"swap", "knock", "pass"})

@@ -47,7 +47,6 @@ from assistant.commands.grammar import (
     SUDDEN_DEATH_WORDS,
     TEMPLATES,
     UNSPOKEN_WORDS,
-    plural_word,
 )
 from assistant.commands.parser import expand
 from assistant.voice.recognizer import (
@@ -68,6 +67,7 @@ from assistant.voice.whisper_model import (
 )
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game
+from engine.words import plural_word
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
