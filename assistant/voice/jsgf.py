@@ -67,6 +67,12 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
                 w[intent] = 1.0
             w["sudden_death"] = 0.3
         return w
+    _phase_weights(w, game)
+    return w
+
+
+def _phase_weights(w: dict[str, float], game: Game) -> None:
+    """The game's intents, weighted by its phase (and whose turn it is)."""
     phase = game.phase
     in_round = phase in (Phase.ROWS, Phase.TURNS, Phase.FINAL_TURNS, Phase.REVEAL)
     if in_round:
@@ -90,7 +96,6 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
     elif phase is Phase.GAME_OVER:
         w["new_game"] = 2.0
         w["status"] = 1.0
-    return w
 
 
 #: The filler model's "words": one per CMU phone, so a loop of them matches any speech at all.
