@@ -28,18 +28,11 @@ from engine.events import (
     Swapped,
     TurnsBegin,
 )
-from engine.game import Game, Phase, title
-from engine.words import describe, plural
+from engine.game import Game, Phase
+from engine.words import describe, names, plural, title
 
 __all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "names", "plural",
            "readback", "round_summary", "sentences", "status"]
-
-
-def names(players: Iterable[str]) -> str:
-    items = [title(p) for p in players]
-    if not items:
-        return "nobody"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def cards_list(cards: Cards) -> str:

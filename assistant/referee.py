@@ -26,9 +26,10 @@ from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.grammar import EXAMPLES
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
-from engine.game import Game, Phase, draw_start_player, title
+from engine.game import Game, Phase, draw_start_player
 from engine.log import GameLog
 from engine.rules import HouseRules
+from engine.words import title
 
 
 @dataclass(frozen=True)

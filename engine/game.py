@@ -56,7 +56,7 @@ from engine.events import (
     TurnsBegin,
 )
 from engine.rules import HouseRules
-from engine.words import describe, plural
+from engine.words import describe, plural, title
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 #: The longest player name, in characters.
@@ -73,11 +73,6 @@ class Phase(StrEnum):
 
     def __str__(self) -> str:
         return self.value
-
-
-def title(name: str) -> str:
-    """A player's name as it is shown and spoken: as typed, with a capital first letter."""
-    return name[:1].upper() + name[1:]
 
 
 def name_key(name: str) -> str:

@@ -1,9 +1,11 @@
-"""The few English words the engine's refusals need: an animal's plural and a list of counted
-cards (``2 bears and a dog``). Pure, and written once: ``assistant.announce`` builds its
+"""The few English words the engine's refusals need: an animal's plural, a list of counted
+cards (``2 bears and a dog``), a player's name and a list of names. Pure, and written once: ``assistant.announce`` builds its
 sentences on these, and the command language reads the same plurals, so cards read alike in a
 refusal, an announcement and a typed command."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from engine.deck import Animal, Cards
 
@@ -26,3 +28,16 @@ def describe(cards: Cards) -> str:
     if not parts:
         return "nothing"
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def title(name: str) -> str:
+    """A player's name as it is shown and spoken: as typed, with a capital first letter."""
+    return name[:1].upper() + name[1:]
+
+
+def names(players: Iterable[str]) -> str:
+    """``Alice, Bob and Carol``: players named in a sentence (``nobody`` for none)."""
+    items = [title(p) for p in players]
+    if not items:
+        return "nobody"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from assistant import announce
 from assistant.commands.grammar import (
     ANIMAL_WORDS,
     CANONICAL,
@@ -41,7 +40,9 @@ from engine.actions import (
     Swap,
 )
 from engine.deck import ANIMALS, Animal, Cards
-from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, title, valid_name
+from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, valid_name
+from engine.words import names as player_names
+from engine.words import title
 
 GAME_INTENTS = frozenset(
     {"new_game", "starts", "row", "swap", "knock", "pass", "hand", "sudden_death"}
@@ -457,7 +458,7 @@ def _not_understood(
             )
         if rest and any(_recognize([Token(names[0]), *rest], players)):
             return ParseError(f"{title(_typed(tokens[0]))} is not playing: the players are "
-                              f"{announce.names(names)}.")
+                              f"{player_names(names)}.")
     if players and tokens[0] in players:
         player = players[tokens[0]]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]

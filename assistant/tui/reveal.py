@@ -25,7 +25,8 @@ from assistant.tui.widgets import animal_chip, ordinal
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
-from engine.game import Game, places, title
+from engine.game import Game, places
+from engine.words import title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
 

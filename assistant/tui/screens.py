@@ -51,8 +51,9 @@ from assistant.tui.widgets import (
     ordinal,
 )
 from engine.deck import ANIMALS, COPIES
-from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places, title
+from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
 from engine.rules import HouseRules
+from engine.words import title
 
 RULES_FILE = Path(__file__).with_name("how_to_play.md")
 

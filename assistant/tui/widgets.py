@@ -22,7 +22,8 @@ from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
 from assistant.commands.templates import first_required_word
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
-from engine.game import Game, Phase, places, title
+from engine.game import Game, Phase, places
+from engine.words import title
 
 CARD_WIDTH = 9
 PHASE_WORDS = {
