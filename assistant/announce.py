@@ -50,6 +50,12 @@ def _next(player: str | None) -> str:
 
 
 def sentences(event: Event) -> list[str]:
+    """What is said of one event (nothing for some)."""
+    return _setting_up(event) or _turns(event) or _ending(event)
+
+
+def _setting_up(event: Event) -> list[str]:
+    """A game, a round, its start player and its rows."""
     match event:
         case GameStarted(players=players, rules=rules):
             return [f"New game: {names(players)}, 5 lives each.", *rules.describe()]
@@ -65,6 +71,12 @@ def sentences(event: Event) -> list[str]:
             return [f"Row {k}: {cards_list(cards)}.{tail}"]
         case TurnsBegin(player=p):
             return [f"Rows are set.{_next(p)}" if p else "Rows are set. Who starts?"]
+    return []
+
+
+def _turns(event: Event) -> list[str]:
+    """A swap, a knock, a pass."""
+    match event:
         case Swapped(player=p, row=k, taken=taken, put_down=put, next_player=nxt, take_first=first):
             if first:  # the house rule's order: the row comes into the hand first
                 return [f"{title(p)} took row {k}: {cards_list(taken)}, and put down "
@@ -76,6 +88,12 @@ def sentences(event: Event) -> list[str]:
             return [f"{title(p)} knocks! One last turn each.{_next(nxt)}"]
         case Passed(player=p, next_player=nxt):
             return [f"{title(p)} passes.{_next(nxt)}"]
+    return []
+
+
+def _ending(event: Event) -> list[str]:
+    """The reveal, the hands, the round's result and the game's."""
+    match event:
         case RevealBegins():
             return ["Turns are over. Reveal your hands."]
         case HandDeclared(player=p, cards=cards, waiting_for=waiting):
