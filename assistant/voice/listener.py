@@ -335,15 +335,24 @@ class Listener:
         """What one utterance became: usually one event; two when a command the recogniser
         took for unfinished was followed by a command of its own (reported as the unfinished
         part, rejected, then that command)."""
-        from assistant.voice.recognizer import INCOMPLETE_REASON
-
         phrase = self._phrase(recognizer, source, timeout)
         if phrase is None:
             return []
         audio, decoded = phrase
         if decoded is None:
             decoded = self._decode(audio)
-        events: list[Heard | Rejected] = []
+        events, decoded = self._with_the_rest(recognizer, source, audio, decoded)
+        if self._paused:
+            return []  # the referee started speaking meanwhile: do not trust what was heard
+        last = self._event_for(decoded, source)
+        return [*events, last] if last is not None else events
+
+    def _with_the_rest(self, recognizer: object, source: object, audio: list[bytes],
+                       decoded: Decoded) -> tuple[list[Heard | Rejected], Decoded]:
+        """An unfinished command together with what the speaker says next, and what to report
+        before it (the unfinished part, when what follows is a whole command of its own)."""
+        from assistant.voice.recognizer import INCOMPLETE_REASON
+
         for _ in range(3):  # a hand may be spoken in a few breaths
             if decoded.reason != INCOMPLETE_REASON or self._closed.is_set() or _input_ended(source):
                 break
@@ -358,26 +367,27 @@ class Listener:
             if alone.command is not None:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).
-                events.append(Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON))
-                audio, decoded = rest[0], alone
-                break
+                return [Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON)], alone
             joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
             whole = self._decode(joined)
             if whole.command is not None or whole.reason == INCOMPLETE_REASON:
                 audio, decoded = joined, whole
             else:
                 audio, decoded = rest[0], alone
-        if self._paused:
-            return []  # the referee started speaking meanwhile: do not trust what was heard
+        return [], decoded
+
+    @staticmethod
+    def _event_for(decoded: Decoded, source: object) -> Heard | Rejected | None:
+        """What to report of a decoded utterance; None for what nobody would call speech."""
         if decoded.command is not None:
-            return [*events, Heard(decoded.command, decoded.text, decoded.confidence)]
+            return Heard(decoded.command, decoded.text, decoded.confidence)
         if not decoded.text:
-            return events  # a click, a cough, the room: nothing a person would call speech
+            return None  # a click, a cough, the room
         if decoded.audio_seconds < 0.3 and _input_ended(source):
             # SpeechRecognition hands over its last fraction of a second of quiet as a phrase
             # when a WAV input runs out: nobody said anything.
-            return events
-        return [*events, Rejected(decoded.text, decoded.reason or "not a command")]
+            return None
+        return Rejected(decoded.text, decoded.reason or "not a command")
 
     def _phrase(self, recognizer: object, source: object,
                 timeout: float) -> tuple[list[bytes], Decoded | None] | None:

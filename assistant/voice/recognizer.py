@@ -208,7 +208,7 @@ class CommandRecognizer:
         earlier trial on 70 commands saw no gain). It costs one espeak-ng call per accent
         (~0.1 s at start-up).
         """
-        from assistant.voice.pronounce import espeak_pronunciations, pronounce
+        from assistant.voice.pronounce import espeak_pronunciations
 
         missing = [w for w in sorted(words) if w not in self._known_words]
         if not missing:
@@ -219,25 +219,36 @@ class CommandRecognizer:
         variants = [espeak_pronunciations(asked, voice) for voice in ALTERNATIVE_ACCENTS] if asked else []
         additions: list[tuple[str, str]] = []
         for word in missing:
-            first = decoder.lookup_word(word)
-            if first is None:
-                first = next((v[word] for v in variants if word in v), None) or pronounce(word)
-                additions.append((word, first))
-            known = [first]
-            n = 2
-            while (alt := decoder.lookup_word(f"{word}({n})")) is not None:
-                known.append(alt)
-                n += 1
-            for variant in variants:
-                phones = variant.get(word)
-                if phones and phones not in known:
-                    additions.append((f"{word}({n})", phones))
-                    known.append(phones)
-                    n += 1
+            additions += self._pronunciations_to_add(word, variants)
             self._known_words.add(word)
         for i, (word, phones) in enumerate(additions):
             # Only the last addition updates the search (each update rebuilds it).
             decoder.add_word(word, phones, i == len(additions) - 1)
+
+    def _pronunciations_to_add(self, word: str, variants: list[dict[str, str]]) -> list[tuple[str, str]]:
+        """``word``'s entries the dictionary lacks: its first pronunciation when it has none
+        (espeak-ng's, else a spelling-based guess), then each accent's that differs from those
+        known, numbered on after the dictionary's own (``dog(2)``, ``dog(3)``)."""
+        from assistant.voice.pronounce import pronounce
+
+        decoder = self._decoder
+        additions: list[tuple[str, str]] = []
+        first = decoder.lookup_word(word)
+        if first is None:
+            first = next((v[word] for v in variants if word in v), None) or pronounce(word)
+            additions.append((word, first))
+        known = [first]
+        n = 2
+        while (alt := decoder.lookup_word(f"{word}({n})")) is not None:
+            known.append(alt)
+            n += 1
+        for variant in variants:
+            phones = variant.get(word)
+            if phones and phones not in known:
+                additions.append((f"{word}({n})", phones))
+                known.append(phones)
+                n += 1
+        return additions
 
     # ------------------------------------------------------------------ decoding
     def decode_audio(self, audio: AudioData) -> Decoded:

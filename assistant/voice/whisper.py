@@ -171,25 +171,34 @@ class WordGrammar:
             after = _Position(p.pattern, p.element + 1, 0, p.target) if done else _Position(
                 p.pattern, p.element, p.word + 1, p.target)
             return [(element[p.word], [after])]
+        return self._slot_moves(p, element)
+
+    def _slot_moves(self, p: _Position, slot: str) -> list[tuple[str, list[_Position]]]:
+        """The words that may fill ``slot`` at ``p``, each with where it leads."""
         nxt = _Position(p.pattern, p.element + 1, 0, p.target)
-        if element == "player":
-            return [(name, [nxt]) for name in self.players]
-        if element == "names":  # the current players again, in seating order ("a, b and c")
-            name = self.players[p.word]
-            moves = [(name, [nxt if p.word + 1 == len(self.players)
-                             else _Position(p.pattern, p.element, p.word + 1)])]
-            if p.word and not p.separated:
-                moves += [(w, [_Position(p.pattern, p.element, p.word, separated=True)])
-                          for w in LIST_SEPARATORS]
-            return moves
-        if element == "row":
-            return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in ROW_WORDS.items()]
-        if element == "sd_animal":
-            return [(w, [nxt]) for w, a in SUDDEN_DEATH_WORDS.items()
-                    if a in SUDDEN_DEATH_ANIMALS and w == plural_word(a) and w not in UNSPOKEN_WORDS]
-        if element == "cards":
-            return self._card_moves(p)
-        raise AssertionError(f"unknown slot {element}")  # pragma: no cover - grammar and parser disagree
+        match slot:
+            case "player":
+                return [(name, [nxt]) for name in self.players]
+            case "names":  # the current players again, in seating order ("a, b and c")
+                return self._name_moves(p, nxt)
+            case "row":
+                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in ROW_WORDS.items()]
+            case "sd_animal":
+                return [(w, [nxt]) for w, a in SUDDEN_DEATH_WORDS.items()
+                        if a in SUDDEN_DEATH_ANIMALS and w == plural_word(a) and w not in UNSPOKEN_WORDS]
+            case "cards":
+                return self._card_moves(p)
+        raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
+
+    def _name_moves(self, p: _Position, nxt: _Position) -> list[tuple[str, list[_Position]]]:
+        """The next player's name in seating order, or a separator between two names."""
+        name = self.players[p.word]
+        moves = [(name, [nxt if p.word + 1 == len(self.players)
+                         else _Position(p.pattern, p.element, p.word + 1)])]
+        if p.word and not p.separated:
+            moves += [(w, [_Position(p.pattern, p.element, p.word, separated=True)])
+                      for w in LIST_SEPARATORS]
+        return moves
 
     def _card_moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
         target = p.target or HAND_SIZE
@@ -403,6 +412,11 @@ class _Hypothesis:
     gap_max: float = 0.0
 
 
+#: A step's candidate: (score so far, the hypothesis's row in the beam, the token, the grammar's
+#: state after it, whether the hypothesis is cut).
+_Candidate = tuple[float, int, int, "frozenset[_TokenState]", bool]
+
+
 @dataclass
 class SearchResult:
     tokens: list[int]
@@ -514,19 +528,10 @@ class WhisperRecognizer:
         text = self.model.tokenizer.decode(
             [t for t in found.tokens if t < self.model.specials["eot"]]).strip() if found.tokens else ""
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
-        if found.no_speech > MAX_NO_SPEECH:
-            return result(text, None, "no speech heard", confidence)
-        if found.incomplete:
-            return result(text, None, INCOMPLETE_REASON, confidence)
-        if not found.tokens:
-            return result("", None, "no command heard")
         words = _words(text)
-        if found.mean_log_prob < self.min_log_prob:
-            return result(text, None, "that sounded like talk, not a command", confidence)
-        if found.gap_max > MAX_TOKEN_GAP:
-            return result(text, None, "not sure it was a command", confidence)
-        if len(words) > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
-            return result(text, None, "that sounded like talk, not a command", confidence)
+        doubt = self._doubt(found, len(words), seconds)
+        if doubt is not None:
+            return result(text, None, doubt, confidence)
         try:
             command = parse(" ".join(words), context.players or None)
         except ParseError as err:
@@ -535,13 +540,27 @@ class WhisperRecognizer:
             return result(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
         return result(text, command, None, confidence)
 
+    def _doubt(self, found: SearchResult, words: int, seconds: float) -> str | None:
+        """Why the best command is not to be taken (see the module docstring), or None."""
+        if found.no_speech > MAX_NO_SPEECH:
+            return "no speech heard"
+        if found.incomplete:
+            return INCOMPLETE_REASON
+        if not found.tokens:
+            return "no command heard"
+        if found.mean_log_prob < self.min_log_prob:
+            return "that sounded like talk, not a command"
+        if found.gap_max > MAX_TOKEN_GAP:
+            return "not sure it was a command"
+        if words > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
+            return "that sounded like talk, not a command"
+        return None
+
     def search(self, audio: np.ndarray, context: _Context) -> SearchResult:
         """The constrained beam search over one utterance's audio."""
         model = self.model
         decoder = model.decoder
         grammar = context.grammar
-        end = model.specials["eot"]
-        enders = model.enders
         cross = decoder.cross_cache(model.encode(audio))
         state = decoder.start([*context.prompt, model.specials["sot"]], cross)
         assert state.log_probs is not None
@@ -552,32 +571,9 @@ class WhisperRecognizer:
         for _ in range(MAX_TOKENS):
             log_probs = state.log_probs
             assert log_probs is not None
-            candidates: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
             favourite = log_probs.max(axis=1)
-            for row, hyp in enumerate(beam):
-                allowed = grammar.allowed(hyp.state)
-                if not allowed:
-                    continue
-                cut = hyp.cut or (end not in allowed and bool(hyp.tokens)
-                                  and np.logaddexp.reduce(log_probs[row, enders]) > INCOMPLETE_END_LOG_PROB)
-                tokens = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
-                scores = log_probs[row, tokens]
-                for i in np.argsort(-scores)[:BEAM_SIZE]:
-                    token = int(tokens[i])
-                    candidates.append((hyp.score + float(scores[i]), row, token, allowed[token], cut))
-            candidates.sort(key=lambda c: -c[0])
-            survivors: list[tuple[float, int, int, frozenset[_TokenState], bool]] = []
-            for candidate in candidates:
-                score, row, token, _, cut = candidate
-                if token == end:
-                    done = self._extend(beam[row], token, score, beam[row].state, cut,
-                                        float(log_probs[row, token]), float(favourite[row]))
-                    finished.append((score / len(done.tokens), done))
-                elif len(survivors) < BEAM_SIZE:
-                    survivors.append(candidate)
-            if finished:
-                floor = max(f[0] for f in finished) - PRUNE_MARGIN
-                survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
+            survivors = self._sift(self._candidates(beam, log_probs, grammar), beam, log_probs,
+                                   favourite, finished)
             if not survivors:
                 break
             state = decoder.step(state.select([s[1] for s in survivors]),
@@ -590,6 +586,47 @@ class WhisperRecognizer:
         mean, best = max(finished, key=lambda f: f[0])
         incomplete = best.cut and self._invented(cross, context, best.tokens)
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max)
+
+    def _candidates(self, beam: list[_Hypothesis], log_probs: np.ndarray,
+                    grammar: TokenGrammar) -> list[_Candidate]:
+        """Each hypothesis's likeliest allowed next tokens, best first. A hypothesis is cut
+        when the decoder wanted to end (end-of-text or a closing mark) where the command is not
+        complete."""
+        end = self.model.specials["eot"]
+        candidates: list[_Candidate] = []
+        for row, hyp in enumerate(beam):
+            allowed = grammar.allowed(hyp.state)
+            if not allowed:
+                continue
+            cut = hyp.cut or (end not in allowed and bool(hyp.tokens)
+                              and np.logaddexp.reduce(log_probs[row, self.model.enders]) > INCOMPLETE_END_LOG_PROB)
+            tokens = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+            scores = log_probs[row, tokens]
+            for i in np.argsort(-scores)[:BEAM_SIZE]:
+                token = int(tokens[i])
+                candidates.append((hyp.score + float(scores[i]), row, token, allowed[token], cut))
+        candidates.sort(key=lambda c: -c[0])
+        return candidates
+
+    def _sift(self, candidates: list[_Candidate], beam: list[_Hypothesis], log_probs: np.ndarray,
+              favourite: np.ndarray, finished: list[tuple[float, _Hypothesis]]) -> list[_Candidate]:
+        """Candidates ending in end-of-text go to ``finished`` (with their mean log-probability
+        per token); of the others, the best ``BEAM_SIZE`` go on, less those falling more than
+        ``PRUNE_MARGIN`` per token below the best finished command."""
+        end = self.model.specials["eot"]
+        survivors: list[_Candidate] = []
+        for candidate in candidates:
+            score, row, token, _, cut = candidate
+            if token == end:
+                done = self._extend(beam[row], token, score, beam[row].state, cut,
+                                    float(log_probs[row, token]), float(favourite[row]))
+                finished.append((score / len(done.tokens), done))
+            elif len(survivors) < BEAM_SIZE:
+                survivors.append(candidate)
+        if finished:
+            floor = max(f[0] for f in finished) - PRUNE_MARGIN
+            survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
+        return survivors
 
     def _invented(self, cross: list, context: _Context, tokens: list[int]) -> bool:
         """Whether the command's end was made up: the decoder wanted to stop before it was
