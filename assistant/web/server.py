@@ -159,6 +159,44 @@ def sse(data: dict, event_id: int) -> bytes:
 
 
 # ---------------------------------------------------------------------------- the app
+async def follow_store(watch: TableWatch, hub: Hub, poll_interval: float,
+                       should_exit: Callable[[], bool]) -> None:
+    """Polls the store and publishes what changed, until the server stops."""
+    log = logging.getLogger("lifeguard.serve")
+    problem = ""
+    while not should_exit():
+        try:
+            changes = await asyncio.to_thread(watch.poll)
+            problem = ""
+        except StoreError as err:  # said once, then tried again: the file may come back
+            if str(err) != problem:
+                log.warning("%s", err)
+            problem, changes = str(err), []
+        if changes:
+            hub.publish(changes, watch.state)
+        elif watch.state is not hub.state:
+            hub.set_state(watch.state)  # e.g. a game marked finished: no command, new state
+        await asyncio.sleep(poll_interval)
+    hub.close()
+
+
+async def event_stream(hub: Hub, queue: asyncio.Queue[bytes | None]) -> AsyncIterator[bytes]:
+    """One page's server-sent events: what the hub publishes, a ping when all is quiet."""
+    try:
+        yield b"retry: 1000\n\n"
+        while True:
+            try:
+                item = await asyncio.wait_for(queue.get(), PING_INTERVAL)
+            except TimeoutError:
+                yield b": ping\n\n"
+                continue
+            if item is None:
+                return
+            yield item
+    finally:
+        hub.streams.discard(queue)
+
+
 def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVAL,
               should_exit: Callable[[], bool] = lambda: False) -> Any:
     """The Starlette app behind the token gate. ``watch`` has been polled once already."""
@@ -172,28 +210,10 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
     index = page_file("index.html").replace("{token}", token)
     script = page_file("table.js")
     style = page_file("table.css") + colour_rules()
-    log = logging.getLogger("lifeguard.serve")
-
-    async def follow_store() -> None:
-        problem = ""
-        while not should_exit():
-            try:
-                changes = await asyncio.to_thread(watch.poll)
-                problem = ""
-            except StoreError as err:  # said once, then tried again: the file may come back
-                if str(err) != problem:
-                    log.warning("%s", err)
-                problem, changes = str(err), []
-            if changes:
-                hub.publish(changes, watch.state)
-            elif watch.state is not hub.state:
-                hub.set_state(watch.state)  # e.g. a game marked finished: no command, new state
-            await asyncio.sleep(poll_interval)
-        hub.close()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
-        task = asyncio.create_task(follow_store())
+        task = asyncio.create_task(follow_store(watch, hub, poll_interval, should_exit))
         try:
             yield
         finally:
@@ -221,23 +241,7 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
         if queue is None:
             return Response("Too many screens are following this game.", status_code=503,
                             media_type="text/plain")
-
-        async def stream() -> AsyncIterator[bytes]:
-            try:
-                yield b"retry: 1000\n\n"
-                while True:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), PING_INTERVAL)
-                    except TimeoutError:
-                        yield b": ping\n\n"
-                        continue
-                    if item is None:
-                        return
-                    yield item
-            finally:
-                hub.streams.discard(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        return StreamingResponse(event_stream(hub, queue), media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
 
     routes = [
