@@ -15,11 +15,16 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textual.message import Message
 
+from assistant.commands import Command
 from assistant.config import VoiceSettings
+
+if TYPE_CHECKING:  # the devices load in a worker (their imports are slow)
+    from assistant.voice.listener import ListenContext, Listener
+    from assistant.voice.speaker import Speaker
 
 log = logging.getLogger("lifeguard.voice")
 
@@ -38,7 +43,7 @@ class MicState(Message):
 
 @dataclass
 class HeardCommand(Message):
-    command: Any  # assistant.commands.Command
+    command: Command
     text: str
     confidence: float | None = None
 
@@ -49,6 +54,14 @@ class RejectedSpeech(Message):
     reason: str
 
 
+class _StartsAndCloses(Protocol):
+    def start(self) -> None: ...
+    def close(self) -> None: ...
+
+
+_Device = TypeVar("_Device", bound=_StartsAndCloses)
+
+
 class VoiceBridge:
     """Owns the speaker and listener for the app; every method is safe when voice is missing."""
 
@@ -56,15 +69,15 @@ class VoiceBridge:
         self,
         settings: VoiceSettings,
         post: Callable[[Message], object],
-        context: Callable[[], Any],
+        context: Callable[[], ListenContext],
         audio_input: list[str] | None = None,
     ) -> None:
         self.settings = settings
         self.post = post
         self.context = context
         self.audio_input = list(audio_input or settings.audio_input) or None
-        self.speaker: Any = None
-        self.listener: Any = None
+        self.speaker: Speaker | None = None
+        self.listener: Listener | None = None
         self._closed = threading.Event()
         self._lock = threading.Lock()
         #: False when voice is switched off on the setup screen: the listener stays deaf.
@@ -84,8 +97,8 @@ class VoiceBridge:
         except Exception as err:  # the voice package is missing or broken: no speech
             self.post(SpeechState("unavailable", f"speech could not load: {_short(err)}"))
             return
-        speaker = self._adopt("speaker", SpeechState,
-                              lambda: Speaker(self.settings, on_state=self._speaker_state))
+        speaker = self._adopt(SpeechState, lambda: Speaker(self.settings, on_state=self._speaker_state),
+                              self._keep_speaker)
         if speaker is not None:
             self.post(SpeechState(speaker.state, reason_text(getattr(speaker, "reason", None))))
 
@@ -111,15 +124,22 @@ class VoiceBridge:
         if self.audio_input:
             # Files played in run on by themselves, as if people were talking at the table.
             settings = replace(settings, audio_input=tuple(self.audio_input), listen="continuous")
-        listener = self._adopt("listener", MicState, lambda: Listener(
-            settings, self.context, on_event, audio_input=self.audio_input, settle=True))
+        listener = self._adopt(MicState, lambda: Listener(
+            settings, self.context, on_event, audio_input=self.audio_input, settle=True),
+            self._keep_listener)
         if listener is not None:
             self.post(MicState(listener.state, reason_text(getattr(listener, "reason", None))))
 
-    def _adopt(self, name: str, state: type[SpeechState] | type[MicState],
-               make: Callable[[], Any]) -> Any:
-        """Make and start a device and keep it as ``self.<name>``; None (said) when it fails or
-        the app closed meanwhile (then the device is closed at once)."""
+    def _keep_speaker(self, speaker: Speaker) -> None:
+        self.speaker = speaker
+
+    def _keep_listener(self, listener: Listener) -> None:
+        self.listener = listener
+
+    def _adopt(self, state: type[SpeechState] | type[MicState], make: Callable[[], _Device],
+               keep: Callable[[_Device], None]) -> _Device | None:
+        """Make and start a device and ``keep`` it; None (said) when it fails or the app closed
+        meanwhile (then the device is closed at once)."""
         try:
             device = make()
             device.start()
@@ -130,7 +150,7 @@ class VoiceBridge:
             if self._closed.is_set():
                 device.close()
                 return None
-            setattr(self, name, device)
+            keep(device)
         return device
 
     def _speaker_state(self, state: str, reason: str | None) -> None:
