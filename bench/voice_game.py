@@ -252,6 +252,11 @@ def on_course(referee: Referee, game: GameAudio, index: int) -> bool:
     return referee.history() == line.before and referee.question is None
 
 
+def line_at(game: GameAudio, position: int) -> int:
+    """The last line whose start the stream had passed at ``position`` (-1: before line 2)."""
+    return max((i for i, line in enumerate(game.lines) if line.start < position), default=-1)
+
+
 def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -> Outcome:
     """Play ``game``'s stream into a ``Listener`` and apply what it hears, as ``lifeguard
     listen`` does (heard -> read back -> ``referee.execute``).
@@ -266,20 +271,19 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
     events: queue.Queue = queue.Queue()
     corrections: list[int] = []
 
+    def position_now() -> int:
+        """The stream's read position (bytes into the game's audio)."""
+        source = listener._source
+        stream = getattr(source, "stream", None)
+        return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
+
     def on_event(event) -> None:
         # The stream's read position when the listener reports: where the utterance ended
         # (plus the pause that ended it); the listener's thread reads and reports, so decoding
         # time does not move it.
-        source = listener._source
-        stream = getattr(source, "stream", None)
-        position = stream.position - source.spans[0][0] if stream is not None and source.spans else 0
-        events.put((position, event))
+        events.put((position_now(), event))
 
     settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
-    def position_now() -> int:
-        source = listener._source
-        stream = getattr(source, "stream", None)
-        return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
 
     def context() -> ListenContext:
         """What the listener hears the next utterance against (asked once the command before
@@ -288,7 +292,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
         nonlocal referee
         with lock:
             if correct:
-                now = max((i for i, s in enumerate(starts) if s < position_now()), default=-1)
+                now = line_at(game, position_now())
                 if now >= 0 and now not in corrections and not on_course(referee, game, now):
                     referee = expected_referee(game, now)
                     corrections.append(now)
@@ -296,7 +300,6 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
 
     lock = threading.Lock()
     listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True)
-    starts = [line.start for line in game.lines]
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     questions: dict[int, bool] = {}
@@ -317,7 +320,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
                     problem = event.reason
                     break
                 continue
-            index = max((i for i, s in enumerate(starts) if s < position), default=-1)  # -1: before line 2
+            index = line_at(game, position)
             if isinstance(event, Heard):
                 with lock:
                     reply = referee.execute(event.command, heard=True)
@@ -343,9 +346,15 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
                    corrections)
 
 
+def commands_in(got: list[str]) -> list[str]:
+    """The commands heard, without the rejections reported beside them (the unfinished half of
+    a command, or what the listener heard of the room: they do not undo a command)."""
+    return [g for g in got if not g.startswith("[")]
+
+
 def heard_exactly(got: list[str], line: Line) -> bool:
     """Heard as the one command said (applied or refused: the game may be elsewhere by then)."""
-    return [g.split(" (refused: ")[0] for g in got if not g.startswith("[")] == [line.expected]
+    return [g.split(" (refused: ")[0] for g in commands_in(got)] == [line.expected]
 
 
 def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
@@ -360,9 +369,7 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
             right_state = history == line.after or (history == line.before and outcome.questions.get(i, False))
         else:
             right_state = history == line.after
-        # A rejection reported with the line (the unfinished half of a command, or what the
-        # listener heard of the room) does not undo a command applied as intended.
-        commands = [g for g in got if not g.startswith("[")]
+        commands = commands_in(got)
         exact = commands == [line.expected] and right_state
         summary = " + ".join(got) if got else "(nothing)"
         if commands == [line.expected] and not right_state:
