@@ -33,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 import wave
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -41,12 +40,9 @@ from pathlib import Path
 from assistant.commands import canonical, command_for, parse
 from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
 from assistant.commands.parser import expand
+from assistant.voice.pcm import audioop
 from engine.actions import DeclareHand, SetStarter
 from engine.simulate import simulate_game
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import audioop
 
 RATE = 16000
 PAD = 0.4  # seconds of silence (or background) before and after the speech

@@ -50,7 +50,6 @@ import random
 import sys
 import threading
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,13 +64,10 @@ from voice_engines import (
 
 from assistant.commands import canonical, parse
 from assistant.referee import Referee
+from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable
 from engine.actions import DeclareHand, SetRow, SuddenDeath
 from engine.simulate import simulate_game
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import audioop
 
 ROOT = Path(__file__).resolve().parents[1]
 BYTES_PER_SECOND = RATE * 2

@@ -228,12 +228,10 @@ def tune(results: list[dict], split: str = "tune") -> None:
 def speech_end_seconds(path: str) -> float:
     """Where the speech in a clean file really ends: the last 10 ms above 2% of the loudest
     (espeak-ng ends its output with a stretch of silence of its own)."""
-    import warnings
     import wave
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import audioop
+    from assistant.voice.pcm import audioop
+
     with wave.open(path) as w:
         rate, raw = w.getframerate(), w.readframes(w.getnframes())
     step = rate // 100 * 2

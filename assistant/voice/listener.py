@@ -28,7 +28,6 @@ Modes: "push_to_talk" (default: one utterance per ``push_to_talk()``), "continuo
 from __future__ import annotations
 
 import threading
-import warnings
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from assistant.commands import Command
 from assistant.config import LISTEN_MODES, VoiceSettings
+from assistant.voice.pcm import audioop
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -43,9 +43,6 @@ if TYPE_CHECKING:
     from assistant.voice.protocols import AudioSource, SpeechDecoder
     from assistant.voice.recognizer import Decoded
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import audioop  # the same module SpeechRecognition uses (audioop-lts on Python 3.13+)
 
 #: Seconds of quiet that end an utterance. It is added to every answer's delay, but people
 #: listing cards pause between them: espeak-ng's own pauses inside a line are at most 0.16 s,

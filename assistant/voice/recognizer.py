@@ -42,13 +42,10 @@ from typing import Any
 
 from assistant.commands import Command, ParseError, parse
 from assistant.voice.jsgf import GARBAGE_PREFIX, SpeechGrammar, build_grammar, garbage_words
+from assistant.voice.pcm import audioop
 from assistant.voice.protocols import AudioData, SpeechDecoder
 from engine.deck import HAND_SIZE
 from engine.game import Game
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    import audioop  # the same module SpeechRecognition uses (audioop-lts on Python 3.13+)
 
 SAMPLE_RATE = 16000
 SAMPLE_WIDTH = 2
