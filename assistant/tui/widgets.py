@@ -21,6 +21,7 @@ from textual.widgets.input import Selection
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS, TREES
 from assistant.commands.templates import first_required_word
+from engine.actions import Action, Knock, Pass, Swap
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.words import title
@@ -387,23 +388,21 @@ class CommandSuggester(Suggester):
         return suggest(value, self.game())
 
 
+#: The verb a turn action is typed with.
+TURN_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
+
+
 def expected_verbs(game: Game | None, player: str) -> list[str]:
-    """The verbs that may follow ``player``'s name now, the most likely first."""
+    """The verbs that may follow ``player``'s name now, the most likely first: the turn actions
+    the game expects of them (``Game.expected``), "starts" before the first turn (to name or
+    correct who starts), and "has" (a hand at the reveal, or sudden death at any moment)."""
     if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
         return []
-    before_first_turn = game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played
-    match game.phase:
-        case Phase.ROWS:
-            verbs = ["starts"] if before_first_turn else []
-        case Phase.TURNS:
-            verbs = (["swaps"] if player == game.turn else []) + (
-                ["knocks"] if player == game.turn and game.may_knock(player) else []) + (
-                ["starts"] if before_first_turn else [])
-        case Phase.FINAL_TURNS:
-            verbs = ["swaps", "passes"] if player == game.turn else []
-        case _:
-            verbs = []
-    return verbs + ["has"]  # a hand at the reveal, or sudden death at any moment
+    expected = game.expected()
+    verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
+    if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
+        verbs.append("starts")
+    return verbs + ["has"]
 
 
 def expected_start(game: Game | None) -> str:
