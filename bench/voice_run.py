@@ -225,9 +225,9 @@ def tune(results: list[dict], split: str = "tune") -> None:
     print(f"{split} split: best threshold {best[1]:.2f} (exact {best[2]:.1%}, talk rejected {best[3]:.1%})")
 
 
-def speech_end_seconds(path: str) -> float:
-    """Where the speech in a clean file really ends: the last 10 ms above 2% of the loudest
-    (espeak-ng ends its output with a stretch of silence of its own)."""
+def speech_bounds(path: str) -> tuple[float, float]:
+    """Where the speech in a clean file really starts and ends (seconds): the first and last
+    10 ms above 2% of the loudest (espeak-ng pads its output with silence of its own)."""
     import wave
 
     from assistant.voice.pcm import audioop
@@ -237,8 +237,9 @@ def speech_end_seconds(path: str) -> float:
     step = rate // 100 * 2
     levels = [audioop.rms(raw[i : i + step], 2) for i in range(0, len(raw), step)]
     loud = max(levels) * 0.02
+    first = min(i for i, level in enumerate(levels) if level > loud)
     last = max(i for i, level in enumerate(levels) if level > loud)
-    return (last + 1) / 100
+    return first / 100, (last + 1) / 100
 
 
 def realtime_latency(manifest: list[dict], count: int, engine: str, model: str = "") -> dict:
@@ -261,20 +262,23 @@ def realtime_latency(manifest: list[dict], count: int, engine: str, model: str =
     if not items:
         return {"problem": "no clean test commands in this corpus"}
     contexts = [ListenContext.from_referee(Referee.resume(item["context"])) for item in items]
-    speech_ends = [speech_end_seconds(item["file"]) for item in items]  # within each file
+    bounds = [speech_bounds(item["file"]) for item in items]  # within each file
+    speech_ends = [end for _, end in bounds]
     rate = 16000 * 2  # bytes a second in the WAV source
     events: queue.Queue = queue.Queue()
     problems: list[str] = []
 
     def playing() -> int:
-        """The command being spoken or next to be: the first whose speech has not ended (a
-        file's own padding after the speech belongs to the next command's wait)."""
+        """The command being heard: the last whose speech had begun when the listener asks
+        (it asks once the speech has ended, while the stream runs on into the quiet before the
+        next command; taking the first command whose speech had not ended gave it the next
+        command's game, and short commands were forced into that game's grammar)."""
         source = listener._source
         stream = getattr(source, "stream", None)
         if source is None or stream is None or not source.spans:
             return 0
-        return next((i for i, ((start, _), end) in enumerate(zip(source.spans, speech_ends, strict=True))
-                     if start / rate + end > stream.position / rate), len(items) - 1)
+        return max((i for i, ((start, _), (begins, _)) in enumerate(zip(source.spans, bounds, strict=True))
+                    if start / rate + begins < stream.position / rate), default=0)
 
     def on_event(event) -> None:
         if isinstance(event, Heard | Rejected):

@@ -28,6 +28,7 @@ Modes: "push_to_talk" (default: one utterance per ``push_to_talk()``), "continuo
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,10 @@ if TYPE_CHECKING:
 #: a whole game by voice lost a line in two to cards cut apart. A longer pause mid-command is
 #: bridged by ``CONTINUE_SECONDS`` when the recogniser says the command is unfinished.
 PAUSE_SECONDS = 0.6
+#: Quiet after which the utterance so far is decoded at once: a command that cannot go on (a
+#: knock, a row's k cards, a hand's ten) is then taken without waiting out ``PAUSE_SECONDS``,
+#: once the audio that arrived while it was decoded holds no more speech.
+EARLY_PAUSE_SECONDS = 0.15
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -171,6 +176,48 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
     if source is not None:
         recognizer.adjust_for_ambient_noise(source, duration=0.25)  # type: ignore[attr-defined]
     recognizer.energy_threshold = max(recognizer.energy_threshold, MIN_ENERGY_THRESHOLD)  # type: ignore[attr-defined]
+
+
+class EarlyEnd:
+    """Ends a phrase at a short pause when what was said so far is a whole command that cannot
+    go on, instead of waiting out ``PAUSE_SECONDS`` of quiet (most of a command's delay).
+
+    After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once. A command that
+    cannot go on is taken when the audio that arrived meanwhile (as long again as the decoding
+    took) is quiet too; speech in it means the speaker went on, and the guess is dropped. Any
+    other result is kept as the phrase's own if no speech follows it (the same audio need not be
+    decoded twice)."""
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+        self.result: Decoded | None = None  # the decoding of the phrase so far, while it holds
+        self._spoke = False  # a chunk of speech was heard (the phrase's first chunk, SpeechRecognition's
+        # quiet lead-in joined with the first loud one, may read as quiet)
+        self._quiet = 0.0  # seconds of quiet at the end of the phrase
+        self._tried = False  # this stretch of quiet was decoded
+        self._to_check = -1.0  # seconds of audio to hear quiet before the command is taken
+
+    def hear(self, chunk: bytes, may_decode: bool, decode: Callable[[], Decoded]) -> bool:
+        """Take one more chunk (16-bit); True when the phrase ends here with ``result``."""
+        seconds = len(chunk) / (2 * 16000)
+        if audioop.rms(chunk, 2) > self.threshold:
+            self._quiet, self._tried, self._to_check, self.result = 0.0, False, -1.0, None
+            self._spoke = True
+            return False
+        if not self._spoke:
+            return False
+        self._quiet += seconds
+        if self._to_check >= 0:
+            self._to_check -= seconds
+            return self._to_check < 0
+        if self._tried or not may_decode or self._quiet < EARLY_PAUSE_SECONDS:
+            return False
+        self._tried = True
+        started = time.monotonic()
+        self.result = decode()
+        if self.result.command is not None and self.result.closed:
+            self._to_check = time.monotonic() - started
+        return False
 
 
 def _input_ended(source: object) -> bool:
@@ -391,20 +438,23 @@ class Listener:
         """One phrase's audio (16 kHz mono 16-bit chunks), or None when nobody spoke.
 
         PocketSphinx decodes the chunks as they arrive once the last command has settled (so
-        that little is left to do when the speaker stops) and its result comes with the audio;
-        otherwise the result is None and the audio is decoded whole."""
+        that little is left to do when the speaker stops) and its result comes with the audio.
+        Whisper decodes the phrase so far at each short pause (``EarlyEnd``): a command that
+        cannot go on ends the phrase there, and a result that still holds at the phrase's end
+        comes with the audio. Otherwise the result is None and the audio is decoded whole."""
         from assistant.voice.recognizer import speech_recognition
 
         sr = speech_recognition()
         engine = self.recognizer
         assert engine is not None
         streaming = getattr(engine, "engine", "") == "pocketsphinx"
+        early = None if streaming else EarlyEnd(recognizer.energy_threshold)  # type: ignore[attr-defined]
         chunks: list[bytes] = []
         fed = 0
+        phrase = recognizer.listen(  # type: ignore[attr-defined]
+            source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
         try:
-            for chunk in recognizer.listen(  # type: ignore[attr-defined]
-                source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True
-            ):
+            for chunk in phrase:
                 if not chunks:
                     self._set_state("hearing", self.note)
                 chunks.append(chunk.get_raw_data(convert_rate=16000, convert_width=2))
@@ -414,6 +464,9 @@ class Listener:
                     for piece in chunks[fed:]:
                         engine.feed(piece)
                     fed = len(chunks)
+                if early is not None and early.hear(chunks[-1], self._settled.is_set(),
+                                                    lambda: self._decode(chunks)):
+                    return chunks, early.result
                 if self._closed.is_set():
                     break
         except sr.WaitTimeoutError:
@@ -421,13 +474,15 @@ class Listener:
             if fed:
                 engine.finish()
             return None
+        finally:
+            phrase.close()
         if not chunks:
             return None
         if fed:
             for piece in chunks[fed:]:
                 engine.feed(piece)
             return chunks, engine.finish()
-        return chunks, None
+        return chunks, early.result if early is not None else None
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""

@@ -93,6 +93,9 @@ class Decoded:
     reason: str | None
     seconds: float  # decoding time
     audio_seconds: float
+    #: Nothing can follow the command (a knock, a row's k cards, a hand's ten; not a new game's
+    #: list of names, which may go on): the listener may take it at a short pause.
+    closed: bool = False
 
 
 def confidence_from_gap(gap: float) -> float:

@@ -137,6 +137,7 @@ class WordGrammar:
         self.patterns = tuple(patterns)
         self.start = self._closure({_Position(i, 0) for i in range(len(patterns))})
         self._next: dict[frozenset[_Position], dict[str, frozenset[_Position]]] = {}
+        self._live: dict[frozenset[_Position], bool] = {}
 
     # The words of each slot, as spoken (digits are spellings of number words, see ``spellings``).
     @staticmethod
@@ -148,6 +149,16 @@ class WordGrammar:
 
     def is_final(self, state: frozenset[_Position]) -> bool:
         return any(p.element == len(self.patterns[p.pattern].elements) for p in state)
+
+    def leads_to_command(self, state: frozenset[_Position]) -> bool:
+        """Whether some words from ``state`` on complete a command."""
+        known = self._live.get(state)
+        if known is None:
+            self._live[state] = False  # a loop back here completes nothing new
+            known = self.is_final(state) or any(self.leads_to_command(after)
+                                                for after in self.next_words(state).values())
+            self._live[state] = known
+        return known
 
     def next_words(self, state: frozenset[_Position]) -> dict[str, frozenset[_Position]]:
         cached = self._next.get(state)
@@ -331,6 +342,14 @@ class TokenGrammar:
     def is_complete(self, state: frozenset[_TokenState]) -> bool:
         return any(not ts.spelling and ts.spoken and self.words.is_final(ts.words) for ts in state)
 
+    def could_go_on(self, state: frozenset[_TokenState]) -> bool:
+        """Whether more words may follow that still make a command (a full stop written or not:
+        Whisper writes one after "new game Alice, Bob, Carol" too, and a fourth name may come;
+        an "and" after a row's last card leads nowhere)."""
+        return any(ts.spelling or any(self.words.leads_to_command(after)
+                                      for after in self.words.next_words(ts.words).values())
+                   for ts in state)
+
 
 # --------------------------------------------------------------------------- the model
 class WhisperModel:
@@ -424,6 +443,7 @@ class SearchResult:
     incomplete: bool  # the speaker seems to have stopped mid-command
     no_speech: float  # Whisper's own probability that the audio holds no speech
     gap_max: float = 0.0  # the most a token fell below the decoder's favourite
+    closed: bool = False  # the command cannot go on (``TokenGrammar.could_go_on``)
 
 
 @dataclass
@@ -516,8 +536,10 @@ class WhisperRecognizer:
             context = self._context
             assert context is not None
 
-            def result(text: str, command, reason: str | None, confidence: float = 0.0) -> Decoded:
-                return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds)
+            def result(text: str, command, reason: str | None, confidence: float = 0.0,
+                       closed: bool = False) -> Decoded:
+                return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds,
+                               closed)
 
             if seconds < 0.1:
                 return result("", None, "too short to be a command")
@@ -538,7 +560,7 @@ class WhisperRecognizer:
             return result(text, None, err.message, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
             return result(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
-        return result(text, command, None, confidence)
+        return result(text, command, None, confidence, found.closed)
 
     def _doubt(self, found: SearchResult, words: int, seconds: float) -> str | None:
         """Why the best command is not to be taken (see the module docstring), or None."""
@@ -585,7 +607,8 @@ class WhisperRecognizer:
             return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech)
         mean, best = max(finished, key=lambda f: f[0])
         incomplete = best.cut and self._invented(cross, context, best.tokens)
-        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max)
+        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
+                            closed=not grammar.could_go_on(best.state))
 
     def _candidates(self, beam: list[_Hypothesis], log_probs: np.ndarray,
                     grammar: TokenGrammar) -> list[_Candidate]:

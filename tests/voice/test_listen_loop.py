@@ -100,6 +100,34 @@ def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Pat
     assert not [e for e in events if isinstance(e, Rejected)]
 
 
+def test_whisper_says_which_commands_cannot_go_on(synth) -> None:
+    """The listener takes a command at a short pause only when nothing can follow it: a row of
+    its one card, a knock; not "undo", which "undo that" goes on."""
+    from assistant.voice.recognizer import read_wav
+    from assistant.voice.whisper import WhisperRecognizer
+
+    recognizer = WhisperRecognizer()
+    cases = [(("new game alice bob carol", "alice starts"), "row one pig", "row 1 pig", True),
+             (("new game alice bob carol", "alice starts", "row 1 pig"), "undo", "undo", False)]
+    for typed, spoken, canonical, closed in cases:
+        referee = referee_after(*typed)
+        recognizer.set_context(referee.players, referee.game)
+        raw = read_wav(str(synth(spoken))).get_raw_data(convert_rate=16000, convert_width=2)
+        decoded = recognizer.decode(raw)
+        assert decoded.command is not None and decoded.command.canonical == canonical, decoded
+        assert decoded.closed is closed, decoded
+
+
+def test_a_command_that_may_go_on_waits_out_the_pause(synth, tmp_path: Path) -> None:
+    """"undo" is a whole command, but "undo that" is one too: at a short pause the listener
+    waits for the rest instead of taking "undo" and rejecting "that" as talk."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig")
+    spoken = join_wavs([synth("undo"), synth("that")], tmp_path / "undo.wav", 0.25)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["undo"], events
+    assert not [e for e in events if isinstance(e, Rejected)], events
+
+
 def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, tmp_path: Path) -> None:
     """Bob stops mid-swap; after the pause a table leaves, Alice speaks a whole command: hers
     is heard as itself, not glued to Bob's half (a game by voice lost both that way)."""

@@ -7,6 +7,7 @@ import time
 import wave
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from assistant.config import VoiceSettings
@@ -176,3 +177,62 @@ def test_a_bad_audio_input_file_is_reported(tmp_path: Path) -> None:
     listener.close()
     assert listener.state == "unavailable" and "notes.wav" in (listener.reason or "")
     assert seen
+
+
+def test_early_end_takes_a_command_that_cannot_go_on_once_the_quiet_holds() -> None:
+    """After ``EARLY_PAUSE_SECONDS`` of quiet the phrase is decoded once; a command that cannot
+    go on ends it when as much quiet again as the decoding took follows."""
+    from assistant.commands import parse
+    from assistant.voice.listener import EARLY_PAUSE_SECONDS, EarlyEnd
+    from assistant.voice.recognizer import Decoded
+
+    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
+    quiet = bytes(1024)
+    knock = Decoded("Alice knocks.", parse("alice knocks"), 0.8, None, 0.0, 1.0, closed=True)
+    calls = []
+
+    def decode() -> Decoded:
+        calls.append(1)
+        time.sleep(0.1)
+        return knock
+
+    early = EarlyEnd(threshold=300)
+    assert not early.hear(quiet, True, decode)  # quiet before any speech: nothing to decode
+    for _ in range(10):
+        assert not early.hear(loud, True, decode)
+    ended = [early.hear(quiet, True, decode) for _ in range(20)]
+    assert calls == [1]
+    first_quiet_end = ended.index(True)  # 32 ms chunks: the pause, then 0.1 s more of quiet
+    assert first_quiet_end * 0.032 >= EARLY_PAUSE_SECONDS + 0.1 - 0.032
+    assert first_quiet_end * 0.032 < EARLY_PAUSE_SECONDS + 0.1 + 0.1
+    assert early.result is knock
+
+
+def test_early_end_drops_its_guess_when_the_speaker_goes_on() -> None:
+    from assistant.commands import parse
+    from assistant.voice.listener import EarlyEnd
+    from assistant.voice.recognizer import Decoded
+
+    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
+    quiet = bytes(1024)
+    forced = Decoded("Row 2 pig pig.", parse("row 2 pig pig"), 0.5, None, 0.0, 1.0, closed=True)
+    open_ended = Decoded("Undo", parse("undo"), 0.5, None, 0.0, 1.0, closed=False)
+
+    def slow(result: Decoded):
+        def decode() -> Decoded:
+            time.sleep(0.2)
+            return result
+        return decode
+
+    early = EarlyEnd(threshold=300)
+    for chunk in [loud] * 5 + [quiet] * 6:  # the guess is made at the pause
+        assert not early.hear(chunk, True, slow(forced))
+    assert not early.hear(loud, True, slow(forced))  # and the speaker goes on: "... cat"
+    assert early.result is None
+    early = EarlyEnd(threshold=300)
+    ended = [early.hear(c, True, slow(open_ended)) for c in [loud] * 5 + [quiet] * 40]
+    assert not any(ended)  # a command that may go on waits for the phrase's own end
+    assert early.result is open_ended  # and is not decoded again then
+    early = EarlyEnd(threshold=300)
+    ended = [early.hear(c, False, slow(forced)) for c in [loud] * 5 + [quiet] * 40]
+    assert not any(ended) and early.result is None  # the last command not settled: no guess
