@@ -12,7 +12,8 @@ recogniser in the background (the caller never waits for it), and then, per utte
    must be heard against the game it will change, not the one before (a swap spoken right after
    the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
-   little is left when they stop; Whisper decodes the whole utterance at its end);
+   little is left when they stop; Whisper decodes what was said so far at a short pause, and a
+   command that nothing can follow ends the utterance there: ``EarlyEnd``);
 4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
    is decoded together with it, and if that is no command either, on its own;
