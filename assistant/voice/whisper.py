@@ -377,7 +377,7 @@ class WhisperModel:
             raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
         if self.encoder.is_multilingual:
             raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
-        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"))
+        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"), threads)
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2
