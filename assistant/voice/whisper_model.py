@@ -184,6 +184,9 @@ def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
 #: Positions of room left after a batch's keys and values when their buffer is (re)made, so that
 #: the next steps write in place instead of concatenating.
 _CACHE_ROOM = 16
+#: The output head's products, taken in turn by the calling thread and the helper (see
+#: ``Decoder._shared``): small enough that waiting for the helper's last one costs little.
+_HEAD_PARTS = 6
 _ERF_P = 0.3275911
 #: Abramowitz and Stegun 7.1.26's polynomial, highest power first (Horner's order).
 _ERF_POLY = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
@@ -315,25 +318,33 @@ class Decoder:
             raise ModelUnavailable("the Whisper model has no decoder layers")
         self._helper = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-decoder")
                         if threads > 1 and (os.cpu_count() or 1) > 1 else None)
-        half = self.vocab // 2 if self._helper is not None else self.vocab
-        self._vocab_parts = [slice(0, half), slice(half, self.vocab)] if half < self.vocab else [slice(None)]
+        bounds = np.linspace(0, self.vocab, _HEAD_PARTS + 1).astype(int)
+        self._vocab_parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
-    def _together(self, jobs: list[Callable[[], _T]]) -> list[_T]:
-        """The jobs' results: the first job run on this thread, the others on the helper."""
-        if self._helper is None:
-            return [job() for job in jobs]
-        pending = [self._helper.submit(job) for job in jobs[1:]]
+    def _shared(self, jobs: list[Callable[[], _T]]) -> list[_T]:
+        """The jobs' results, in order. This thread and the helper each take the next job not
+        yet taken until none is left, so that a helper kept off the CPU by other work costs
+        nothing: this thread then does all the jobs."""
+        results: list[_T | None] = [None] * len(jobs)
+        queue = iter(range(len(jobs)))  # next() on a list iterator is atomic under the GIL
+
+        def work() -> None:
+            for index in queue:
+                results[index] = jobs[index]()
+
+        helping = self._helper.submit(work) if self._helper is not None and len(jobs) > 1 else None
         try:
-            first = jobs[0]()
+            work()
         finally:
-            rest = [p.result() for p in pending]  # never return while a job still writes
-        return [first, *rest]
+            if helping is not None and not helping.cancel():
+                helping.result()  # it is finishing the job it took: never return before
+        return results  # type: ignore[return-value]  # every index was run
 
     def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each layer's keys and values over the encoder output (1, frames, width), laid out for
         one BLAS product per head: keys (heads, head width, frames), values (heads, frames,
         head width). (Broadcasting one utterance's keys over the beam in a 4-d product ran
-        NumPy's slow generic loop: half of each step's time.) Half the layers on the helper."""
+        NumPy's slow generic loop: half of each step's time.) Layers shared with the helper."""
         frames = np.ascontiguousarray(encoded[0], dtype=np.float32)
 
         def layer_cache(layer: _Layer) -> tuple[np.ndarray, np.ndarray]:
@@ -343,13 +354,7 @@ class Decoder:
             values = np.ascontiguousarray(v.reshape(count, self.heads, self.head_width).transpose(1, 0, 2))
             return keys, values
 
-        def layers_cache(layers: list[_Layer]) -> list[tuple[np.ndarray, np.ndarray]]:
-            return [layer_cache(layer) for layer in layers]
-
-        middle = len(self.layers) // 2 if self._helper is not None else len(self.layers)
-        first, *rest = self._together([lambda: layers_cache(self.layers[:middle]),
-                                       lambda: layers_cache(self.layers[middle:])])
-        return first + [c for part in rest for c in part]
+        return self._shared([partial(layer_cache, layer) for layer in self.layers])
 
     def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> DecoderState:
         """Run the prompt; returns the state after it (batch 1) and its last log-probabilities."""
@@ -413,7 +418,7 @@ class Decoder:
             np.exp(shifted, out=shifted)
             return top, np.add.reduce(shifted, axis=1, keepdims=True)
 
-        parts = self._together([partial(part, columns) for columns in self._vocab_parts])
+        parts = self._shared([partial(part, columns) for columns in self._vocab_parts])
         top = np.maximum.reduce([t for t, _ in parts])
         total = sum(s * np.exp(t - top) for t, s in parts)
         logits -= top + np.log(total)
