@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from assistant.commands import parse
 from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
@@ -141,6 +142,15 @@ def test_number_words_and_digits_are_both_spellings(tokens: TokenGrammar) -> Non
 
 
 # --------------------------------------------------------------------------- the model
+@pytest.fixture(autouse=True)
+def one_blas_thread():
+    """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
+    (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
+    directly took ten times as long)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def recognizer() -> WhisperRecognizer:
     return WhisperRecognizer(PLAYERS)
@@ -323,10 +333,10 @@ def test_the_fast_step_gives_the_straightforward_log_probabilities(synth, recogn
         ours, theirs = fast.start(prompt, fast.cross_cache(encoded)), straightforward.start(
             prompt, straightforward.cross_cache(encoded))
         assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
-        for step in range(40):
+        for step in range(24):
             rows = sorted(rng.integers(0, len(theirs.log_probs), 10).tolist())
-            ranked = np.argsort(-theirs.log_probs, axis=1)
-            tokens = np.array([[ranked[row, i % 3]] for i, row in enumerate(rows)])  # likely ones
+            likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
+            tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
             ours, theirs = ours.select(rows), theirs.select(rows)
             assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
             if step == 20:  # two branches from one state, each stepped on after the other began
