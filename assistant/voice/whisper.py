@@ -377,7 +377,7 @@ class WhisperModel:
             raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
         if self.encoder.is_multilingual:
             raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
-        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"))
+        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"), threads)
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2
@@ -545,6 +545,10 @@ class WhisperRecognizer:
                 return result("", None, "too short to be a command")
             if not np.any(audio):
                 return result("", None, "no command heard")
+            # One BLAS thread: the decoder shares its big products (the output head, the cross
+            # cache) with a helper thread of its own (``Decoder._shared``). BLAS's two threads
+            # wait by spinning: with the other core busy, the head took 20-25 ms instead of 12-19
+            # and a step's layers 3 times as long.
             with threadpool_limits(limits=1, user_api="blas"):
                 found = self.search(audio, context)
         text = self.model.tokenizer.decode(

