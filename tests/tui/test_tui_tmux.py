@@ -84,9 +84,20 @@ class Terminal:
             Path(self.socket_path).unlink(missing_ok=True)  # tmux leaves its socket file behind
 
 
+#: The size of the terminal the tests run in, which is not the app's: Textual (through Rich)
+#: takes COLUMNS and LINES before asking its terminal, and the tmux server hands its own
+#: environment to the app. The runner's values are often wrong, not just different: GNU
+#: readline, which pytest imports at start, writes its idea of the size (80x24 without a
+#: terminal) into the C environment, and pytest-xdist's workers are started with it, so an app
+#: started from a worker drew 80 columns in a 100-column window.
+RUNNER_TERMINAL_SIZE = ("COLUMNS", "LINES")
+
+
 def environment(tmp_path: Path) -> dict[str, str]:
-    """A fresh data directory and no user settings, outside any tmux the tests run in."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    """A fresh data directory and no user settings, outside any tmux the tests run in, with no
+    terminal size of the runner's: the app takes the size of its tmux window."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TMUX") and k not in RUNNER_TERMINAL_SIZE}
     env.update(LIFEGUARD_DATA_DIR=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
                TERM="xterm-256color")
     env.pop("LIFEGUARD_CONFIG", None)
@@ -100,7 +111,11 @@ def stored_state(env: dict[str, str]) -> dict:
     return json.loads(done.stdout)
 
 
-def test_a_short_game_in_a_real_terminal(tmp_path: Path) -> None:
+def test_a_short_game_in_a_real_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The runner's own terminal says 80x24 (as a pytest-xdist worker's environment does): the
+    # table must still take the 100 columns of its tmux window (the capitals checked below).
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
     env = environment(tmp_path)
     term = Terminal(tmp_path, env)
     term.start(f"{LIFEGUARD} --seed 0")
