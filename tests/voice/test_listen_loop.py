@@ -55,9 +55,10 @@ def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
                         audio_input=[str(f) for f in files], settle=settle)
     listener.start()
     deadline = time.monotonic() + timeout
+    # The listener marks its input ended only after the last utterance was decoded and its
+    # events sent (on its own thread, before this flag): nothing is left to wait for then.
     while not listener.input_ended and time.monotonic() < deadline:
         time.sleep(0.1)
-    time.sleep(1.5)  # the last utterance's decoding
     listener.close()
     out = []
     while not events.empty():
