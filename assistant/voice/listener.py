@@ -189,8 +189,9 @@ class EarlyEnd:
     other result is kept as the phrase's own if no speech follows it (the same audio need not be
     decoded twice)."""
 
-    def __init__(self, threshold: float) -> None:
+    def __init__(self, threshold: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.threshold = threshold
+        self._clock = clock
         self.result: Decoded | None = None  # the decoding of the phrase so far, while it holds
         self._spoke = False  # a chunk of speech was heard (the phrase's first chunk, SpeechRecognition's
         # quiet lead-in joined with the first loud one, may read as quiet)
@@ -214,10 +215,10 @@ class EarlyEnd:
         if self._tried or not may_decode or self._quiet < EARLY_PAUSE_SECONDS:
             return False
         self._tried = True
-        started = time.monotonic()
+        started = self._clock()
         self.result = decode()
         if self.result.command is not None and self.result.closed:
-            self._to_check = time.monotonic() - started
+            self._to_check = self._clock() - started
         return False
 
 

@@ -190,21 +190,23 @@ def test_early_end_takes_a_command_that_cannot_go_on_once_the_quiet_holds() -> N
     quiet = bytes(1024)
     knock = Decoded("Alice knocks.", parse("alice knocks"), 0.8, None, 0.0, 1.0, closed=True)
     calls = []
+    now = [0.0]
 
     def decode() -> Decoded:
         calls.append(1)
-        time.sleep(0.1)
+        now[0] += 0.1  # decoding takes 0.1 s
         return knock
 
-    early = EarlyEnd(threshold=300)
+    early = EarlyEnd(threshold=300, clock=lambda: now[0])
     assert not early.hear(quiet, True, decode)  # quiet before any speech: nothing to decode
     for _ in range(10):
         assert not early.hear(loud, True, decode)
     ended = [early.hear(quiet, True, decode) for _ in range(20)]
     assert calls == [1]
-    first_quiet_end = ended.index(True)  # 32 ms chunks: the pause, then 0.1 s more of quiet
-    assert first_quiet_end * 0.032 >= EARLY_PAUSE_SECONDS + 0.1 - 0.032
-    assert first_quiet_end * 0.032 < EARLY_PAUSE_SECONDS + 0.1 + 0.1
+    # 32 ms chunks: decoded at the 5th chunk of quiet (0.16 s), taken at the 4th after it (the
+    # 0.1 s that decoding took, heard quiet too).
+    assert EARLY_PAUSE_SECONDS == 0.15
+    assert ended.index(True) == 8, ended
     assert early.result is knock
 
 
@@ -218,21 +220,26 @@ def test_early_end_drops_its_guess_when_the_speaker_goes_on() -> None:
     forced = Decoded("Row 2 pig pig.", parse("row 2 pig pig"), 0.5, None, 0.0, 1.0, closed=True)
     open_ended = Decoded("Undo", parse("undo"), 0.5, None, 0.0, 1.0, closed=False)
 
+    now = [0.0]
+
     def slow(result: Decoded):
         def decode() -> Decoded:
-            time.sleep(0.2)
+            now[0] += 0.2
             return result
         return decode
 
-    early = EarlyEnd(threshold=300)
+    def clock() -> float:
+        return now[0]
+
+    early = EarlyEnd(threshold=300, clock=clock)
     for chunk in [loud] * 5 + [quiet] * 6:  # the guess is made at the pause
         assert not early.hear(chunk, True, slow(forced))
     assert not early.hear(loud, True, slow(forced))  # and the speaker goes on: "... cat"
     assert early.result is None
-    early = EarlyEnd(threshold=300)
+    early = EarlyEnd(threshold=300, clock=clock)
     ended = [early.hear(c, True, slow(open_ended)) for c in [loud] * 5 + [quiet] * 40]
     assert not any(ended)  # a command that may go on waits for the phrase's own end
     assert early.result is open_ended  # and is not decoded again then
-    early = EarlyEnd(threshold=300)
+    early = EarlyEnd(threshold=300, clock=clock)
     ended = [early.hear(c, False, slow(forced)) for c in [loud] * 5 + [quiet] * 40]
     assert not any(ended) and early.result is None  # the last command not settled: no guess
