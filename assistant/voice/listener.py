@@ -13,7 +13,8 @@ recogniser in the background (the caller never waits for it), and then, per utte
    the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
    little is left when they stop; Whisper decodes what was said so far at a short pause, and a
-   command that nothing can follow ends the utterance there: ``EarlyEnd``);
+   command that nothing can follow and that names no cards ends the utterance there:
+   ``EarlyEnd``);
 4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
    is decoded together with it, and if that is no command either, on its own;
@@ -52,9 +53,9 @@ if TYPE_CHECKING:
 #: a whole game by voice lost a line in two to cards cut apart. A longer pause mid-command is
 #: bridged by ``CONTINUE_SECONDS`` when the recogniser says the command is unfinished.
 PAUSE_SECONDS = 0.6
-#: Quiet after which the utterance so far is decoded at once: a command that cannot go on (a
-#: knock, a row's k cards, a hand's ten) is then taken without waiting out ``PAUSE_SECONDS``,
-#: once the audio that arrived while it was decoded holds no more speech.
+#: Quiet after which the utterance so far is decoded at once: a command that cannot go on and
+#: names no cards (a knock, "yes", a sudden death) is then taken without waiting out
+#: ``PAUSE_SECONDS``, once the audio that arrived while it was decoded holds no more speech.
 EARLY_PAUSE_SECONDS = 0.15
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
@@ -184,8 +185,8 @@ class EarlyEnd:
     go on, instead of waiting out ``PAUSE_SECONDS`` of quiet (most of a command's delay).
 
     After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once. A command that
-    cannot go on is taken when the audio that arrived meanwhile (as long again as the decoding
-    took) is quiet too; speech in it means the speaker went on, and the guess is dropped. Any
+    cannot go on and names no cards (``_takes_early``) is taken when the audio that arrived
+    meanwhile (as long again as the decoding took) is quiet too; speech in it means the speaker went on, and the guess is dropped. Any
     other result is kept as the phrase's own if no speech follows it (the same audio need not be
     decoded twice)."""
 
@@ -217,9 +218,19 @@ class EarlyEnd:
         self._tried = True
         started = self._clock()
         self.result = decode()
-        if self.result.command is not None and self.result.closed:
+        if _takes_early(self.result):
             self._to_check = self._clock() - started
         return False
+
+
+def _takes_early(decoded: Decoded) -> bool:
+    """Whether a decoded phrase may end at a short pause: a command that nothing can follow and
+    that names no cards. People pause between cards (0.25 to 0.5 s), and the decoder may make up
+    the last card at such a pause to complete the count: in a whole game by voice, "bob swaps the
+    row four for bear bear sheep [pause] dog" was taken as "... bear bear sheep sheep". A list of
+    cards waits out ``PAUSE_SECONDS``."""
+    command = decoded.command
+    return command is not None and decoded.closed and not command.cards
 
 
 def _input_ended(source: object) -> bool:
