@@ -186,16 +186,17 @@ class EarlyEnd:
 
     After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once. A command that
     cannot go on and names no cards (``_takes_early``) is taken when the audio that arrived
-    meanwhile (as long again as the decoding took) is quiet too; speech in it means the speaker went on, and the guess is dropped. Any
-    other result is kept as the phrase's own if no speech follows it (the same audio need not be
-    decoded twice)."""
+    meanwhile (as long again as the decoding took) is quiet too; speech in it means the speaker
+    went on, and the guess is dropped. Any other result is kept as the phrase's own if no speech
+    follows it: the same audio is not decoded twice."""
 
     def __init__(self, threshold: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.threshold = threshold
         self._clock = clock
         self.result: Decoded | None = None  # the decoding of the phrase so far, while it holds
-        self._spoke = False  # a chunk of speech was heard (the phrase's first chunk, SpeechRecognition's
-        # quiet lead-in joined with the first loud one, may read as quiet)
+        # A chunk of speech was heard (the phrase's first chunk, SpeechRecognition's quiet
+        # lead-in joined with the first loud one, may read as quiet).
+        self._spoke = False
         self._quiet = 0.0  # seconds of quiet at the end of the phrase
         self._tried = False  # this stretch of quiet was decoded
         self._to_check = -1.0  # seconds of audio to hear quiet before the command is taken
@@ -453,8 +454,8 @@ class Listener:
         PocketSphinx decodes the chunks as they arrive once the last command has settled (so
         that little is left to do when the speaker stops) and its result comes with the audio.
         Whisper decodes the phrase so far at each short pause (``EarlyEnd``): a command that
-        cannot go on ends the phrase there, and a result that still holds at the phrase's end
-        comes with the audio. Otherwise the result is None and the audio is decoded whole."""
+        cannot go on and names no cards ends the phrase there, and a result that still holds at
+        the phrase's end comes with the audio. Otherwise the result is None and the audio is decoded whole."""
         from assistant.voice.recognizer import speech_recognition
 
         sr = speech_recognition()
