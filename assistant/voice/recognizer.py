@@ -93,8 +93,8 @@ class Decoded:
     reason: str | None
     seconds: float  # decoding time
     audio_seconds: float
-    #: Nothing can follow the command (a knock, a row's k cards, a hand's ten; not a new game's
-    #: list of names, which may go on): the listener may take it at a short pause.
+    #: Nothing can follow the command (a knock, a row's k cards, a hand's ten; not "undo", which
+    #: may be "undo that"): the listener may take it at a short pause.
     closed: bool = False
 
 

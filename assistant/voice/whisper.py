@@ -343,9 +343,9 @@ class TokenGrammar:
         return any(not ts.spelling and ts.spoken and self.words.is_final(ts.words) for ts in state)
 
     def could_go_on(self, state: frozenset[_TokenState]) -> bool:
-        """Whether more words may follow that still make a command (a full stop written or not:
-        Whisper writes one after "new game Alice, Bob, Carol" too, and a fourth name may come;
-        an "and" after a row's last card leads nowhere)."""
+        """Whether more words may follow that still make a command, whether or not Whisper wrote a
+        full stop ("Undo." may still be "undo that"; an "and" after a row's last card leads
+        nowhere)."""
         return any(ts.spelling or any(self.words.leads_to_command(after)
                                       for after in self.words.next_words(ts.words).values())
                    for ts in state)
