@@ -89,11 +89,13 @@ def decoder_options(pairs: list[str]) -> dict[str, object]:
 
 def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict, model: str) -> list[dict]:
     """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
-    cores' times, so the full run's timing figures come from ``--jobs 1``)."""
+    cores' times, so the full run's timing figures come from ``--jobs 1``). The processes are
+    spawned, not forked: a child forked after BLAS had started its threads waited forever."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     chunks = [manifest[i::jobs] for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs, [model] * jobs))
     order = {m["file"]: i for i, m in enumerate(manifest)}
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
