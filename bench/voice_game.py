@@ -458,6 +458,12 @@ def main(argv: list[str] | None = None) -> int:
             for line, got in slips:
                 print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
                       f"(said '{line.text}'), got {got}")
+            # The listening loop's own losses (issue 14: it must lose nothing that decoding each
+            # command alone gets right), every one of them.
+            for i, ((line, _, got), right_alone) in enumerate(zip(judged, by_alone, strict=True)):
+                if right_alone and not heard_exactly(outcome.heard.get(i, []), line):
+                    print(f"  lost in the loop at line {line.number} (seat {line.seat + 1}): expected "
+                          f"'{line.expected}' (said '{line.text}'), got {got}")
         print(f"{engine}: {exact_total}/{total} lines applied exactly ({exact_total / total:.1%}), "
               f"{heard_total}/{total} heard exactly (applied or refused), "
               f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "

@@ -18,7 +18,8 @@ Printed per engine:
   * decode time per utterance (median, p95) and the real-time factor (decode time / audio time);
   * end of speech -> parsed command, median and p95, with ONE listener (continuous mode, the
     engine from ``VoiceSettings.engine``) hearing 30 of the test split's clean commands in a row
-    from a WAV input at real-time pace;
+    from a WAV input at real-time pace; and the median apart for commands without cards (Whisper
+    may take them at a 0.15 s pause) and with cards (they wait out the 0.6 s pause);
   * model load time, the process's RSS before loading and its peak RSS (``VmHWM``) after
     decoding the corpus (before the listener loads a second model);
   * start-up: from starting a fresh interpreter to the first command heard from a WAV input.
@@ -308,6 +309,7 @@ def realtime_latency(manifest: list[dict], count: int, engine: str, model: str =
     ends = [source.started_at + start / rate + end
             for (start, _), end in zip(source.spans, speech_ends, strict=True)]
     latencies: list[float] = []
+    carded: list[bool] = []  # each latency's command names cards (it waits out the full pause)
     first: float | None = None
     exact = heard = 0
     seen: set[int] = set()
@@ -324,7 +326,8 @@ def realtime_latency(manifest: list[dict], count: int, engine: str, model: str =
             first = at - ends[0]
         else:
             latencies.append(at - ends[i])
-    return {"latencies": latencies, "first": first, "heard": heard, "exact": exact,
+            carded.append(bool(event.command.cards))
+    return {"latencies": latencies, "carded": carded, "first": first, "heard": heard, "exact": exact,
             "commands": len(items), "engine": used, "problem": None}
 
 
@@ -418,6 +421,14 @@ def figures(table: Table, runs: dict[str, dict]) -> None:
 
     n = next((r["latency"]["commands"] for r in runs.values() if r.get("latency", {}).get("commands")), 0)
     table.row(f"end of speech -> command, ms (med / p95; {n})", each(latency))
+
+    def latency_by_cards(r: dict) -> str:
+        lat = r.get("latency") or {}
+        pairs = list(zip(lat.get("latencies") or [], lat.get("carded") or [], strict=False))
+        parts = [[v for v, c in pairs if not c], [v for v, c in pairs if c]]
+        return " / ".join(f"{statistics.median(p) * 1000:.0f} ({len(p)})" if p else "-" for p in parts)
+
+    table.row("  median without cards / with cards (n)", each(latency_by_cards))
     table.row("  commands heard / exactly right",
               each(lambda r: f"{r['latency']['heard']} / {r['latency']['exact']}"
                    if r.get("latency") and not r["latency"].get("problem") else "-"))
