@@ -7,7 +7,8 @@ and the voice benchmark; the same interface as PocketSphinx's ``CommandRecognize
 How an utterance becomes a command:
 1. The audio plus ``TAIL_SECONDS`` of silence (not Whisper's 30 s window) goes through the
    encoder (CTranslate2, int8).
-2. A beam search runs the decoder (``whisper_model.Decoder``) where, at every step, only tokens
+2. A beam search runs the decoder (its step in ONNX Runtime, ``whisper_onnx``, or in NumPy,
+   ``whisper_model.Decoder``) where, at every step, only tokens
    that continue a legal command are allowed: the sentence shapes are the typed parser's own
    templates (``parser.expand``), narrowed to the intents that make sense now
    (``jsgf.intent_weights``) and the current players; a row k and a swap of row k name exactly k
@@ -59,12 +60,14 @@ from assistant.voice.whisper_model import (
     PACKAGED_MODEL_SHA256,
     Decoder,
     ModelUnavailable,
+    StepDecoder,
     check_model_dir,
     features_for,
     mel_filters,
     packaged_model_dir,
     read_ct2_variables,
 )
+from assistant.voice.whisper_onnx import OnnxUnavailable, onnx_decoder
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game
 from engine.words import plural_word
@@ -353,7 +356,11 @@ class TokenGrammar:
 
 # --------------------------------------------------------------------------- the model
 class WhisperModel:
-    """The encoder (CTranslate2), the NumPy decoder and the tokenizer, loaded once."""
+    """The encoder (CTranslate2), the decoder and the tokenizer, loaded once.
+
+    The decoder's step runs in ONNX Runtime when onnxruntime and onnx are installed and its
+    session builds (``whisper_onnx``: the same float32 weights, about twice as fast), else in
+    NumPy (``whisper_model.Decoder``); ``decoder_backend`` says which, and why not ORT."""
 
     def __init__(self, model_dir: str | Path | None = None, threads: int = 2) -> None:
         packaged = packaged_model_dir()
@@ -377,7 +384,15 @@ class WhisperModel:
             raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
         if self.encoder.is_multilingual:
             raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
-        self.decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"), threads)
+        #: The NumPy decoder: the weights, the encoder's keys and values, and the fallback step.
+        self.numpy_decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"), threads)
+        self.decoder: StepDecoder = self.numpy_decoder
+        #: "onnxruntime", or "numpy (why not)": nothing is printed (the table is full-screen).
+        self.decoder_backend = "onnxruntime"
+        try:
+            self.decoder = onnx_decoder(self.numpy_decoder)
+        except OnnxUnavailable as err:
+            self.decoder_backend = f"numpy ({err})"
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2

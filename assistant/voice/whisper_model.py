@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -181,6 +181,30 @@ def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- the decoder
+class StepState(Protocol):
+    """What the beam search reads of a decoder's state after some tokens (``DecoderState``,
+    ``whisper_onnx.OrtState``)."""
+
+    @property
+    def length(self) -> int: ...
+
+    @property
+    def log_probs(self) -> np.ndarray | None: ...
+
+    def select(self, rows: list[int]) -> Any: ...
+
+
+class StepDecoder(Protocol):
+    """A decoder the beam search can drive one step at a time (``Decoder``,
+    ``whisper_onnx.OrtDecoder``); a state is only ever given back to the decoder that made it."""
+
+    def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]: ...
+
+    def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> StepState: ...
+
+    def step(self, state: Any, tokens: np.ndarray) -> StepState: ...
+
+
 #: Positions of room left after a batch's keys and values when their buffer is (re)made, so that
 #: the next steps write in place instead of concatenating.
 _CACHE_ROOM = 16
@@ -291,15 +315,16 @@ class Decoder:
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return get(name + "/gamma"), get(name + "/beta")
 
-        self.embeddings = get("embeddings/weight")
-        self.output = np.ascontiguousarray(self.embeddings.T)
+        # One copy of the 80 MB embedding table, laid out for the output head (width, vocabulary);
+        # the token lookup reads its columns (``output.T[tokens]``).
+        self.output = np.ascontiguousarray(get("embeddings/weight").T)
         self.positions = get("position_encodings/encodings")
         self.final_norm = norm("layer_norm")
         self.heads = int(variables.get("decoder/num_heads", np.array(6)))
-        self.width = self.embeddings.shape[1]
+        self.width = self.output.shape[0]
         self.head_width = self.width // self.heads
         self.max_positions = self.positions.shape[0]
-        self.vocab = self.embeddings.shape[0]
+        self.vocab = self.output.shape[1]
         # Attention's 1/sqrt(head width) goes into the query weights: for Whisper's 64-wide
         # heads it is 1/8, a power of two, so every product is bit for bit the scaled one.
         scale = 1.0 / math.sqrt(self.head_width)
@@ -369,7 +394,7 @@ class Decoder:
         if offset + count > self.max_positions:
             raise ValueError("the command is longer than Whisper's decoder can hold")
         cache = state.writable_cache(self, batch, count)
-        x = (self.embeddings[tokens] + self.positions[offset : offset + count]).reshape(batch * count, self.width)
+        x = (self.output.T[tokens] + self.positions[offset : offset + count]).reshape(batch * count, self.width)
         causal = None
         if count > 1:
             causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
