@@ -371,6 +371,12 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         return {**out, "problem": str(err)}
     out["load_seconds"] = time.monotonic() - started
     out["built"] = engine_of(recognizer)
+    model = getattr(recognizer, "model", None)
+    if model is not None and hasattr(model, "numpy_decoder"):
+        if args.numpy_decoder:
+            model.decoder = model.numpy_decoder
+            model.decoder_backend = "numpy (--numpy-decoder)"
+        out["decoder"] = model.decoder_backend
     if not args.only_realtime:
         started = time.monotonic()
         if args.jobs > 1:
@@ -404,6 +410,7 @@ def figures(table: Table, runs: dict[str, dict]) -> None:
         return [fn(runs[e]) if not runs[e].get("problem") else "-" for e in table.engines]
 
     table.row("model load, s", each(lambda r: f"{r['load_seconds']:.2f}"))
+    table.row("decoder step", each(lambda r: r.get("decoder", "-")))
     table.row("peak RSS after decoding, MB (before load)",
               each(lambda r: f"{r['peak_rss_mb']:.0f} ({r['rss_before_mb']:.0f})" if r.get("peak_rss_mb")
                    else "-"))
@@ -476,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list the test split's misses")
     parser.add_argument("--latency-samples", type=int, default=30)
     parser.add_argument("--no-realtime", action="store_true", help="skip the real-time-pace runs")
+    parser.add_argument("--numpy-decoder", action="store_true",
+                        help="Whisper's decoder step in NumPy, not ONNX Runtime (decoding only, --jobs 1)")
     parser.add_argument("--only-realtime", action="store_true", help="only the real-time-pace runs")
     parser.add_argument("--split", choices=("tune", "test"), help="only this split")
     parser.add_argument("--condition", choices=CONDITIONS, action="append",
