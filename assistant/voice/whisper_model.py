@@ -394,7 +394,7 @@ class Decoder:
         if offset + count > self.max_positions:
             raise ValueError("the command is longer than Whisper's decoder can hold")
         cache = state.writable_cache(self, batch, count)
-        x = (self.output.T[tokens] + self.positions[offset : offset + count]).reshape(batch * count, self.width)
+        x = self.embed(tokens, offset).reshape(batch * count, self.width)
         causal = None
         if count > 1:
             causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
@@ -406,6 +406,11 @@ class Decoder:
         last = x.reshape(batch, count, self.width)[:, -1, :]
         return DecoderState(state.cross, cache, offset + count,
                             self._log_probs(_layer_norm(last, *self.final_norm)))
+
+    def embed(self, tokens: np.ndarray, offset: int) -> np.ndarray:
+        """The decoder's input (batch, time, width): each token's embedding (a column of the
+        output head's table) plus its position's, the first at ``offset``."""
+        return self.output.T[tokens] + self.positions[offset : offset + tokens.shape[1]]
 
     def _self_attention(self, layer: _Layer, x: np.ndarray, kv: np.ndarray, offset: int,
                         shape: tuple[int, int], causal: np.ndarray | None) -> np.ndarray:
