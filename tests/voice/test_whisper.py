@@ -414,6 +414,22 @@ def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> Non
     assert decoded.reason == INCOMPLETE_REASON
 
 
+def test_only_the_grammars_used_last_are_kept(recognizer) -> None:
+    """Each context's grammar grows as it is used: a long session keeps the last few, not all."""
+    from itertools import combinations, islice
+
+    others = islice(combinations(("dave", "erin", "frank", "grace", "heidi", "ivan"), 3),
+                    whisper_module.KEPT_CONTEXTS + 3)
+    recognizer.set_context(PLAYERS, None)
+    first = recognizer._context
+    for players in others:
+        recognizer.set_context(players, None)
+        assert len(recognizer._contexts) <= whisper_module.KEPT_CONTEXTS
+        recognizer.set_context(PLAYERS, None)  # used again each time: kept, not rebuilt
+        assert recognizer._context is first
+    assert len(recognizer._contexts) == whisper_module.KEPT_CONTEXTS
+
+
 def test_the_room_tone_is_the_utterances_quietest_stretch_repeated() -> None:
     rng = np.random.default_rng(5)
     quiet = rng.normal(0, 0.01, 6000).astype(np.float32)
