@@ -447,40 +447,16 @@ def test_the_room_tone_is_the_utterances_quietest_stretch_repeated() -> None:
 
 
 def test_the_encoder_hears_the_room_after_the_speech_not_a_dead_stop() -> None:
+    """A quiet room (30 dB down) goes on after the speech; a noisy one (10 dB down) does not."""
     rng = np.random.default_rng(6)
     audio = np.concatenate([rng.normal(0, 0.3, 16000), rng.normal(0, 0.01, 8000)]).astype(np.float32)
+    noisy = np.concatenate([rng.normal(0, 0.3, 16000), rng.normal(0, 0.1, 8000)]).astype(np.float32)
+    assert len(whisper_model.room_tone(noisy)) == 0 < len(whisper_model.room_tone(audio))
     filters = whisper_model.mel_filters(80)
     features = whisper_model.features_for(audio, filters)
     after = features[:, 150 : 150 + int(whisper_model.ROOM_TONE_SECONDS * 100) - 2]  # 10 ms frames
     silence = features[:, -20:]
     assert after.mean() > silence.mean() + 0.5  # the room's noise, not the silence's floor
-
-
-@needs_espeak
-def test_a_knock_ending_abruptly_over_room_noise_is_heard(synth, recognizer, monkeypatch) -> None:
-    """The listener decodes 0.15 s after the speech. With the audio stopping dead there, "alice
-    knocked" over room noise sounded like talk; with the room tone after it, it is a knock."""
-    import subprocess
-    import wave
-
-    spoken = synth("alice knocked", voice="en+f3", speed=175)
-    resampled = spoken.with_suffix(".16k.wav")
-    subprocess.run(["sox", str(spoken), "-r", "16000", str(resampled)], check=True)
-    with wave.open(str(resampled)) as w:
-        speech = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
-    voiced = np.flatnonzero(np.abs(speech) > 0.05 * np.abs(speech).max())
-    speech = speech[: voiced[-1] + 1] * (0.4 * 32767 / np.abs(speech).max())
-    level = np.sqrt(np.mean(speech[np.abs(speech) > 0.05 * np.abs(speech).max()] ** 2))
-    signal = np.concatenate([np.zeros(8000), speech, np.zeros(2400)])
-    signal += np.random.default_rng(3).normal(0, level / 10, len(signal))  # room noise 20 dB down
-    raw = np.clip(signal, -32768, 32767).astype("<i2").tobytes()
-    referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
-                              "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
-    recognizer.set_context(PLAYERS, referee.game)
-    heard = recognizer.decode(raw)
-    assert heard.command is not None and heard.command.canonical == "alice knocks", heard
-    monkeypatch.setattr(whisper_model, "ROOM_TONE_SECONDS", 0.0)
-    assert recognizer.decode(raw).command is None
 
 
 @needs_espeak
