@@ -507,15 +507,12 @@ class _Cache:
     filled: int
 
 
-@dataclass
-class DecoderState:
-    """The decoder after some tokens: the keys and values of a batch of hypotheses."""
+class BeamRows:
+    """What both decoders' states share: a step's log-probabilities (``scores``, of the batch
+    these rows come from) and which of its rows are this state's (``rows``; None: all)."""
 
-    cross: list[tuple[np.ndarray, np.ndarray]]
-    cache: _Cache | None
-    length: int
-    scores: np.ndarray | None = None  # the log-probabilities of the batch these rows come from
-    rows: np.ndarray | None = None  # which of those rows (None: all of them)
+    scores: np.ndarray | None
+    rows: np.ndarray | None
 
     @property
     def log_probs(self) -> np.ndarray | None:
@@ -523,6 +520,21 @@ class DecoderState:
         if self.scores is None or self.rows is None:
             return self.scores
         return self.scores[self.rows]
+
+    def rows_after(self, index: np.ndarray) -> np.ndarray:
+        """``rows`` once ``index`` selects from this state's rows."""
+        return index if self.rows is None else self.rows[index]
+
+
+@dataclass
+class DecoderState(BeamRows):
+    """The decoder after some tokens: the keys and values of a batch of hypotheses."""
+
+    cross: list[tuple[np.ndarray, np.ndarray]]
+    cache: _Cache | None
+    length: int
+    scores: np.ndarray | None = None
+    rows: np.ndarray | None = None
 
     def select(self, rows: list[int]) -> DecoderState:
         """The states of the given batch rows (a beam's survivors, repeated as needed)."""
@@ -535,8 +547,7 @@ class DecoderState:
             for new_row, row in enumerate(index):  # a copy of the written part only
                 data[:, :, new_row, :, :length] = old[:, :, row, :, :length]
             cache = _Cache(data, length)
-        rows_now = index if self.rows is None else self.rows[index]
-        return DecoderState(self.cross, cache, self.length, self.scores, rows_now)
+        return DecoderState(self.cross, cache, self.length, self.scores, self.rows_after(index))
 
     def writable_cache(self, decoder: Decoder, batch: int, count: int) -> _Cache:
         """The cache with room for ``count`` more positions of this state's rows: its own, when no

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.voice.whisper_model import Decoder
+from assistant.voice.whisper_model import BeamRows, Decoder
 
 _OPSET = 17
 
@@ -153,7 +153,7 @@ def build_graph(decoder: Decoder) -> _Graph:
 
 
 @dataclass
-class OrtState:
+class OrtState(BeamRows):
     """The decoder after some tokens (``DecoderState``'s interface): each layer's keys and values
     of a batch of hypotheses, as ORT returned them. Arrays are never written after they are
     made, so a state stays valid after it is stepped or selected from."""
@@ -161,22 +161,14 @@ class OrtState:
     cross: list[tuple[np.ndarray, np.ndarray]]
     cache: list[tuple[np.ndarray, np.ndarray]] | None
     length: int
-    scores: np.ndarray | None = None  # the log-probabilities of the batch these rows come from
-    rows: np.ndarray | None = None  # which of those rows (None: all of them)
-
-    @property
-    def log_probs(self) -> np.ndarray | None:
-        """(batch, vocab): the log-probabilities of each row's next token."""
-        if self.scores is None or self.rows is None:
-            return self.scores
-        return self.scores[self.rows]
+    scores: np.ndarray | None = None
+    rows: np.ndarray | None = None
 
     def select(self, rows: list[int]) -> OrtState:
         """The states of the given batch rows (a beam's survivors, repeated as needed)."""
         index = np.asarray(rows, dtype=np.intp)
         cache = None if self.cache is None else [(k[index], v[index]) for k, v in self.cache]
-        rows_now = index if self.rows is None else self.rows[index]
-        return OrtState(self.cross, cache, self.length, self.scores, rows_now)
+        return OrtState(self.cross, cache, self.length, self.scores, self.rows_after(index))
 
 
 class OrtDecoder:
