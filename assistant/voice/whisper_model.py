@@ -258,6 +258,12 @@ _ERF_P = 0.3275911
 _ERF_POLY = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
 
 
+def causal_mask(count: int, offset: int) -> np.ndarray:
+    """Added to the attention scores of ``count`` new tokens after ``offset`` cached ones: each
+    new token sees the cached ones and those before it, not those after."""
+    return np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
+
+
 def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
     """Layer norm over the last axis of a 2-d ``x``, into a new array (a step runs 13 of them,
     so it is written in few NumPy calls)."""
@@ -439,7 +445,7 @@ class Decoder:
         x = self.embed(tokens, offset).reshape(batch * count, self.width)
         causal = None
         if count > 1:
-            causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
+            causal = causal_mask(count, offset)
         for layer, kv, (cross_k, cross_v) in zip(self.layers, cache.data, state.cross, strict=True):
             x += self._self_attention(layer, x, kv, offset, (batch, count), causal)
             x += self._cross_attention(layer, x, cross_k, cross_v)

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.voice.whisper_model import BeamRows, Decoder
+from assistant.voice.whisper_model import BeamRows, Decoder, causal_mask
 
 _OPSET = 17
 
@@ -200,7 +200,7 @@ class OrtDecoder:
             raise ValueError(f"{batch} tokens for a batch of {state.cache[0][0].shape[0]}")
         feeds: dict[str, np.ndarray] = {
             "embedded": decoder.embed(tokens, offset),
-            "mask": np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)}
+            "mask": causal_mask(count, offset)}
         empty = np.zeros((batch, decoder.heads, 0, decoder.head_width), dtype=np.float32)
         for i, (cross_k, cross_v) in enumerate(state.cross):
             keys, values = (empty, empty) if state.cache is None else state.cache[i]
