@@ -187,8 +187,11 @@ class EarlyEnd:
     After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once. A command that
     cannot go on and names no cards (``_takes_early``) is taken when the audio that arrived
     meanwhile (as long again as the decoding took) is quiet too; speech in it means the speaker
-    went on, and the guess is dropped. Any other result is kept as the phrase's own if no speech
-    follows it: the same audio is not decoded twice."""
+    went on, and the guess is dropped. Any other command is kept as the phrase's own if no speech
+    follows it: the same audio is not decoded twice. A phrase that was no command at the short
+    pause is decoded again whole at its end (``verdict``): 0.15 s after the last word is too
+    little room for a short command's ending, and in whole games by voice "Bob, knock." and
+    "Yes." were rejected as talk there though their whole phrase is heard right."""
 
     def __init__(self, threshold: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.threshold = threshold
@@ -200,6 +203,13 @@ class EarlyEnd:
         self._quiet = 0.0  # seconds of quiet at the end of the phrase
         self._tried = False  # this stretch of quiet was decoded
         self._to_check = -1.0  # seconds of audio to hear quiet before the command is taken
+
+    @property
+    def verdict(self) -> Decoded | None:
+        """The decoding that stands for the whole phrase when it ends with no more speech: a
+        command heard at the short pause; None (decode the phrase whole) for anything else."""
+        result = self.result
+        return result if result is not None and result.command is not None else None
 
     def hear(self, chunk: bytes, may_decode: bool, decode: Callable[[], Decoded]) -> bool:
         """Take one more chunk (16-bit); True when the phrase ends here with ``result``."""
@@ -454,8 +464,9 @@ class Listener:
         PocketSphinx decodes the chunks as they arrive once the last command has settled (so
         that little is left to do when the speaker stops) and its result comes with the audio.
         Whisper decodes the phrase so far at each short pause (``EarlyEnd``): a command that
-        cannot go on and names no cards ends the phrase there, and a result that still holds at
-        the phrase's end comes with the audio. Otherwise the result is None and the audio is decoded whole."""
+        cannot go on and names no cards ends the phrase there, and a command that still holds at
+        the phrase's end comes with the audio (``EarlyEnd.verdict``). Otherwise the result is None
+        and the audio is decoded whole."""
         from assistant.voice.recognizer import speech_recognition
 
         sr = speech_recognition()
@@ -496,7 +507,7 @@ class Listener:
             for piece in chunks[fed:]:
                 engine.feed(piece)
             return chunks, engine.finish()
-        return chunks, early.result if early is not None else None
+        return chunks, early.verdict if early is not None else None
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""

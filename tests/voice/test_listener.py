@@ -247,3 +247,25 @@ def test_early_end_drops_its_guess_when_the_speaker_goes_on_and_waits_for_cards(
     early = EarlyEnd(threshold=300, clock=clock)
     ended = [early.hear(c, False, slow(knock)) for c in [loud] * 5 + [quiet] * 40]
     assert not any(ended) and early.result is None  # the last command not settled: no guess
+
+
+def test_a_phrase_that_was_no_command_at_the_short_pause_is_decoded_again_whole() -> None:
+    """0.15 s after the last word is too little for a short command's ending: in whole games by
+    voice "Bob, knock." was rejected as talk there and heard right from the whole phrase. Only a
+    command found at the pause stands for the phrase."""
+    from assistant.commands import parse
+    from assistant.voice.listener import EarlyEnd
+    from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
+
+    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
+    quiet = bytes(1024)
+    talk = Decoded("Bob, knock.", None, 0.09, "that sounded like talk, not a command", 0.0, 0.9)
+    unfinished = Decoded("Row 2 pig", None, 0.4, INCOMPLETE_REASON, 0.0, 0.9)
+    row = Decoded("Row 2 pig pig.", parse("row 2 pig pig"), 0.5, None, 0.0, 1.0, closed=True)
+    for result, stands in ((talk, False), (unfinished, False), (row, True)):
+        early = EarlyEnd(threshold=300, clock=lambda: 0.0)
+        ended = [early.hear(c, True, lambda r=result: r) for c in [loud] * 5 + [quiet] * 40]
+        assert not any(ended)  # none of them ends the phrase early
+        assert early.result is result
+        assert (early.verdict is result) is stands, result.text
+        assert stands or early.verdict is None
