@@ -604,3 +604,16 @@ def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
     decoder = onnx_decoder(recognizer.model.numpy_decoder)
     assert capfd.readouterr() == ("", "")
     assert isinstance(decoder, OrtDecoder)
+
+
+def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer) -> None:
+    """Talk decoded as a command becomes "help", "status", "no" or "yes", hardly ever a knock or
+    a swap: a command naming a player or cards may be less sure of itself."""
+    from assistant.voice.whisper import SearchResult
+
+    between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_LOG_PROB) / 2
+    found = SearchResult([1, 2, 3], between, False, 0.01)
+    assert recognizer._doubt(found, 2, 1.0, game_action=True) is None
+    assert recognizer._doubt(found, 2, 1.0, game_action=False) == "that sounded like talk, not a command"
+    too_low = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_GAME_LOG_PROB - 0.1, False, 0.01)
+    assert recognizer._doubt(too_low, 2, 1.0, game_action=True) == "that sounded like talk, not a command"
