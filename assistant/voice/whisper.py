@@ -407,6 +407,7 @@ class WhisperModel:
             self.decoder = onnx_decoder(self.numpy_decoder)
         except OnnxUnavailable as err:
             self.decoder_backend = f"numpy ({err})"
+            self.numpy_decoder.output  # noqa: B018 - its head's weights made now, not at the first utterance
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2
