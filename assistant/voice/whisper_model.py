@@ -338,7 +338,8 @@ def _linear(x: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> np.ndarray
 class Decoder:
     """Whisper's text decoder in NumPy (float32), one step at a time with a key/value cache.
 
-    A step is bound by reading the weights (33 MB for the layers, 80 MB for the output head), so
+    A step is bound by reading the weights (33 MB for the layers, 80 MB for the output head, made
+    from the stored table at the first NumPy step: ``output``), so
     it is written for that: the keys and values go into a buffer with room to grow (no
     concatenation per step), few temporaries, and the output head (a third of the weights' reads
     and half the step) split over the vocabulary between the calling thread and one helper thread
@@ -363,16 +364,23 @@ class Decoder:
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return get(name + "/gamma"), get(name + "/beta")
 
-        # One copy of the 80 MB embedding table, laid out for the output head (width, vocabulary);
-        # the token lookup reads its columns (``output.T[tokens]``).
-        self.output = np.ascontiguousarray(get("embeddings/weight").T)
+        # The embedding table as the model stores it (vocabulary, width; float16 in the packaged
+        # model: 40 MB, each value exactly a float32's): the token lookup reads its rows, and
+        # ONNX Runtime's output head packs its own copy from it. The NumPy head's float32 copy
+        # (80 MB) is only made when the NumPy step runs (``output``).
+        try:
+            self.table = np.array(variables["decoder/embeddings/weight"])
+        except KeyError:
+            raise ModelUnavailable("the Whisper model has no decoder/embeddings/weight") from None
+        if self.table.dtype not in (np.float16, np.float32) or self.table.ndim != 2:
+            raise ModelUnavailable("the Whisper model's embeddings are not a float16 or float32 table")
+        self._output: np.ndarray | None = None
         self.positions = get("position_encodings/encodings")
         self.final_norm = norm("layer_norm")
         self.heads = int(variables.get("decoder/num_heads", np.array(6)))
-        self.width = self.output.shape[0]
+        self.vocab, self.width = self.table.shape
         self.head_width = self.width // self.heads
         self.max_positions = self.positions.shape[0]
-        self.vocab = self.output.shape[1]
         # Attention's 1/sqrt(head width) goes into the query weights: for Whisper's 64-wide
         # heads it is 1/8, a power of two, so every product is bit for bit the scaled one.
         scale = 1.0 / math.sqrt(self.head_width)
@@ -393,6 +401,14 @@ class Decoder:
                         if threads > 1 and (os.cpu_count() or 1) > 1 else None)
         bounds = np.linspace(0, self.vocab, _HEAD_PARTS + 1).astype(int)
         self._vocab_parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+    @property
+    def output(self) -> np.ndarray:
+        """The output head's weights in float32 (width, vocabulary), made at the NumPy step's
+        first use: while ONNX Runtime runs the step, only its packed copy exists."""
+        if self._output is None:
+            self._output = np.ascontiguousarray(self.table.T, dtype=np.float32)
+        return self._output
 
     def _shared(self, jobs: list[Callable[[], _T]]) -> list[_T]:
         """The jobs' results, in order. This thread and the helper each take the next job not
@@ -456,9 +472,9 @@ class Decoder:
                             self._log_probs(_layer_norm(last, *self.final_norm)))
 
     def embed(self, tokens: np.ndarray, offset: int) -> np.ndarray:
-        """The decoder's input (batch, time, width): each token's embedding (a column of the
-        output head's table) plus its position's, the first at ``offset``."""
-        return self.output.T[tokens] + self.positions[offset : offset + tokens.shape[1]]
+        """The decoder's input (batch, time, width): each token's embedding (a row of the
+        table, in float32) plus its position's, the first at ``offset``."""
+        return self.table[tokens].astype(np.float32) + self.positions[offset : offset + tokens.shape[1]]
 
     def _self_attention(self, layer: _Layer, x: np.ndarray, kv: np.ndarray, offset: int,
                         shape: tuple[int, int], causal: np.ndarray | None) -> np.ndarray:

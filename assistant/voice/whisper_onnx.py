@@ -10,9 +10,12 @@ already scaled), its layer norms (eps 1e-5), exact GELU (Erf) and its output hea
 are not copied into the graph: ORT gets them as external initializers that point at the NumPy
 arrays (which the decoder object keeps alive), so the graph is a few kilobytes and nothing is
 written to disk. ORT keeps its own packed copy of the linears' weights (about 113 MB: the price
-of the faster products). The token lookup (``Decoder.embed``) and the encoder's keys and values
-(``Decoder.cross_cache``) stay NumPy's: a lookup in the graph made ORT's optimiser keep an 80 MB
-transposed copy of the embedding table.
+of the faster products). The output head reads the embedding table as the model stores it
+(``Decoder.table``, float16 in the packaged model) through a Cast that ORT folds before packing,
+so the NumPy head's float32 copy (80 MB) is never made while ORT runs: the peak RSS of 300
+utterances fell from 489 to 451 MB, every log-probability bit for bit the same. The token lookup
+(``Decoder.embed``) and the encoder's keys and values (``Decoder.cross_cache``) stay NumPy's: a
+lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the embedding table.
 
 Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
 whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
@@ -53,11 +56,13 @@ class _Builder:
         self.count = 0
 
     def weight(self, name: str, array: np.ndarray) -> str:
-        """A float32 weight given to ORT from NumPy's own array (no copy in the graph)."""
-        if array.dtype != np.float32 or not array.flags.c_contiguous:
-            raise ValueError(f"{name} must be contiguous float32")
+        """A float32 (or float16) weight given to ORT from NumPy's own array (no copy in the
+        graph)."""
+        if array.dtype not in (np.float32, np.float16) or not array.flags.c_contiguous:
+            raise ValueError(f"{name} must be contiguous float32 or float16")
         self.weights[name] = array
-        tensor = self.tp(name=name, data_type=self.tp.FLOAT, dims=array.shape)
+        data_type = self.tp.FLOAT if array.dtype == np.float32 else self.tp.FLOAT16
+        tensor = self.tp(name=name, data_type=data_type, dims=array.shape)
         tensor.data_location = self.tp.EXTERNAL
         entry = tensor.external_data.add()
         entry.key, entry.value = "location", "given-by-the-session-options"
@@ -144,7 +149,12 @@ def build_graph(decoder: Decoder) -> _Graph:
     last = b.node("Slice", [b.node("Reshape", [x, shape_btw]), b.constant("last", [-1]),
                             b.constant("end", [2**62]), b.constant("time_axis", [1])])
     last = b.node("Reshape", [last, b.constant("batch_width", [-1, width])])
-    logits = b.node("MatMul", [b.norm(last, decoder.final_norm, "final_norm"), b.weight("output", decoder.output)])
+    # The head reads the embedding table as stored (vocabulary, width), through a Cast that ORT
+    # folds into a float32 copy of its own, packs for the product, and drops.
+    table = b.weight("table", decoder.table)
+    if decoder.table.dtype != np.float32:
+        table = b.node("Cast", [table], to=TensorProto.FLOAT)
+    logits = b.node("Gemm", [b.norm(last, decoder.final_norm, "final_norm"), table], transB=1)
     b.node("LogSoftmax", [logits], ["log_probs"], axis=-1)
     graph = helper.make_graph(b.nodes, "whisper_decoder_step", inputs, outputs, b.initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", _OPSET)])

