@@ -20,9 +20,10 @@ How an utterance becomes a command:
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped.
 3. Whisper's prompt (previous text) names the players.
 4. The best command is table talk, not a command, when its mean log-probability per token is
-   below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard as), when one of its words was forced far below what the decoder heard
-   (``MAX_TOKEN_GAP``), when Whisper itself hears no speech, or when it claims more words a
-   second than people say (a forced loop). A command whose end the decoder made up (the audio
+   below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard
+   as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
+   when Whisper itself hears no speech, or when it claims more words a second than people say
+   (a forced loop). A command whose end the decoder made up (the audio
    stopped first) is "unfinished": the listener waits for the rest.
 The text then goes through the typed parser, like every other command.
 """

@@ -349,9 +349,10 @@ class Decoder:
     (``threadpool_limits(1, user_api="blas")``), as ``WhisperRecognizer.finish`` does."""
 
     def __init__(self, variables: dict[str, np.ndarray], threads: int = 2) -> None:
-        def get(name: str) -> np.ndarray:
+        def get(name: str, dtype: type | None = np.float32) -> np.ndarray:
+            """A copy of our own of the variable, in ``dtype`` (None: as stored)."""
             try:
-                return np.array(variables["decoder/" + name], dtype=np.float32)  # a copy of our own
+                return np.array(variables["decoder/" + name], dtype=dtype)
             except KeyError:
                 raise ModelUnavailable(f"the Whisper model has no decoder/{name}") from None
 
@@ -368,10 +369,7 @@ class Decoder:
         # model: 40 MB, each value exactly a float32's): the token lookup reads its rows, and
         # ONNX Runtime's output head packs its own copy from it. The NumPy head's float32 copy
         # (80 MB) is only made when the NumPy step runs (``output``).
-        try:
-            self.table = np.array(variables["decoder/embeddings/weight"])
-        except KeyError:
-            raise ModelUnavailable("the Whisper model has no decoder/embeddings/weight") from None
+        self.table = get("embeddings/weight", dtype=None)
         if self.table.dtype not in (np.float16, np.float32) or self.table.ndim != 2:
             raise ModelUnavailable("the Whisper model's embeddings are not a float16 or float32 table")
         self._output: np.ndarray | None = None
