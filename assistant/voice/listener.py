@@ -17,9 +17,7 @@ recogniser in the background (the caller never waits for it), and then, per utte
    ``EarlyEnd``);
 4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
-   is decoded together with it, and if that is no command either, on its own (a hand still
-   unfinished then is offered as the recogniser completed it, ``Decoded.guess``: it is read
-   back and waits for "yes" like every spoken hand);
+   is decoded together with it, and if that is no command either, on its own;
 5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
    command, with the reason) through ``on_event``, from the listener thread.
 
@@ -35,7 +33,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assistant.commands import Command
@@ -246,17 +244,6 @@ def _takes_early(decoded: Decoded) -> bool:
     return command is not None and decoded.closed and not command.cards
 
 
-def _unfinished(decoded: Decoded) -> Heard | Rejected:
-    """What to report of a command still unfinished when the speaker went on to another: its
-    complete reading when that is asked about before it changes anything (``Decoded.guess``: a
-    hand that dropped a card word, then "yes"), else a rejection."""
-    from assistant.voice.recognizer import INCOMPLETE_REASON
-
-    if decoded.guess is not None:
-        return Heard(decoded.guess, decoded.text, decoded.confidence)
-    return Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON)
-
-
 def _input_ended(source: object) -> bool:
     """Whether a WAV input has been played in completely (a microphone never ends)."""
     return bool(getattr(source, "ended", False))
@@ -448,15 +435,13 @@ class Listener:
             if alone.command is not None:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).
-                return [_unfinished(decoded)], alone
+                return [Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON)], alone
             joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
             whole = self._decode(joined)
             if whole.command is not None or whole.reason == INCOMPLETE_REASON:
                 audio, decoded = joined, whole
             else:
                 audio, decoded = rest[0], alone
-        if decoded.reason == INCOMPLETE_REASON and decoded.guess is not None:
-            decoded = replace(decoded, command=decoded.guess, reason=None)
         return [], decoded
 
     @staticmethod

@@ -96,10 +96,6 @@ class Decoded:
     #: Nothing can follow the command (a knock, a row's k cards, a hand's ten; not "undo", which
     #: may be "undo that"): the listener may take it at a short pause.
     closed: bool = False
-    #: An unfinished command's complete reading (the decoder made up its end), kept when it is a
-    #: command that is asked about before it changes anything (a hand): if nothing follows, the
-    #: listener offers it, read back, rather than lose a hand that dropped one card word.
-    guess: Command | None = None
 
 
 def confidence_from_gap(gap: float) -> float:

@@ -24,9 +24,7 @@ How an utterance becomes a command:
    as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
    when Whisper itself hears no speech, or when it claims more words a second than people say
    (a forced loop). A command whose end the decoder made up (the audio
-   stopped first) is "unfinished": the listener waits for the rest (and a hand, which is read
-   back and waits for "yes" anyway, keeps its complete reading, ``Decoded.guess``, in case no
-   rest comes: a hand read off ten cards drops a card word now and then).
+   stopped first) is "unfinished": the listener waits for the rest.
 The text then goes through the typed parser, like every other command.
 """
 
@@ -37,7 +35,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,7 +54,6 @@ from assistant.commands.grammar import (
     UNSPOKEN_WORDS,
 )
 from assistant.commands.parser import expand
-from assistant.referee import QUESTIONED_WHEN_HEARD
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     SAMPLE_RATE,
@@ -121,10 +118,6 @@ MAX_WORDS_PER_SECOND = 5.0
 #: The decoder asked for the end (end-of-text or a full stop, question or exclamation mark) at least
 #: this likely at a point where the command is not complete: the speaker paused mid-command ("bob swaps row three ..."), so wait for the rest.
 INCOMPLETE_END_LOG_PROB = math.log(0.5)
-#: The most words a hand may have made up (``_invented``) to be offered, read back, when no rest
-#: follows (``Decoded.guess``): one card dropped ("a mouse" is two words), or two bare card words;
-#: a hand cut off after five cards is not.
-MAX_GUESSED_WORDS = 2
 #: Primitives the encoder's oneDNN (inside CTranslate2) keeps, each made for one input length.
 #: Its default keeps 1,024, and as utterances differ in length each encode added one, about
 #: 0.75 MB: a benchmark of 300 utterances grew by 220 MB to a peak RSS of 618 MB (488 MB with
@@ -490,7 +483,6 @@ class SearchResult:
     no_speech: float  # Whisper's own probability that the audio holds no speech
     gap_max: float = 0.0  # the most a token fell below the decoder's favourite
     closed: bool = False  # the command cannot go on (``TokenGrammar.could_go_on``)
-    invented: int = 0  # words of an incomplete command that the decoder made up
 
 
 @dataclass
@@ -586,9 +578,9 @@ class WhisperRecognizer:
             assert context is not None
 
             def result(text: str, command, reason: str | None, confidence: float = 0.0,
-                       closed: bool = False, guess: Command | None = None) -> Decoded:
+                       closed: bool = False) -> Decoded:
                 return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds,
-                               closed, guess)
+                               closed)
 
             if seconds < 0.1:
                 return result("", None, "too short to be a command")
@@ -609,12 +601,7 @@ class WhisperRecognizer:
             problem = None
         except ParseError as err:
             command, problem = None, err.message
-        game_action = command is not None and command.is_game_action
-        doubt = self._doubt(found, len(words), seconds, game_action)
-        if doubt == INCOMPLETE_REASON and command is not None and command.intent in QUESTIONED_WHEN_HEARD \
-                and found.invented <= MAX_GUESSED_WORDS \
-                and self._doubt(replace(found, incomplete=False), len(words), seconds, game_action) is None:
-            return result(text, None, doubt, confidence, guess=command)
+        doubt = self._doubt(found, len(words), seconds, command is not None and command.is_game_action)
         if doubt is not None:
             return result(text, None, doubt, confidence)
         if command is None:
@@ -669,9 +656,9 @@ class WhisperRecognizer:
         if not finished:
             return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech)
         mean, best = max(finished, key=lambda f: f[0])
-        invented = self._invented(cross, context, best.tokens) if best.cut else 0
-        return SearchResult(best.tokens, mean, invented > 0, no_speech, best.gap_max,
-                            closed=not grammar.could_go_on(best.state), invented=invented)
+        incomplete = best.cut and self._invented(cross, context, best.tokens)
+        return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
+                            closed=not grammar.could_go_on(best.state))
 
     def _candidates(self, beam: list[_Hypothesis], log_probs: np.ndarray,
                     grammar: TokenGrammar) -> list[_Candidate]:
@@ -714,11 +701,11 @@ class WhisperRecognizer:
             survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
         return survivors
 
-    def _invented(self, cross: list, context: _Context, tokens: list[int]) -> int:
-        """How many of the command's words were made up (0: none): the decoder wanted to stop
-        before it was complete, and written freely the audio holds that many fewer words (wanting
-        to stop at a pause is no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not,
-        and the decoder, fond of repeating, finds a third "pig" likely)."""
+    def _invented(self, cross: list, context: _Context, tokens: list[int]) -> bool:
+        """Whether the command's end was made up: the decoder wanted to stop before it was
+        complete, and written freely the audio holds fewer words (wanting to stop at a pause is
+        no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not, and the decoder,
+        fond of repeating, finds a third "pig" likely)."""
         model = self.model
         decoder = model.decoder
         state = decoder.start([*context.prompt, model.specials["sot"], model.specials["notimestamps"]], cross)
@@ -732,7 +719,7 @@ class WhisperRecognizer:
             state = decoder.step(state, np.array([[token]]))
         heard = _words(model.tokenizer.decode(free))
         forced = _words(model.tokenizer.decode([t for t in tokens if t < model.specials["eot"]]))
-        return max(0, len(forced) - len(heard))
+        return len(heard) < len(forced)
 
     @staticmethod
     def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[_TokenState],
