@@ -57,6 +57,9 @@ PAUSE_SECONDS = 0.6
 #: names no cards (a knock, "yes", a sudden death) is then taken without waiting out
 #: ``PAUSE_SECONDS``, once the audio that arrived while it was decoded holds no more speech.
 EARLY_PAUSE_SECONDS = 0.15
+#: How far the audio read may lag the clock before a pause in it is no longer decoded at once
+#: (``EarlyEnd._behind``): a few chunks of jitter.
+BEHIND_SECONDS = 0.1
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -184,10 +187,11 @@ class EarlyEnd:
     """Ends a phrase at a short pause when what was said so far is a whole command that cannot
     go on, instead of waiting out ``PAUSE_SECONDS`` of quiet (most of a command's delay).
 
-    After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once. A command that
-    cannot go on and names no cards (``_takes_early``) is taken when the audio that arrived
-    meanwhile (as long again as the decoding took) is quiet too; speech in it means the speaker
-    went on, and the guess is dropped. Any other command is kept as the phrase's own if no speech
+    After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once (when the listener
+    is not behind the audio, ``_behind``). A command that cannot go on and names no cards
+    (``_takes_early``) is taken when the audio that arrived meanwhile (as long again as the
+    decoding took) is quiet too; speech in it means the speaker went on, and the guess is
+    dropped. Any other command is kept as the phrase's own if no speech
     follows it: the same audio is not decoded twice. A phrase that was no command at the short
     pause is decoded again whole at its end (``verdict``): 0.15 s after the last word is too
     little room for a short command's ending, and in whole games by voice "Bob, knock." and
@@ -203,6 +207,8 @@ class EarlyEnd:
         self._quiet = 0.0  # seconds of quiet at the end of the phrase
         self._tried = False  # this stretch of quiet was decoded
         self._to_check = -1.0  # seconds of audio to hear quiet before the command is taken
+        self._began: float | None = None  # the clock when the phrase's first chunk came
+        self._heard = 0.0  # seconds of audio that came after it
 
     @property
     def verdict(self) -> Decoded | None:
@@ -214,6 +220,7 @@ class EarlyEnd:
     def hear(self, chunk: bytes, may_decode: bool, decode: Callable[[], Decoded]) -> bool:
         """Take one more chunk (16-bit); True when the phrase ends here with ``result``."""
         seconds = len(chunk) / (2 * 16000)
+        behind = self._behind(seconds)
         if audioop.rms(chunk, 2) > self.threshold:
             self._quiet, self._tried, self._to_check, self.result = 0.0, False, -1.0, None
             self._spoke = True
@@ -224,7 +231,7 @@ class EarlyEnd:
         if self._to_check >= 0:
             self._to_check -= seconds
             return self._to_check < 0
-        if self._tried or not may_decode or self._quiet < EARLY_PAUSE_SECONDS:
+        if self._tried or not may_decode or self._quiet < EARLY_PAUSE_SECONDS or behind:
             return False
         self._tried = True
         started = self._clock()
@@ -232,6 +239,19 @@ class EarlyEnd:
         if _takes_early(self.result):
             self._to_check = self._clock() - started
         return False
+
+    def _behind(self, seconds: float) -> bool:
+        """Whether this chunk had been waiting while a decoding ran: the phrase has been read
+        for longer than its audio lasts. A pause found in such audio is already over, and the
+        speaker may have gone on since: decoding there made the phrase's last decoding wait for
+        it (a card list with pauses was decoded three times, its command taken 2.6 s after
+        its end); the pause is decoded once the listener has caught up, if it still holds."""
+        now = self._clock()
+        if self._began is None:
+            self._began = now
+            return False
+        self._heard += seconds
+        return now - self._began - self._heard > BEHIND_SECONDS
 
 
 def _takes_early(decoded: Decoded) -> bool:

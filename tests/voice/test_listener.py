@@ -269,3 +269,48 @@ def test_a_phrase_that_was_no_command_at_the_short_pause_is_decoded_again_whole(
         assert early.result is result
         assert (early.verdict is result) is stands, result.text
         assert stands or early.verdict is None
+
+
+def test_a_pause_in_audio_that_waited_for_a_decoding_is_not_decoded() -> None:
+    """A real-time source keeps the audio that comes while a decoding runs. A pause found in that
+    backlog is over, and decoding it made the phrase's last decoding wait (a card list with
+    pauses was decoded at each, taken 2.6 s after its end): the pause is decoded only once the
+    listener has caught up with the audio."""
+    from assistant.commands import parse
+    from assistant.voice.listener import EarlyEnd
+    from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
+
+    chunk = 0.032  # seconds of 16 kHz audio in 1,024 bytes
+    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
+    quiet = bytes(1024)
+    # "row four holds a goat [pause] a sheep [pause] dog and a rabbit": two pauses of 6 chunks
+    # (0.19 s), then the end; each decoding takes 0.5 s.
+    stream = [loud] * 10 + [quiet] * 6 + [loud] * 3 + [quiet] * 6 + [loud] * 10 + [quiet] * 30
+    unfinished = Decoded("Row 4 goat", None, 0.4, INCOMPLETE_REASON, 0.0, 0.5)
+    row = Decoded("Row 4 goat sheep dog rabbit.", parse("row 4 goat sheep dog rabbit"), 0.5, None, 0.0, 1.5,
+                  closed=True)
+    now = [0.0]
+    decodings: list[tuple[float, float]] = []  # (clock, audio heard) at each decoding
+
+    def run() -> None:
+        early = EarlyEnd(threshold=300, clock=lambda: now[0])
+        heard = 0.0
+        for i, piece in enumerate(stream):
+            heard += chunk
+            now[0] = max(now[0], heard)  # a chunk comes when its audio has been spoken
+
+            def decode(i: int = i, at: float = heard) -> Decoded:
+                decodings.append((now[0], at))
+                now[0] += 0.5
+                return row if i > 30 else unfinished
+
+            early.hear(piece, True, decode)
+        assert early.verdict is row
+
+    run()
+    # The first pause is decoded as it happens; the second was in the backlog of that decoding
+    # and is not; the end is decoded 0.16 s after the last word, not after another decoding.
+    assert len(decodings) == 2, decodings
+    (first_at, first_audio), (last_at, last_audio) = decodings
+    assert first_at == pytest.approx(first_audio)
+    assert last_at == pytest.approx(last_audio) == pytest.approx(chunk * (10 + 6 + 3 + 6 + 10 + 5))
