@@ -191,11 +191,11 @@ class EarlyEnd:
     is not behind the audio, ``_behind``). A command that cannot go on and names no cards
     (``_takes_early``) is taken when the audio that arrived meanwhile (as long again as the
     decoding took) is quiet too; speech in it means the speaker went on, and the guess is
-    dropped. Any other command is kept as the phrase's own if no speech
-    follows it: the same audio is not decoded twice. A phrase that was no command at the short
-    pause is decoded again whole at its end (``verdict``): 0.15 s after the last word is too
-    little room for a short command's ending, and in whole games by voice "Bob, knock." and
-    "Yes." were rejected as talk there though their whole phrase is heard right."""
+    dropped. Any other command is kept as the phrase's own if no speech follows it: the same
+    audio is not decoded twice. A phrase that was no command at the short pause is decoded again
+    whole at its end (``verdict``): 0.15 s after the last word is too little room for a short
+    command's ending, and in whole games by voice "Bob, knock." and "Yes." were rejected as talk
+    there though their whole phrase is heard right."""
 
     def __init__(self, threshold: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.threshold = threshold

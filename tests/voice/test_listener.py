@@ -292,22 +292,19 @@ def test_a_pause_in_audio_that_waited_for_a_decoding_is_not_decoded() -> None:
     now = [0.0]
     decodings: list[tuple[float, float]] = []  # (clock, audio heard) at each decoding
 
-    def run() -> None:
-        early = EarlyEnd(threshold=300, clock=lambda: now[0])
-        heard = 0.0
-        for i, piece in enumerate(stream):
-            heard += chunk
-            now[0] = max(now[0], heard)  # a chunk comes when its audio has been spoken
+    early = EarlyEnd(threshold=300, clock=lambda: now[0])
+    heard = 0.0
+    for i, piece in enumerate(stream):
+        heard += chunk
+        now[0] = max(now[0], heard)  # a chunk comes when its audio has been spoken
 
-            def decode(i: int = i, at: float = heard) -> Decoded:
-                decodings.append((now[0], at))
-                now[0] += 0.5
-                return row if i > 30 else unfinished
+        def decode(i: int = i, at: float = heard) -> Decoded:
+            decodings.append((now[0], at))
+            now[0] += 0.5
+            return row if i > 30 else unfinished
 
-            early.hear(piece, True, decode)
-        assert early.verdict is row
-
-    run()
+        early.hear(piece, True, decode)
+    assert early.verdict is row
     # The first pause is decoded as it happens; the second was in the backlog of that decoding
     # and is not; the end is decoded 0.16 s after the last word, not after another decoding.
     assert len(decodings) == 2, decodings
