@@ -375,12 +375,13 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
 
 
 def alone(game: GameAudio, recognizer) -> list[bool]:
-    """Each line's audio decoded by itself, with the game state right before it."""
+    """Each line's audio decoded by itself, with the game state right before it (and, after a
+    line that is read back, its question waiting for yes or no)."""
     right = []
     margin = int(MARGIN * RATE) * 2
-    for line in game.lines:
+    for i, line in enumerate(game.lines):
         referee = Referee.resume(line.before, [False, True])
-        recognizer.set_context(game.players, referee.game)
+        recognizer.set_context(game.players, referee.game, question=i > 0 and game.lines[i - 1].confirms)
         decoded = recognizer.decode(game.raw[max(0, line.start - margin) : line.end + margin])
         right.append(decoded.command is not None and decoded.command.canonical == line.expected)
     return right

@@ -294,7 +294,7 @@ class LifeguardApp(App):
         from assistant.voice.listener import ListenContext
 
         view = self.view
-        return ListenContext(players=view.players, game=view.game)
+        return ListenContext(players=view.players, game=view.game, question=view.question is not None)
 
     # ------------------------------------------------------------------ widgets
     @property

@@ -36,12 +36,14 @@ class TableView:
     #: once the game is over, its duration in minutes (the store's count, else the clock's).
     game_id: int | None = None
     minutes: int | None = None
+    #: The heard command read back and waiting for yes or no (``Referee.question``), if any.
+    question: str | None = None
 
     @classmethod
     def of(cls, referee: Referee) -> TableView:
         game = referee.game
         return cls(game.copy() if game is not None else None, tuple(referee.log.current),
-                   referee.rules)
+                   referee.rules, question=referee.question)
 
     @classmethod
     def empty(cls) -> TableView:

@@ -78,11 +78,14 @@ class ListenContext:
 
     players: tuple[str, ...]
     game: Game | None
+    #: A heard command is read back and waits for yes or no (``Referee.question``).
+    question: bool = False
 
     @classmethod
     def from_referee(cls, referee: Referee) -> ListenContext:
         game = referee.game
-        return cls(players=tuple(referee.players), game=game.copy() if game is not None else None)
+        return cls(players=tuple(referee.players), game=game.copy() if game is not None else None,
+                   question=referee.question is not None)
 
 
 @dataclass(frozen=True)
@@ -540,7 +543,7 @@ class Listener:
         except Exception:  # noqa: BLE001 - the app mid-change: keep listening with the last context
             context = None
         if context is not None:
-            engine.set_context(context.players, context.game)
+            engine.set_context(context.players, context.game, context.question)
         engine.start()
 
     def _decode(self, chunks: list[bytes]) -> Decoded:

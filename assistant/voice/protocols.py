@@ -55,7 +55,9 @@ class SpeechDecoder(Protocol):
     #: "pocketsphinx" or "whisper".
     engine: str
 
-    def set_context(self, players: Sequence[str], game: Game | None = None) -> None: ...
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+        """What to listen for: ``players`` in the state of ``game``; ``question``: a read-back
+        waits for yes or no."""
 
     def start(self) -> None: ...
 

@@ -175,8 +175,9 @@ class CommandRecognizer:
     def grammar(self) -> SpeechGrammar | None:
         return self._grammar
 
-    def set_context(self, players: Sequence[str], game: Game | None = None) -> None:
-        """Listen for what makes sense for ``players`` in the state of ``game``."""
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+        """Listen for what makes sense for ``players`` in the state of ``game`` (a pending
+        ``question`` changes nothing here: yes and no are always in the grammar)."""
         players = tuple(p.lower() for p in players)
         grammar = build_grammar(players, game, self.garbage_weight)
         with self._lock:

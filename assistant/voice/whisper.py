@@ -18,7 +18,8 @@ How an utterance becomes a command:
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped.
-3. Whisper's prompt (previous text) names the players.
+3. Whisper's prompt (previous text) names the players and, when the command may name cards, the
+   ten animals (``CARDS_IN_PROMPT``); while a read-back waits for yes or no, only the players.
 4. The best command is table talk, not a command, when its mean log-probability per token is
    below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard
    as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
@@ -80,6 +81,10 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
 BEAM_SIZE = 10
+#: Intents whose commands name cards: with one in the grammar, Whisper's prompt names the ten
+#: animals (it then hears them far better, a bare "mole" above all; bench/NOTES.md, "The animals
+#: in Whisper's prompt"), except while a read-back waits for yes or no.
+CARD_INTENTS = ("row", "swap", "hand", "sudden_death")
 # Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
 # a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
 # 53.4% exact (clean / noise / chatter) against 94.2 / 81.8 / 52.9% without. The grammar already
@@ -485,7 +490,7 @@ class SearchResult:
     closed: bool = False  # the command cannot go on (``TokenGrammar.could_go_on``)
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Context:
     players: tuple[str, ...]
     grammar: TokenGrammar
@@ -522,7 +527,9 @@ class WhisperRecognizer:
     def players(self) -> tuple[str, ...]:
         return self._context.players if self._context else ()
 
-    def set_context(self, players: Sequence[str], game: Game | None = None) -> None:
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+        """Listen for what makes sense for ``players`` in the state of ``game``; ``question``: a
+        read-back waits for yes or no (Whisper's prompt then leaves the cards out)."""
         from assistant.voice.jsgf import intent_weights
 
         players = tuple(p.lower() for p in players)
@@ -531,22 +538,28 @@ class WhisperRecognizer:
             for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
                 weights[intent] = 0.0
         intents = tuple(i for i, w in weights.items() if w > 0)
-        key = (players, intents)
+        cards = not question and any(i in intents for i in CARD_INTENTS)
+        key = (players, intents, cards)
         with self._lock:
             context = self._contexts.pop(key, None)
             if context is None:
-                grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
-                context = _Context(players, grammar, self._prompt(players))
+                grammar = next((c.grammar for k, c in self._contexts.items() if k[:2] == key[:2]), None)
+                if grammar is None:
+                    grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
+                context = _Context(players, grammar, self._prompt(players, cards))
                 while len(self._contexts) >= KEPT_CONTEXTS:
                     del self._contexts[next(iter(self._contexts))]  # the least recently used
             self._contexts[key] = context  # the most recently used last
             self._context = context
 
-    def _prompt(self, players: tuple[str, ...]) -> list[int]:
+    def _prompt(self, players: tuple[str, ...], cards: bool) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
-        does. (Example commands in the prompt were tried too: on the tune split they pulled
-        the decoding towards the examples' own words: 83% exact clean and noisy against 92%.)"""
+        does, and the animals when a command may name cards (``CARDS_IN_PROMPT``). (Example
+        commands in the prompt were tried too: on the tune split they pulled the decoding
+        towards the examples' own words: 83% exact clean and noisy against 92%.)"""
         text = " Players: " + ", ".join(p.capitalize() for p in players) + "." if players else " Commands."
+        if cards:
+            text += " Cards: " + ", ".join(animal.value for animal in Animal) + "."
         return [self.model.specials["prev"], *self.model.text_tokens(text)]
 
     # ------------------------------------------------------------------ decoding

@@ -391,5 +391,7 @@ async def test_a_heard_hand_is_a_question_in_the_table(make_app) -> None:
         assert reply.ok and reply.question
         assert history(app) == before
         assert any("Heard: Bob has all rabbits. Say yes" in line for line in app.table_log.plain)
+        assert app._listen_context().question  # the listener hears the answer as an answer
         await type_command(pilot, "yes")
         assert history(app)[-1] == "bob has all rabbits"
+        assert not app._listen_context().question

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assistant.commands import parse
 from assistant.config import VoiceSettings
 from assistant.referee import Referee
 from assistant.voice.audio import WavSource
@@ -34,6 +35,16 @@ def rows_phase() -> Referee:
     referee = Referee(confirm_new_game=False)
     assert referee.handle("new game alice bob carol").ok
     return referee
+
+
+def test_the_context_says_when_a_read_back_waits_for_yes_or_no() -> None:
+    referee = rows_phase()
+    assert referee.handle("alice starts").ok
+    assert not ListenContext.from_referee(referee).question
+    assert referee.execute(parse("bob has all rabbits", PLAYERS), heard=True).question
+    assert ListenContext.from_referee(referee).question
+    assert referee.handle("no").ok
+    assert not ListenContext.from_referee(referee).question
 
 
 def test_a_file_with_two_commands_and_a_pause_yields_two_commands(synth, tmp_path: Path) -> None:

@@ -415,6 +415,25 @@ def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> Non
     assert decoded.reason == INCOMPLETE_REASON
 
 
+def test_the_prompt_names_the_cards_unless_a_question_waits_for_yes_or_no(recognizer) -> None:
+    """Whisper hears the animals better when its prompt names them, but a short "yes" worse:
+    the cards are left out while a read-back waits for an answer, and where no command names
+    cards (no players yet). The grammar is the same either way, and built once."""
+
+    def prompt() -> str:
+        return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
+
+    cards = "Cards: " + ", ".join(ANIMALS) + "."
+    recognizer.set_context(PLAYERS, None)
+    grammar = recognizer._context.grammar
+    assert prompt() == f" Players: Alice, Bob, Carol. {cards}"
+    recognizer.set_context(PLAYERS, None, question=True)
+    assert prompt() == " Players: Alice, Bob, Carol."
+    assert recognizer._context.grammar is grammar
+    recognizer.set_context((), None)
+    assert prompt() == " Commands."
+
+
 def test_only_the_grammars_used_last_are_kept(recognizer) -> None:
     """Each context's grammar grows as it is used: a long session keeps the last few, not all."""
     from itertools import combinations, islice
