@@ -18,8 +18,8 @@ How an utterance becomes a command:
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped.
-3. Whisper's prompt (previous text) names the players and, when the command may name cards, the
-   ten animals (``CARDS_IN_PROMPT``); while a read-back waits for yes or no, only the players.
+3. Whisper's prompt (previous text) names the players and, while rows or swaps may be said, the
+   ten animals (``CARD_INTENTS``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
    below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard
    as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
@@ -81,10 +81,11 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
 BEAM_SIZE = 10
-#: Intents whose commands name cards: with one in the grammar, Whisper's prompt names the ten
-#: animals (it then hears them far better, a bare "mole" above all; bench/NOTES.md, "The animals
-#: in Whisper's prompt"), except while a read-back waits for yes or no.
-CARD_INTENTS = ("row", "swap", "hand", "sudden_death")
+#: While rows or swaps may be said, Whisper's prompt names the ten animals (it then hears them
+#: far better, a bare "mole" above all; bench/NOTES.md, "The animals in Whisper's prompt"); not
+#: where a hand may be said (over noise, a hand paused in went on listing made-up cards) nor
+#: while a read-back waits for yes or no (a short "yes" became less sure).
+CARD_INTENTS = ("row", "swap")
 # Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
 # a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
 # 53.4% exact (clean / noise / chatter) against 94.2 / 81.8 / 52.9% without. The grammar already
@@ -495,6 +496,10 @@ class _Context:
     players: tuple[str, ...]
     grammar: TokenGrammar
     prompt: list[int]
+    #: The players only: the free transcription that tells a made-up end (``_invented``) must not
+    #: be led on by the list of animals (with it, "alice has three giraffes two bears" went on
+    #: listing cards).
+    free_prompt: list[int]
 
 
 @lru_cache(maxsize=1)
@@ -538,7 +543,7 @@ class WhisperRecognizer:
             for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
                 weights[intent] = 0.0
         intents = tuple(i for i, w in weights.items() if w > 0)
-        cards = not question and any(i in intents for i in CARD_INTENTS)
+        cards = not question and "hand" not in intents and any(i in intents for i in CARD_INTENTS)
         key = (players, intents, cards)
         with self._lock:
             context = self._contexts.pop(key, None)
@@ -546,7 +551,7 @@ class WhisperRecognizer:
                 grammar = next((c.grammar for k, c in self._contexts.items() if k[:2] == key[:2]), None)
                 if grammar is None:
                     grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
-                context = _Context(players, grammar, self._prompt(players, cards))
+                context = _Context(players, grammar, self._prompt(players, cards), self._prompt(players, False))
                 while len(self._contexts) >= KEPT_CONTEXTS:
                     del self._contexts[next(iter(self._contexts))]  # the least recently used
             self._contexts[key] = context  # the most recently used last
@@ -554,7 +559,7 @@ class WhisperRecognizer:
 
     def _prompt(self, players: tuple[str, ...], cards: bool) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
-        does, and the animals when a command may name cards (``CARDS_IN_PROMPT``). (Example
+        does, and the animals while rows or swaps may be said (``CARD_INTENTS``). (Example
         commands in the prompt were tried too: on the tune split they pulled the decoding
         towards the examples' own words: 83% exact clean and noisy against 92%.)"""
         text = " Players: " + ", ".join(p.capitalize() for p in players) + "." if players else " Commands."
@@ -721,7 +726,7 @@ class WhisperRecognizer:
         fond of repeating, finds a third "pig" likely)."""
         model = self.model
         decoder = model.decoder
-        state = decoder.start([*context.prompt, model.specials["sot"], model.specials["notimestamps"]], cross)
+        state = decoder.start([*context.free_prompt, model.specials["sot"], model.specials["notimestamps"]], cross)
         free: list[int] = []
         for _ in range(len(tokens) + 4):
             assert state.log_probs is not None

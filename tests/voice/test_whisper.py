@@ -330,7 +330,7 @@ def test_the_fast_step_gives_the_straightforward_log_probabilities(synth, recogn
     step, more steps than the cache's first room, and one state stepped twice (two branches)."""
     model = recognizer.model
     fast = model.numpy_decoder
-    prompt = [*recognizer._prompt(PLAYERS), model.specials["sot"], model.specials["notimestamps"]]
+    prompt = [*recognizer._prompt(PLAYERS, cards=True), model.specials["sot"], model.specials["notimestamps"]]
     rng = np.random.default_rng(5)
     for text in ("alice has three giraffes two bears and five dogs", "who wants another drink"):
         encoded = model.encode(audio_of(synth(text)))
@@ -415,21 +415,25 @@ def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> Non
     assert decoded.reason == INCOMPLETE_REASON
 
 
-def test_the_prompt_names_the_cards_unless_a_question_waits_for_yes_or_no(recognizer) -> None:
-    """Whisper hears the animals better when its prompt names them, but a short "yes" worse:
-    the cards are left out while a read-back waits for an answer, and where no command names
-    cards (no players yet). The grammar is the same either way, and built once."""
+def test_the_prompt_names_the_cards_while_rows_or_swaps_may_be_said(recognizer) -> None:
+    """Whisper hears the animals better when its prompt names them, but a short "yes" worse,
+    and a hand paused in went on with made-up cards: the animals are named in the rows and the
+    turns, not while a read-back waits for yes or no, nor where a hand may be said. The grammar
+    is the same with or without them, and built once."""
 
     def prompt() -> str:
         return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
 
-    cards = "Cards: " + ", ".join(ANIMALS) + "."
-    recognizer.set_context(PLAYERS, None)
+    turns = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"]).game
+    recognizer.set_context(PLAYERS, turns)
     grammar = recognizer._context.grammar
-    assert prompt() == f" Players: Alice, Bob, Carol. {cards}"
-    recognizer.set_context(PLAYERS, None, question=True)
+    assert prompt() == " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
+    recognizer.set_context(PLAYERS, turns, question=True)
     assert prompt() == " Players: Alice, Bob, Carol."
     assert recognizer._context.grammar is grammar
+    recognizer.set_context(PLAYERS, None)  # any command, a hand too
+    assert prompt() == " Players: Alice, Bob, Carol."
     recognizer.set_context((), None)
     assert prompt() == " Commands."
 
@@ -560,7 +564,7 @@ def test_the_onnx_step_gives_the_numpy_log_probabilities(synth, recognizer) -> N
     assert model.decoder_backend == "onnxruntime"
     onnx, numpy = model.decoder, model.numpy_decoder
     assert isinstance(onnx, OrtDecoder)
-    prompt = [*recognizer._prompt(PLAYERS), model.specials["sot"], model.specials["notimestamps"]]
+    prompt = [*recognizer._prompt(PLAYERS, cards=True), model.specials["sot"], model.specials["notimestamps"]]
     rng = np.random.default_rng(11)
     for text in ("bob swaps row three pig pig cat", "who wants another drink"):
         cross = numpy.cross_cache(model.encode(audio_of(synth(text))))
