@@ -160,7 +160,13 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
             term.keys("Enter")
             time.sleep(0.5)  # Enter moves to the next name: let it land before typing on
         term.keys("Enter")
-        term.wait_for("row 1 and its 1 animal")
+        try:
+            term.wait_for("row 1 and its 1 animal", limit=10.0)
+        except AssertionError:
+            # On a loaded machine that Enter can reach the third name before the focus has left
+            # it (it then only moves on): Enter on the empty fourth name again.
+            term.keys("Enter")
+            term.wait_for("row 1 and its 1 animal")
         term.type("alice starts")
         for row, cards in ((1, "giraffe"), (2, "bear dog"), (3, "pig pig cat"), (4, "mole goat sheep mouse")):
             term.keys("Tab")  # types 'row N '
