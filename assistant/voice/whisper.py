@@ -551,7 +551,9 @@ class WhisperRecognizer:
                 grammar = next((c.grammar for k, c in self._contexts.items() if k[:2] == key[:2]), None)
                 if grammar is None:
                     grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
-                context = _Context(players, grammar, self._prompt(players, cards), self._prompt(players, False))
+                free_prompt = self._prompt(players, False)
+                prompt = self._prompt(players, True) if cards else free_prompt
+                context = _Context(players, grammar, prompt, free_prompt)
                 while len(self._contexts) >= KEPT_CONTEXTS:
                     del self._contexts[next(iter(self._contexts))]  # the least recently used
             self._contexts[key] = context  # the most recently used last

@@ -193,7 +193,6 @@ def test_a_bad_audio_input_file_is_reported(tmp_path: Path) -> None:
 def test_early_end_takes_a_command_that_cannot_go_on_once_the_quiet_holds() -> None:
     """After ``EARLY_PAUSE_SECONDS`` of quiet the phrase is decoded once; a command that cannot
     go on ends it when as much quiet again as the decoding took follows."""
-    from assistant.commands import parse
     from assistant.voice.listener import EARLY_PAUSE_SECONDS, EarlyEnd
     from assistant.voice.recognizer import Decoded
 
@@ -222,7 +221,6 @@ def test_early_end_takes_a_command_that_cannot_go_on_once_the_quiet_holds() -> N
 
 
 def test_early_end_drops_its_guess_when_the_speaker_goes_on_and_waits_for_cards() -> None:
-    from assistant.commands import parse
     from assistant.voice.listener import EarlyEnd
     from assistant.voice.recognizer import Decoded
 
@@ -264,7 +262,6 @@ def test_a_phrase_that_was_no_command_at_the_short_pause_is_decoded_again_whole(
     """0.15 s after the last word is too little for a short command's ending: in whole games by
     voice "Bob, knock." was rejected as talk there and heard right from the whole phrase. Only a
     command found at the pause stands for the phrase."""
-    from assistant.commands import parse
     from assistant.voice.listener import EarlyEnd
     from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
 
@@ -287,7 +284,6 @@ def test_a_pause_in_audio_that_waited_for_a_decoding_is_not_decoded() -> None:
     backlog is over, and decoding it made the phrase's last decoding wait (a card list with
     pauses was decoded at each, taken 2.6 s after its end): the pause is decoded only once the
     listener has caught up with the audio."""
-    from assistant.commands import parse
     from assistant.voice.listener import EarlyEnd
     from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
 
