@@ -170,8 +170,9 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
         term.type("alice starts")
         for row, cards in ((1, "giraffe"), (2, "bear dog"), (3, "pig pig cat"), (4, "mole goat sheep mouse")):
             term.keys("Tab")  # types 'row N '
-            term.wait_for(f"row {row} ")  # also shown as the suggestion before Tab has landed:
-            time.sleep(0.5)  # let Tab land before typing on (CI once typed the cards first)
+            # In the command line, followed by its blank padding: the placeholder ("row 1 and
+            # its 1 animal") also holds "row 1 ", and CI once typed the cards before Tab landed.
+            term.wait_for(f"▊  row {row}    ")
             term.type(cards, echo=f"› row {row} {cards}")
         term.wait_for("ALICE'S TURN")  # large print from 100 columns: capitals
         # a misspelt name: refused, the line stays, Enter takes the suggestion
