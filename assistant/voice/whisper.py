@@ -18,8 +18,8 @@ How an utterance becomes a command:
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped.
-3. Whisper's prompt (previous text) names the players and, while rows or swaps may be said, the
-   ten animals (``CARD_INTENTS``).
+3. Whisper's prompt (previous text) names the players and, while rows, swaps or hands may be
+   said, the ten animals (``CARD_INTENTS``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
    below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard
    as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
@@ -81,11 +81,11 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
 BEAM_SIZE = 10
-#: While rows or swaps may be said, Whisper's prompt names the ten animals (it then hears them
-#: far better, a bare "mole" above all; bench/NOTES.md, "The animals in Whisper's prompt"); not
-#: where a hand may be said (over noise, a hand paused in went on listing made-up cards) nor
-#: while a read-back waits for yes or no (a short "yes" became less sure).
-CARD_INTENTS = ("row", "swap")
+#: While rows, swaps or hands may be said in a game, Whisper's prompt names the ten animals (it
+#: then hears them far better, a bare "mole" above all; bench/NOTES.md, "The animals in Whisper's
+#: prompt"); not while a read-back waits for yes or no (a short "yes" became less sure), nor
+#: without a game, where any command may be said ("bob swaps row three ..." lost its "row").
+CARD_INTENTS = ("row", "swap", "hand")
 # Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
 # a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
 # 53.4% exact (clean / noise / chatter) against 94.2 / 81.8 / 52.9% without. The grammar already
@@ -122,8 +122,13 @@ MAX_NO_SPEECH = 0.5
 #: reading a hand said up to ~4; a bound of 3.3 rejected 3 to 5% of the tune split's commands.)
 MAX_WORDS_PER_SECOND = 5.0
 #: The decoder asked for the end (end-of-text or a full stop, question or exclamation mark) at least
-#: this likely at a point where the command is not complete: the speaker paused mid-command ("bob swaps row three ..."), so wait for the rest.
-INCOMPLETE_END_LOG_PROB = math.log(0.5)
+#: this likely at a point where the command is not complete: the speaker may have paused
+#: mid-command ("bob swaps row three ..."); ``_invented`` decides. With the animals in the prompt
+#: the decoder is less keen to stop in a list of cards: of 344 hands cut at a pause inside them,
+#: a bar of 0.5 let 61 through as complete made-up hands, 0.2 let 26 (the players-only prompt
+#: with 0.5: 30), and 2 of 122 hands said in full were taken for unfinished at either
+#: (bench/NOTES.md).
+INCOMPLETE_END_LOG_PROB = math.log(0.2)
 #: Primitives the encoder's oneDNN (inside CTranslate2) keeps, each made for one input length.
 #: Its default keeps 1,024, and as utterances differ in length each encode added one, about
 #: 0.75 MB: a benchmark of 300 utterances grew by 220 MB to a peak RSS of 618 MB (488 MB with
@@ -543,7 +548,7 @@ class WhisperRecognizer:
             for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
                 weights[intent] = 0.0
         intents = tuple(i for i, w in weights.items() if w > 0)
-        cards = not question and "hand" not in intents and any(i in intents for i in CARD_INTENTS)
+        cards = not question and game is not None and any(i in intents for i in CARD_INTENTS)
         key = (players, intents, cards)
         with self._lock:
             context = self._contexts.pop(key, None)
@@ -561,7 +566,7 @@ class WhisperRecognizer:
 
     def _prompt(self, players: tuple[str, ...], cards: bool) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
-        does, and the animals while rows or swaps may be said (``CARD_INTENTS``). (Example
+        does, and the animals while cards may be said (``CARD_INTENTS``). (Example
         commands in the prompt were tried too: on the tune split they pulled the decoding
         towards the examples' own words: 83% exact clean and noisy against 92%.)"""
         text = " Players: " + ", ".join(p.capitalize() for p in players) + "." if players else " Commands."

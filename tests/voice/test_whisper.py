@@ -415,24 +415,31 @@ def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> Non
     assert decoded.reason == INCOMPLETE_REASON
 
 
-def test_the_prompt_names_the_cards_while_rows_or_swaps_may_be_said(recognizer) -> None:
-    """Whisper hears the animals better when its prompt names them, but a short "yes" worse,
-    and a hand paused in went on with made-up cards: the animals are named in the rows and the
-    turns, not while a read-back waits for yes or no, nor where a hand may be said. The grammar
+def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
+    """Whisper hears the animals better when its prompt names them, but a short "yes" worse, and
+    without a game (any command) a swap lost its "row": the animals are named in a game's rows,
+    turns and reveal, not while a read-back waits for yes or no, nor without a game. The grammar
     is the same with or without them, and built once."""
 
     def prompt() -> str:
         return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
 
-    turns = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
-                            "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"]).game
+    with_cards = " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
+    dealt = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+             "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"]
+    turns = Referee.resume(dealt).game
     recognizer.set_context(PLAYERS, turns)
     grammar = recognizer._context.grammar
-    assert prompt() == " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
+    assert prompt() == with_cards
     recognizer.set_context(PLAYERS, turns, question=True)
     assert prompt() == " Players: Alice, Bob, Carol."
     assert recognizer._context.grammar is grammar
-    recognizer.set_context(PLAYERS, None)  # any command, a hand too
+    reveal = Referee.resume([*dealt, "alice swaps 1 cat", "bob swaps 1 dog", "carol swaps 1 pig",
+                             "alice knocks", "bob passes", "carol passes"]).game
+    assert reveal is not None and reveal.phase.name == "REVEAL"
+    recognizer.set_context(PLAYERS, reveal)
+    assert prompt() == with_cards
+    recognizer.set_context(PLAYERS, None)  # any command
     assert prompt() == " Players: Alice, Bob, Carol."
     recognizer.set_context((), None)
     assert prompt() == " Commands."
