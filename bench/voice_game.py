@@ -241,11 +241,18 @@ def expected_referee(game: GameAudio, index: int) -> Referee:
 
 
 def on_course(referee: Referee, game: GameAudio, index: int) -> bool:
-    """Whether the referee is where it should be as line ``index`` begins."""
+    """Whether the referee is where it should be as line ``index`` begins, or once it has been
+    heard right (the table may ask for a context again before the next line starts: a line put
+    right then was undone, and as the last line nothing came after it to put the game right)."""
     line = game.lines[index]
+    history, asking = referee.history(), referee.question is not None
     if line.expected == "yes" and index > 0:
-        return referee.history() == game.lines[index - 1].before and referee.question is not None
-    return referee.history() == line.before and referee.question is None
+        begun = history == game.lines[index - 1].before and asking
+    else:
+        begun = history == line.before and not asking
+    if line.confirms:  # a hand or sudden death heard right waits for its "yes"
+        return begun or (history == line.before and asking)
+    return begun or (history == line.after and not asking)
 
 
 def line_at(game: GameAudio, position: int) -> int:
