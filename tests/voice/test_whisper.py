@@ -390,7 +390,8 @@ def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str
 
 @needs_espeak
 @pytest.mark.parametrize("talk", ["could you open the window please", "who wants another drink",
-                                  "i think that was a great move"])
+                                  "i think that was a great move",
+                                  "wow what a hand"])  # forced into the grammar: "What can I say?"
 def test_table_talk_is_rejected(synth, recognizer, talk: str) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth(talk))))
@@ -644,10 +645,31 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
 
     between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_LOG_PROB) / 2
     found = SearchResult([1, 2, 3], between, False, 0.01)
-    assert recognizer._doubt(found, 2, 1.0, game_action=True) is None
-    assert recognizer._doubt(found, 2, 1.0, game_action=False) == "that sounded like talk, not a command"
+    assert recognizer._doubt(found, ["bob", "knocks"], 1.0, game_action=True) is None
+    assert recognizer._doubt(found, ["bob", "knocks"], 1.0, game_action=False) == "that sounded like talk, not a command"
     too_low = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_GAME_LOG_PROB - 0.1, False, 0.01)
-    assert recognizer._doubt(too_low, 2, 1.0, game_action=True) == "that sounded like talk, not a command"
+    assert recognizer._doubt(too_low, ["bob", "knocks"], 1.0, game_action=True) == "that sounded like talk, not a command"
+
+def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer) -> None:
+    """Talk forced into the grammar becomes "help" or "status"; written freely it is other words.
+    A real command written freely is misspelt at worst, and silence or "[Music]" proves nothing."""
+    from assistant.voice.whisper import SearchResult, _likeness
+
+    assert _likeness(["cancel"], ["council"]) > whisper_module.MIN_FREE_LIKENESS
+    assert _likeness(["correct"], ["connect"]) > whisper_module.MIN_FREE_LIKENESS
+    assert _likeness(["say", "that", "again"], ["yes", "say", "that", "again", "please"]) == 1.0
+    assert _likeness(["where", "are", "we"], ["did", "somebody", "get", "a", "mask"]) < whisper_module.MIN_FREE_LIKENESS
+    assert _likeness(["row", "2"], ["row", "two"]) == 1.0
+
+    def doubt(free: list[str] | None) -> str | None:
+        found = SearchResult([1, 2, 3], -0.5, False, 0.01, heard_freely=free)
+        return recognizer._doubt(found, ["where", "are", "we"], 1.0, game_action=False)
+
+    assert doubt(["i", "think", "it", "is", "your", "turn", "now"]) == "that sounded like talk, not a command"
+    assert doubt(["we", "are", "we"]) is None
+    assert doubt([]) is None  # "[Music]" or nothing written: no evidence
+    assert doubt(None) is None
+
 
 # --------------------------------------------------------------------------- memory
 _MEMORY_SCRIPT = """
