@@ -128,6 +128,8 @@ MAX_TOKEN_GAP = 9.0
 #: talk rejected over chatter 92.4 -> 97.5%; on the test split 98.4 / 81.7 / 59.9 -> 98.4 / 81.7 /
 #: 59.5% and talk rejected 95.9 / 99.3 / 88.5 -> 97.3 / 99.3 / 91.9% (0.5 lost a tune command).
 MIN_FREE_LIKENESS = 0.45
+#: The answers to a read-back, taken while it waits without comparing with the free transcription.
+ANSWERS = ("yes", "no")
 #: Whisper's own "no speech" probability above which the audio is taken for noise (on noise it
 #: writes a likely command all the same; on commands this stays below 0.05).
 MAX_NO_SPEECH = 0.5
@@ -547,6 +549,7 @@ class WhisperRecognizer:
         self._lock = threading.RLock()
         self._contexts: dict[tuple, _Context] = {}
         self._context: _Context | None = None
+        self._question = False
         self._audio: list[bytes] = []
         self.set_context(players, game)
 
@@ -580,6 +583,7 @@ class WhisperRecognizer:
                     del self._contexts[next(iter(self._contexts))]  # the least recently used
             self._contexts[key] = context  # the most recently used last
             self._context = context
+            self._question = question
 
     def _prompt(self, players: tuple[str, ...], cards: bool) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
@@ -616,7 +620,7 @@ class WhisperRecognizer:
         audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
         seconds = len(audio) / SAMPLE_RATE
         with self._lock:
-            context = self._context
+            context, question = self._context, self._question
             assert context is not None
 
             def result(text: str, command, reason: str | None, confidence: float = 0.0,
@@ -644,7 +648,10 @@ class WhisperRecognizer:
         except ParseError as err:
             command, problem = None, err.message
         game_action = command is not None and command.is_game_action
-        if command is not None and not game_action and found.cross is not None:
+        # The answer a read-back waits for needs no second opinion: a short "yes" written freely
+        # by tiny.en was often something else (whole games by voice lost 2 of 9 yes lines).
+        answer = question and command is not None and command.intent in ANSWERS
+        if command is not None and not game_action and not answer and found.cross is not None:
             with self._lock, threadpool_limits(limits=1, user_api="blas"):
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
         doubt = self._doubt(found, words, seconds, game_action)
