@@ -671,6 +671,20 @@ def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recog
     assert doubt(None) is None
 
 
+@needs_espeak
+def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch) -> None:
+    """tiny.en writes a short "yes" freely as "Theist." now and then: while a read-back waits for
+    yes or no the answer is taken on the constrained decoding alone; otherwise it must look
+    like what Whisper writes freely."""
+    monkeypatch.setattr(type(recognizer), "_free_words", lambda self, cross, context, limit: ["theist"])
+    yes = read_wav(str(synth("yes")))
+    recognizer.set_context(PLAYERS, None)
+    assert recognizer.decode_audio(yes).reason == "that sounded like talk, not a command"
+    recognizer.set_context(PLAYERS, None, question=True)
+    decoded = recognizer.decode_audio(yes)
+    assert decoded.command is not None and decoded.command.canonical == "yes", decoded
+
+
 # --------------------------------------------------------------------------- memory
 _MEMORY_SCRIPT = """
 import json, sys
