@@ -652,10 +652,12 @@ class WhisperRecognizer:
         # by tiny.en was now and then something else ("Theist.", "The ask."): a whole game by
         # voice lost 3 of its 11 yes lines.
         answer = question and command is not None and command.intent in ANSWERS
-        if command is not None and not game_action and not answer and found.cross is not None:
+        doubt = self._doubt(found, words, seconds, game_action)
+        if doubt is None and command is not None and not game_action and not answer and found.cross is not None:
+            # Only now, when nothing else rejected it: the free transcription costs decoder steps.
             with self._lock, threadpool_limits(limits=1, user_api="blas"):
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
-        doubt = self._doubt(found, words, seconds, game_action)
+            doubt = self._doubt(found, words, seconds, game_action)
         if doubt is not None:
             return result(text, None, doubt, confidence)
         if command is None:
@@ -809,8 +811,11 @@ def _likeness(command: list[str], free: list[str]) -> float:
     return best
 
 
+#: Digits as the words the grammar spells them with ("2" -> "two").
+_SPELT_NUMBERS = {str(n): word for word, n in NUMBERS.items() if word not in ("a", "an")}
+
+
 def _spelt(words: list[str]) -> list[str]:
     """Numbers written as words ("2" -> "two"), as the grammar and the free text differ there."""
-    spelt = {str(n): word for word, n in NUMBERS.items() if word not in ("a", "an")}
-    return [spelt.get(w, w) for w in words]
+    return [_SPELT_NUMBERS.get(w, w) for w in words]
 
