@@ -408,6 +408,36 @@ def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
     assert decoded.command is not None and decoded.command.canonical == "alice swaps 2 bear dog"
 
 
+def test_of_near_scores_the_command_the_game_would_take_wins(recognizer) -> None:
+    """Whisper confuses near-sounding words; within ``CHOICE_MARGIN`` of the best, a finished
+    command the game accepts and the decoder did not want to end early is taken instead."""
+    from assistant.voice.whisper import CHOICE_MARGIN, _Hypothesis
+
+    referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                              "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
+    recognizer.set_context(PLAYERS, referee.game)
+    context = recognizer._context
+    end = recognizer.model.specials["eot"]
+
+    def finished(text: str, mean: float, cut: bool = False) -> tuple[float, _Hypothesis]:
+        tokens = [*recognizer.model.text_tokens(" " + text), end]
+        return mean, _Hypothesis(tokens, mean * len(tokens), frozenset(), cut)
+
+    def chosen(*candidates: tuple[float, _Hypothesis], game=referee.game) -> str:
+        mean, hyp = recognizer._choose(list(candidates), context, game)
+        return recognizer.model.tokenizer.decode([t for t in hyp.tokens if t != end]).strip()
+
+    not_her_turn = finished("Bob swaps row 2 goat dog.", -0.5)
+    hers = finished("Alice swaps row 2 goat dog.", -0.5 - CHOICE_MARGIN / 2)
+    assert chosen(not_her_turn, hers) == "Alice swaps row 2 goat dog."
+    assert chosen(not_her_turn, hers, game=None) == "Bob swaps row 2 goat dog."  # nothing to judge by
+    far_below = finished("Alice swaps row 2 goat dog.", -0.5 - 2 * CHOICE_MARGIN)
+    assert chosen(not_her_turn, far_below) == "Bob swaps row 2 goat dog."  # the game does not overrule the ear
+    ended_early = finished("Alice swaps row 2 dog dog.", -0.5, cut=True)
+    assert chosen(ended_early, hers) == "Alice swaps row 2 goat dog."
+    assert chosen(finished("Help.", -0.3), hers) == "Help."  # a word command needs no game's leave
+
+
 @needs_espeak
 def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> None:
     recognizer.set_context(PLAYERS, None)
