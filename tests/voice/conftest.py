@@ -8,6 +8,7 @@ import wave
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 needs_espeak = pytest.mark.skipif(
@@ -44,4 +45,27 @@ def join_wavs(parts: list[Path], out: Path, pause: float) -> Path:
     with wave.open(str(out), "wb") as w:
         w.setparams(params)
         w.writeframes(gap.join(frames))
+    return out
+
+
+def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, below_db: float = 20.0) -> Path:
+    """``speech`` at 16 kHz, its peak at ``peak_dbfs``, over steady noise ``below_db`` under the
+    speech's own level (RMS of its voiced part) that starts a second before the speech and goes
+    on a second after it."""
+    resampled = out.with_suffix(".16k.wav")
+    subprocess.run(["sox", str(speech), "-r", "16000", "-c", "1", "-b", "16", str(resampled)], check=True)
+    with wave.open(str(resampled)) as w:
+        voice = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
+    voice *= (32767 * 10 ** (peak_dbfs / 20)) / max(np.abs(voice).max(), 1)
+    pad = np.zeros(16000)
+    signal = np.concatenate([pad, voice, pad])
+    voiced = voice[np.abs(voice) > 0.05 * np.abs(voice).max()]
+    level = float(np.sqrt(np.mean(voiced ** 2)))
+    noise = np.random.default_rng(3).normal(0, level * 10 ** (-below_db / 20), len(signal))
+    mixed = np.clip(signal + noise, -32768, 32767).astype("<i2")
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(mixed.tobytes())
     return out

@@ -7,13 +7,10 @@ Real espeak-ng speech played in at real-time pace through the same ``Listener`` 
 from __future__ import annotations
 
 import queue
-import subprocess
 import threading
 import time
-import wave
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from assistant.config import VoiceSettings
@@ -21,7 +18,7 @@ from assistant.referee import Referee
 from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
 from assistant.voice.recognizer import INCOMPLETE_REASON
 
-from .conftest import join_wavs, needs_espeak
+from .conftest import join_wavs, needs_espeak, quiet_over_noise
 
 pytestmark = [needs_espeak, pytest.mark.slow]
 
@@ -139,29 +136,6 @@ def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, 
     events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
     assert heard(events) == ["alice swaps 1 dog"], events
     assert [e.reason for e in events if isinstance(e, Rejected)] == [INCOMPLETE_REASON], events
-
-
-def quiet_over_noise(speech: Path, out: Path, peak_dbfs: float = -8.0, below_db: float = 20.0) -> Path:
-    """``speech`` at 16 kHz, its peak at ``peak_dbfs``, over steady noise ``below_db`` under the
-    speech's own level (RMS of its voiced part) that starts a second before the speech and goes
-    on a second after it."""
-    resampled = out.with_suffix(".16k.wav")
-    subprocess.run(["sox", str(speech), "-r", "16000", "-c", "1", "-b", "16", str(resampled)], check=True)
-    with wave.open(str(resampled)) as w:
-        voice = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
-    voice *= (32767 * 10 ** (peak_dbfs / 20)) / max(np.abs(voice).max(), 1)
-    pad = np.zeros(16000)
-    signal = np.concatenate([pad, voice, pad])
-    voiced = voice[np.abs(voice) > 0.05 * np.abs(voice).max()]
-    level = float(np.sqrt(np.mean(voiced ** 2)))
-    noise = np.random.default_rng(3).normal(0, level * 10 ** (-below_db / 20), len(signal))
-    mixed = np.clip(signal + noise, -32768, 32767).astype("<i2")
-    with wave.open(str(out), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(mixed.tobytes())
-    return out
 
 
 def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from assistant.voice.whisper_model import Decoder, packaged_model_dir, read_ct2_
 from assistant.voice.whisper_onnx import OrtDecoder, onnx_decoder
 from engine.deck import ANIMALS
 
-from .conftest import needs_espeak
+from .conftest import needs_espeak, quiet_over_noise
 
 PLAYERS = ("alice", "bob", "carol")
 ALL_INTENTS = ("new_game", "sudden_death", "starts", "row", "swap", "knock", "pass", "hand",
@@ -408,9 +408,10 @@ def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
     assert decoded.command is not None and decoded.command.canonical == "alice swaps 2 bear dog"
 
 
-def test_of_near_scores_the_command_the_game_would_take_wins(recognizer) -> None:
-    """Whisper confuses near-sounding words; within ``CHOICE_MARGIN`` of the best, a finished
-    command the game accepts and the decoder did not want to end early is taken instead."""
+def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
+    """Whisper confuses near-sounding cards; within ``CHOICE_MARGIN`` of the best, a finished
+    command the game accepts and the decoder did not want to end early is taken instead. Only
+    the cards: whose turn it is does not decide who spoke."""
     from assistant.voice.whisper import CHOICE_MARGIN, _Hypothesis
 
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
@@ -427,15 +428,30 @@ def test_of_near_scores_the_command_the_game_would_take_wins(recognizer) -> None
         mean, hyp = recognizer._choose(list(candidates), context, game)
         return recognizer.model.tokenizer.decode([t for t in hyp.tokens if t != end]).strip()
 
-    not_her_turn = finished("Bob swaps row 2 goat dog.", -0.5)
-    hers = finished("Alice swaps row 2 goat dog.", -0.5 - CHOICE_MARGIN / 2)
-    assert chosen(not_her_turn, hers) == "Alice swaps row 2 goat dog."
-    assert chosen(not_her_turn, hers, game=None) == "Bob swaps row 2 goat dog."  # nothing to judge by
+    same_as_the_row = finished("Alice swaps row 2 bear dog.", -0.5)  # refused: not a swap
+    a_swap = finished("Alice swaps row 2 goat dog.", -0.5 - CHOICE_MARGIN / 2)
+    assert chosen(same_as_the_row, a_swap) == "Alice swaps row 2 goat dog."
+    assert chosen(same_as_the_row, a_swap, game=None) == "Alice swaps row 2 bear dog."  # nothing to judge by
     far_below = finished("Alice swaps row 2 goat dog.", -0.5 - 2 * CHOICE_MARGIN)
-    assert chosen(not_her_turn, far_below) == "Bob swaps row 2 goat dog."  # the game does not overrule the ear
+    assert chosen(same_as_the_row, far_below) == "Alice swaps row 2 bear dog."  # the game does not overrule the ear
     ended_early = finished("Alice swaps row 2 dog dog.", -0.5, cut=True)
-    assert chosen(ended_early, hers) == "Alice swaps row 2 goat dog."
-    assert chosen(finished("Help.", -0.3), hers) == "Help."  # a word command needs no game's leave
+    assert chosen(ended_early, a_swap) == "Alice swaps row 2 goat dog."
+    not_her_turn = finished("Bob swaps row 2 goat dog.", -0.5)
+    assert chosen(not_her_turn, a_swap) == "Bob swaps row 2 goat dog."  # refused later, with a sentence
+    assert chosen(finished("Help.", -0.3), a_swap) == "Help."
+
+
+@needs_espeak
+@pytest.mark.parametrize("voice", ["en-us", "en+m3"])
+def test_a_knock_over_loud_noise_is_heard_in_turns(synth, recognizer, tmp_path: Path, voice: str) -> None:
+    """Primed by the animals alone, Whisper took "knock" for a card ("Frank, dog") and the knock
+    for talk; in turns the prompt names the moves too (``MOVES_PROMPT``)."""
+    referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                              "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
+    noisy = quiet_over_noise(synth("alice knock", voice=voice), tmp_path / "noisy.wav", below_db=0)
+    recognizer.set_context(PLAYERS, referee.game)
+    decoded = recognizer.decode_audio(read_wav(str(noisy)))
+    assert decoded.command is not None and decoded.command.canonical == "alice knocks", decoded
 
 
 @needs_espeak
@@ -449,19 +465,22 @@ def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> Non
 def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
     """Whisper hears the animals better when its prompt names them, but a short "yes" worse, and
     without a game (any command) a swap lost its "row": the animals are named in a game's rows,
-    turns and reveal, not while a read-back waits for yes or no, nor without a game. The grammar
-    is the same with or without them, and built once."""
+    turns and reveal, not while a read-back waits for yes or no, nor without a game; the moves
+    only in turns. The grammar is the same with or without them, and built once."""
 
     def prompt() -> str:
         return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
 
     with_cards = " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
+    with_moves = with_cards + whisper_module.MOVES_PROMPT
     dealt = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
              "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"]
+    recognizer.set_context(PLAYERS, Referee.resume(dealt[:4]).game)  # the rows: no moves yet
+    assert prompt() == with_cards
     turns = Referee.resume(dealt).game
     recognizer.set_context(PLAYERS, turns)
     grammar = recognizer._context.grammar
-    assert prompt() == with_cards
+    assert prompt() == with_moves
     recognizer.set_context(PLAYERS, turns, question=True)
     assert prompt() == " Players: Alice, Bob, Carol."
     assert recognizer._context.grammar is grammar
