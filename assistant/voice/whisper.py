@@ -18,9 +18,10 @@ How an utterance becomes a command:
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped. Of
-   those close to the best (``CHOICE_MARGIN``), one the game would accept is taken.
+   those close to the best and differing from it in their cards only (``CHOICE_MARGIN``), one
+   the game would accept is taken.
 3. Whisper's prompt (previous text) names the players and, while rows, swaps or hands may be
-   said, the ten animals (``CARD_INTENTS``).
+   said, the ten animals (``CARD_INTENTS``); in turns, the moves too (``MOVES_PROMPT``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
    below ``min_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely heard
    as), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
