@@ -666,8 +666,7 @@ class WhisperRecognizer:
             # and a step's layers 3 times as long.
             with threadpool_limits(limits=1, user_api="blas"):
                 found = self.search(audio, context, game)
-        text = self.model.tokenizer.decode(
-            [t for t in found.tokens if t < self.model.specials["eot"]]).strip() if found.tokens else ""
+        text = self._written(found.tokens).strip()
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
         words = _words(text)
         try:
@@ -754,11 +753,12 @@ class WhisperRecognizer:
         Only the cards may differ from the best's: the game must not pick whose turn was meant
         ("carol knock" said on Alice's turn is refused with a sentence, not heard as Alice's)."""
         ranked = sorted(finished, key=lambda f: -f[0])
-        heard = self._parsed(ranked[0][1].tokens, context)
-        for mean, hyp in ranked:
-            if mean < ranked[0][0] - CHOICE_MARGIN:
-                break
-            command = self._parsed(hyp.tokens, context)
+        near = [(mean, hyp) for mean, hyp in ranked if mean >= ranked[0][0] - CHOICE_MARGIN]
+        if len(near) == 1:
+            return ranked[0]  # nothing to choose between: no parsing, no game copied
+        parsed = [(mean, hyp, self._parsed(hyp.tokens, context)) for mean, hyp in near]
+        heard = parsed[0][2]
+        for mean, hyp, command in parsed:
             if hyp.cut or command is None:
                 continue
             if heard is not None and (command.intent, command.player, command.row) != (heard.intent, heard.player, heard.row):
@@ -768,11 +768,14 @@ class WhisperRecognizer:
         return ranked[0]
 
     def _parsed(self, tokens: list[int], context: _Context) -> Command | None:
-        text = self.model.tokenizer.decode([t for t in tokens if t < self.model.specials["eot"]])
         try:
-            return parse(" ".join(_words(text)), context.players or None)
+            return parse(" ".join(_words(self._written(tokens))), context.players or None)
         except ParseError:
             return None
+
+    def _written(self, tokens: list[int]) -> str:
+        """The text of a command's tokens, without end-of-text."""
+        return self.model.tokenizer.decode([t for t in tokens if t < self.model.specials["eot"]])
 
     def _candidates(self, beam: list[_Hypothesis], log_probs: np.ndarray,
                     grammar: TokenGrammar) -> list[_Candidate]:
@@ -820,7 +823,7 @@ class WhisperRecognizer:
         complete, and written freely the audio holds fewer words (wanting to stop at a pause is
         no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not, and the decoder,
         fond of repeating, finds a third "pig" likely)."""
-        forced = _words(self.model.tokenizer.decode([t for t in tokens if t < self.model.specials["eot"]]))
+        forced = _words(self._written(tokens))
         return len(self._free_words(cross, context, len(tokens) + 4)) < len(forced)
 
     def _free_words(self, cross: list, context: _Context, limit: int) -> list[str]:
