@@ -692,12 +692,30 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
     a swap: a command naming a player or cards may be less sure of itself."""
     from assistant.voice.whisper import SearchResult
 
-    between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_LOG_PROB) / 2
+    between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
     found = SearchResult([1, 2, 3], between, False, 0.01)
     assert recognizer._doubt(found, ["bob", "knocks"], 1.0, game_action=True) is None
     assert recognizer._doubt(found, ["bob", "knocks"], 1.0, game_action=False) == "that sounded like talk, not a command"
     too_low = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_GAME_LOG_PROB - 0.1, False, 0.01)
     assert recognizer._doubt(too_low, ["bob", "knocks"], 1.0, game_action=True) == "that sounded like talk, not a command"
+
+def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -> None:
+    """Talk over chatter came out as "Where are we?" just above the bar a read-back's "yes" is
+    held to; words nobody waits for are held to a higher one."""
+    from assistant.voice.whisper import SearchResult
+
+    assert whisper_module.DEFAULT_MIN_LOG_PROB < whisper_module.DEFAULT_MIN_WORD_LOG_PROB
+    between = (whisper_module.DEFAULT_MIN_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
+    found = SearchResult([1, 2, 3], between, False, 0.01)
+    talk = "that sounded like talk, not a command"
+    assert recognizer._doubt(found, ["yes"], 1.0, game_action=False, answer=True) is None
+    assert recognizer._doubt(found, ["yes"], 1.0, game_action=False) == talk
+    assert recognizer._doubt(found, ["where", "are", "we"], 1.0, game_action=False) == talk
+    sure = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_WORD_LOG_PROB + 0.01, False, 0.01)
+    assert recognizer._doubt(sure, ["where", "are", "we"], 1.0, game_action=False) is None
+    below = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_LOG_PROB - 0.01, False, 0.01)
+    assert recognizer._doubt(below, ["yes"], 1.0, game_action=False, answer=True) == talk
+
 
 def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer) -> None:
     """Talk forced into the grammar becomes "help" or "status"; written freely it is other words.
