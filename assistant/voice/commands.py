@@ -51,26 +51,36 @@ def cmd_hear(args: argparse.Namespace) -> int:
         players = referee.players
     from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
 
-    try:
-        recognizer, note = make_recognizer(args.engine or settings.voice.engine, players,
-                                           referee.game if referee else None, settings.voice.whisper_model)
-    except RecognizerUnavailable as err:
-        print(f"lifeguard hear: {err}", file=sys.stderr)
-        return 2
-    if note:
-        print(f"lifeguard hear: {note}.", file=sys.stderr)
+    def recognizer() -> SpeechDecoder | None:
+        try:
+            made, note = make_recognizer(args.engine or settings.voice.engine, players,
+                                         referee.game if referee else None, settings.voice.whisper_model)
+        except RecognizerUnavailable as err:
+            print(f"lifeguard hear: {err}", file=sys.stderr)
+            return None
+        if note:
+            print(f"lifeguard hear: {note}.", file=sys.stderr)
+        return made
+
     return _hear_files(recognizer, args)
 
 
-def _hear_files(recognizer: SpeechDecoder, args: argparse.Namespace) -> int:
-    """Each file decoded and its command printed (or all as JSON): the exit status."""
+def _hear_files(make: Callable[[], SpeechDecoder | None], args: argparse.Namespace) -> int:
+    """Each file decoded and its command printed (or all as JSON): the exit status. The
+    recogniser is made at the first file that is audio (a model takes seconds to load; a
+    mistyped file name is answered at once)."""
     results = []
     status = 0
+    recognizer: SpeechDecoder | None = None
     for path in args.files:
         audio = _read_audio(path)
         if audio is None:
             status = 2
             continue
+        if recognizer is None:
+            recognizer = make()
+            if recognizer is None:
+                return 2
         decoded = recognizer.decode_audio(audio)
         command = decoded.command.canonical if decoded.command else None
         results.append({"file": path, "command": command})

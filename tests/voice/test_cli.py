@@ -91,13 +91,18 @@ def test_hear_uses_the_current_games_players(synth, isolated_env) -> None:
 
 
 def test_hear_a_missing_or_bad_file_is_one_sentence(tmp_path: Path, isolated_env) -> None:
+    """Both files are refused in a sentence each, before any model is loaded: the Whisper model
+    configured here does not exist, and nothing says so (no file needed it)."""
     bad = tmp_path / "bad.wav"
     bad.write_text("RIFF? no")
+    config = tmp_path / "lifeguard.toml"
+    config.write_text(f'[voice]\nengine = "whisper"\nwhisper_model = "{tmp_path / "no-model"}"\n')
     done = lifeguard("hear", str(tmp_path / "missing.wav"), str(bad), "--players", "a", "b", "c",
-                     env=isolated_env)
+                     env={**isolated_env, "LIFEGUARD_CONFIG": str(config)})
     assert done.returncode == 2
     assert "There is no audio file " in done.stderr and "missing.wav." in done.stderr
     assert "bad.wav: not a WAV" in done.stderr and "Traceback" not in done.stderr
+    assert "Whisper" not in done.stderr and "PocketSphinx" not in done.stderr, done.stderr
 
 
 @pytest.mark.slow
