@@ -472,7 +472,7 @@ class WhisperModel:
         #: "onnxruntime", or "numpy (why not)": nothing is printed (the table is full-screen).
         self.decoder_backend = "onnxruntime"
         try:
-            self.decoder = onnx_decoder(self.numpy_decoder)
+            self.decoder = onnx_decoder(self.numpy_decoder, threads)
         except OnnxUnavailable as err:
             self.decoder_backend = f"numpy ({err})"
             self.numpy_decoder.output  # noqa: B018 - its head's weights made now, not at the first utterance

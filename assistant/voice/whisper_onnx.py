@@ -19,8 +19,11 @@ lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the em
 
 Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
 whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
-against 24-34 ms on 2 busy cores. One intra-op thread that sleeps between jobs: ORT's spinning
-threads, like BLAS's, cost far more than they give on 2 cores that other work also uses.
+against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
+threads, like BLAS's, cost far more than they give on 2 cores that other work also uses. A step
+is bound by reading the output head's 80 MB (a 1-row step took 12 ms, a 10-row one 19-20): with
+2 threads sharing it, 8.5-9.3 and 11.8-13.2 ms on an idle machine (the packaged model's
+recogniser asks for 2, ``WhisperModel(threads=2)``; 1 is what it was).
 ``tests/voice/test_whisper.py`` checks the log-probabilities and the decisions against NumPy's.
 """
 
@@ -225,10 +228,11 @@ class OnnxUnavailable(RuntimeError):
     """ONNX Runtime cannot run the decoder here (one sentence); the NumPy decoder runs instead."""
 
 
-def onnx_decoder(decoder: Decoder) -> OrtDecoder:
-    """The decoder's step in ONNX Runtime over ``decoder``'s weights. Raises ``OnnxUnavailable``
-    when onnxruntime or onnx is not installed or the session cannot be built. ORT's log says
-    nothing below errors: the table is full-screen."""
+def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
+    """The decoder's step in ONNX Runtime over ``decoder``'s weights, on ``threads`` threads
+    that sleep between steps. Raises ``OnnxUnavailable`` when onnxruntime or
+    onnx is not installed or the session cannot be built. ORT's log says nothing below errors:
+    the table is full-screen."""
     try:
         import onnxruntime as ort
     except ImportError:
@@ -240,8 +244,7 @@ def onnx_decoder(decoder: Decoder) -> OrtDecoder:
     ort.set_default_logger_severity(3)
     options = ort.SessionOptions()
     options.log_severity_level = 3
-    # One thread that sleeps between steps, as the NumPy step's BLAS (``WhisperRecognizer.finish``).
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = max(1, threads)
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

@@ -616,11 +616,14 @@ ONNX_TOLERANCE = 1e-3
 @needs_espeak
 def test_the_onnx_step_gives_the_numpy_log_probabilities(synth, recognizer) -> None:
     """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
-    step, and one state stepped twice (two branches, each stepped on after the other began)."""
+    step, and one state stepped twice (two branches, each stepped on after the other began).
+    The recogniser's step runs on the model's 2 threads (a step is bound by reading the output
+    head's weights; two threads share that read)."""
     model = recognizer.model
     assert model.decoder_backend == "onnxruntime"
     onnx, numpy = model.decoder, model.numpy_decoder
     assert isinstance(onnx, OrtDecoder)
+    assert onnx.session.get_session_options().intra_op_num_threads == 2
     prompt = [*recognizer._prompt(PLAYERS, cards=True), model.specials["sot"], model.specials["notimestamps"]]
     rng = np.random.default_rng(11)
     for text in ("bob swaps row three pig pig cat", "who wants another drink"):
