@@ -24,7 +24,8 @@ How an utterance becomes a command:
    said, the ten animals (``CARD_INTENTS``); in turns, the moves too (``MOVES_PROMPT``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
    below ``min_word_log_prob`` (``min_game_log_prob`` for a game action, which talk is rarely
-   heard as; ``min_log_prob`` for the "yes" or "no" a read-back waits for), when one of its words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
+   heard as; ``min_log_prob`` for the "yes" or "no" a read-back waits for), when one of its
+   words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
    when Whisper itself hears no speech, when it claims more words a second than people say
    (a forced loop), or, for a command that is no game action ("help", "yes", ...), when
    Whisper's free transcription of the audio looks nothing like it (``MIN_FREE_LIKENESS``). A
@@ -131,7 +132,9 @@ MAX_TOKENS = 64
 #: the audio does not hold). Chosen together on the tune split of the voice benchmark (592 files,
 #: espeak-ng's tune voices; exact commands clean / noise / chatter, and talk rejected overall):
 #: -3.0 alone 95.8 / 87.4 / 58.8%, 58%; -2.5 alone 95.0 / 84.9 / 55.5%, 89%; -2.3 with a gap of
-#: at most 9: 94.2 / 81.7 / 52.9%, 95.3%; -2.2 with 9: 94.2 / 81.7 / 50.4%, 96.6%.
+#: at most 9: 94.2 / 81.7 / 52.9%, 95.3%; -2.2 with 9: 94.2 / 81.7 / 50.4%, 96.6%. It is now
+#: the bar of the "yes" or "no" a read-back waits for; other words have their own, a game
+#: action its own (below).
 DEFAULT_MIN_LOG_PROB = -2.3
 #: The same for a command that is neither a game action nor the answer a read-back waits for
 #: ("help", "status", "repeat", "undo", a "yes" nobody asked for): talk over chatter forced into

@@ -22,8 +22,9 @@ whole vocabulary and no recogniser decision changed (880 files); a 10-row step i
 against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
 threads, like BLAS's, cost far more than they give on 2 cores that other work also uses. A step
 is bound by reading the output head's 80 MB (a 1-row step took 12 ms, a 10-row one 19-20): with
-2 threads sharing it, 8.5-9.3 and 11.8-13.2 ms on an idle machine (the packaged model's
-recogniser asks for 2, ``WhisperModel(threads=2)``; 1 is what it was).
+2 threads sharing it, 8.5-9.3 and 11.8-13.2 ms on an idle machine. ``WhisperModel`` gives it
+its own threads (2 by default, as the encoder's); on 1, as before 2026-12-02, 400 files of the
+voice benchmark's test split took 298 / 792 ms each (median / p95), on 2 221 / 559 ms.
 ``tests/voice/test_whisper.py`` checks the log-probabilities and the decisions against NumPy's.
 """
 
@@ -230,9 +231,9 @@ class OnnxUnavailable(RuntimeError):
 
 def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
     """The decoder's step in ONNX Runtime over ``decoder``'s weights, on ``threads`` threads
-    that sleep between steps. Raises ``OnnxUnavailable`` when onnxruntime or
-    onnx is not installed or the session cannot be built. ORT's log says nothing below errors:
-    the table is full-screen."""
+    that sleep between steps. Raises ``OnnxUnavailable`` when onnxruntime or onnx is not
+    installed or the session cannot be built. ORT's log says nothing below errors: the table is
+    full-screen."""
     try:
         import onnxruntime as ort
     except ImportError:
