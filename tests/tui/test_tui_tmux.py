@@ -60,6 +60,17 @@ class Terminal:
         self.tmux("send-keys", "-t", "table", "Enter")
         return self.wait_for(echo or f"› {line}")
 
+    def cursor(self) -> str:
+        """Where the terminal's cursor is ("x,y"): Textual puts it in the focused input."""
+        return self.tmux("display-message", "-p", "-t", "table", "#{cursor_x},#{cursor_y}", check=False).strip()
+
+    def wait_until_cursor_leaves(self, position: str, limit: float = 30.0) -> None:
+        """Until the cursor is elsewhere than ``position`` (the focus moved; a safety limit)."""
+        deadline = time.monotonic() + limit
+        while self.cursor() == position and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.cursor() != position, f"the cursor stayed at {position}"
+
     def keys(self, *names: str) -> None:
         """Press keys by tmux's names (Enter, Tab, BTab for Shift+Tab, Down, Right, 3)."""
         for name in names:
@@ -157,8 +168,9 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
         for name in ("alice", "bob", "carol"):
             term.tmux("send-keys", "-t", "table", "-l", name)
             term.wait_for(name)
+            typed_at = term.cursor()
             term.keys("Enter")
-            time.sleep(0.5)  # Enter moves to the next name: let it land before typing on
+            term.wait_until_cursor_leaves(typed_at)  # Enter moves to the next name: typing waits for it
         term.keys("Enter")
         try:
             term.wait_for("row 1 and its 1 animal", limit=10.0)
