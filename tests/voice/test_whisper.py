@@ -426,7 +426,7 @@ def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
 
     def chosen(*candidates: tuple[float, _Hypothesis], game=referee.game) -> str:
         mean, hyp = recognizer._choose(list(candidates), context, game)
-        return recognizer.model.tokenizer.decode([t for t in hyp.tokens if t != end]).strip()
+        return recognizer._written(hyp.tokens).strip()
 
     same_as_the_row = finished("Alice swaps row 2 bear dog.", -0.5)  # refused: not a swap
     a_swap = finished("Alice swaps row 2 goat dog.", -0.5 - CHOICE_MARGIN / 2)
