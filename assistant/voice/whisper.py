@@ -28,7 +28,8 @@ How an utterance becomes a command:
    words was forced far below what the decoder heard (``MAX_TOKEN_GAP``),
    when Whisper itself hears no speech, when it claims more words a second than people say
    (a forced loop), or, for a command that is no game action ("help", "yes", ...), when
-   Whisper's free transcription of the audio looks nothing like it (``MIN_FREE_LIKENESS``). A
+   Whisper's free transcription of the audio looks nothing like it (``MIN_FREE_LIKENESS``; for
+   the "yes" or "no" a read-back waits for, when it is a sentence: ``MAX_ANSWER_OTHER_WORDS``). A
    command whose end the decoder made up (the audio stopped first) is "unfinished": the
    listener waits for the rest.
 The text then goes through the typed parser, like every other command.
@@ -164,8 +165,17 @@ MAX_TOKEN_GAP = 9.0
 #: talk rejected over chatter 92.4 -> 97.5%; on the test split 98.4 / 81.7 / 59.9 -> 98.4 / 81.7 /
 #: 59.5% and talk rejected 95.9 / 99.3 / 88.5 -> 97.3 / 99.3 / 92.6% (0.5 lost a tune command).
 MIN_FREE_LIKENESS = 0.45
-#: The answers to a read-back, taken while it waits without comparing with the free transcription.
+#: The answers to a read-back. While one waits, an answer is not compared with the free
+#: transcription's likeness (tiny.en writes a short "yes" freely as "Theist." or "The ask.").
 ANSWERS = ("yes", "no")
+#: An awaited answer is talk when Whisper's free transcription holds more than this many other
+#: words (distinct, not the answer's own): talk forced into "yes" or "no" while a read-back
+#: waits would answer it ("nobody move" -> "No.", written freely "No one can move"; "this table
+#: is wobbly" -> "Yes."). Voice corpus, every yes/no and piece of talk decoded as if a read-back
+#: waited: talk taken as an answer 6 of 681 -> 1 ("nice try" -> "Yes."), answers lost 2 of 48
+#: (both over chatter, written freely as a sentence); of the 53 "yes" lines of the whole games
+#: by voice decoded alone, the same 50 taken (at most two other words: "the ask", "the s").
+MAX_ANSWER_OTHER_WORDS = 2
 #: Whisper's own "no speech" probability above which the audio is taken for noise (on noise it
 #: writes a likely command all the same; on commands this stays below 0.05).
 MAX_NO_SPEECH = 0.5
@@ -690,12 +700,13 @@ class WhisperRecognizer:
         except ParseError as err:
             command, problem = None, err.message
         game_action = command is not None and command.is_game_action
-        # The answer a read-back waits for needs no second opinion: a short "yes" written freely
-        # by tiny.en was now and then something else ("Theist.", "The ask."): a whole game by
-        # voice lost 3 of its 11 yes lines.
+        # The answer a read-back waits for is not held to the free transcription's likeness: a
+        # short "yes" written freely by tiny.en was now and then something else ("Theist.", "The
+        # ask."): a whole game by voice lost 3 of its 11 yes lines. A sentence written freely
+        # still tells talk from an answer (``MAX_ANSWER_OTHER_WORDS``).
         answer = question and command is not None and command.intent in ANSWERS
         doubt = self._doubt(found, words, seconds, game_action, answer)
-        if doubt is None and command is not None and not game_action and not answer and found.cross is not None:
+        if doubt is None and command is not None and not game_action and found.cross is not None:
             # Only now, when nothing else rejected it: the free transcription costs decoder steps.
             with self._lock, threadpool_limits(limits=1, user_api="blas"):
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
@@ -713,8 +724,9 @@ class WhisperRecognizer:
         """Why the best command is not to be taken (see the module docstring), or None. A game
         action (a name or cards in its words) is held to ``min_game_log_prob``: talk is rarely
         heard as one (``DEFAULT_MIN_GAME_LOG_PROB``); the ``answer`` a read-back waits for to
-        ``min_log_prob``; any other command to ``min_word_log_prob``, and it must look like what
-        Whisper writes freely (``MIN_FREE_LIKENESS``)."""
+        ``min_log_prob``, and Whisper must not write a sentence for it freely
+        (``MAX_ANSWER_OTHER_WORDS``); any other command to ``min_word_log_prob``, and it must look
+        like what Whisper writes freely (``MIN_FREE_LIKENESS``)."""
         if found.no_speech > MAX_NO_SPEECH:
             return "no speech heard"
         if found.incomplete:
@@ -728,7 +740,10 @@ class WhisperRecognizer:
             return "not sure it was a command"
         if len(words) > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
             return "that sounded like talk, not a command"
-        if found.heard_freely and _likeness(words, found.heard_freely) < MIN_FREE_LIKENESS:
+        if found.heard_freely and answer:
+            if len(set(found.heard_freely) - set(words)) > MAX_ANSWER_OTHER_WORDS:
+                return "that sounded like talk, not a command"
+        elif found.heard_freely and _likeness(words, found.heard_freely) < MIN_FREE_LIKENESS:
             return "that sounded like talk, not a command"
         return None
 

@@ -755,6 +755,35 @@ def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch
     assert decoded.command is not None and decoded.command.canonical == "yes", decoded
 
 
+
+def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
+    """While a read-back waits, "No one can move" forced into "No." must not answer it; a "yes"
+    written freely as "The ask." or "yes yes yes" still does."""
+    from assistant.voice.whisper import SearchResult
+
+    def doubt(free: list[str]) -> str | None:
+        found = SearchResult([1, 2], -0.5, False, 0.01, heard_freely=free)
+        return recognizer._doubt(found, ["no"], 1.0, game_action=False, answer=True)
+
+    assert doubt(["no", "one", "can", "move"]) == "that sounded like talk, not a command"
+    assert doubt(["no", "no", "no", "no", "no", "no"]) is None
+    assert doubt(["the", "ask", "the", "ask"]) is None
+    assert doubt(["council"]) is None
+
+
+@needs_espeak
+def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth, recognizer, monkeypatch) -> None:
+    """Forced into the grammar, "yes of course you can have a drink" is "Yes." (shown by lifting
+    the bar); written freely it is the sentence it was, and a waiting read-back is not answered."""
+    talk = read_wav(str(synth("yes of course you can have a drink")))
+    recognizer.set_context(PLAYERS, None, question=True)
+    decoded = recognizer.decode_audio(talk)
+    assert decoded.command is None and decoded.reason == "that sounded like talk, not a command", decoded
+    monkeypatch.setattr(whisper_module, "MAX_ANSWER_OTHER_WORDS", 99)
+    recognizer.set_context(PLAYERS, None, question=True)
+    forced = recognizer.decode_audio(talk)
+    assert forced.command is not None and forced.command.canonical == "yes", forced
+
 # --------------------------------------------------------------------------- memory
 _MEMORY_SCRIPT = """
 import json, sys
