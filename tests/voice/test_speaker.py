@@ -8,13 +8,16 @@ the recogniser to check *what* was said, in which order.
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import time
+import wave
 from pathlib import Path
 
 import pytest
 
 from assistant.config import VoiceSettings
+from assistant.voice import speaker as speaker_module
 from assistant.voice.recognizer import CommandRecognizer, read_wav
 from assistant.voice.speaker import Speaker
 
@@ -71,6 +74,46 @@ def test_queued_announcements_are_all_spoken_in_order(tmp_path: Path, capfd) -> 
     assert ("speaking", None) in states.seen and speaker.state == "on"
     out, err = capfd.readouterr()
     assert out == "" and err == ""
+
+
+class EmptyFirstEngine:
+    """An engine as pyttsx3's espeak driver behaves now and then: its first file holds no audio
+    (``empty`` times); later ones are espeak-ng's own."""
+
+    def __init__(self, empty: int) -> None:
+        self.empty = empty
+        self.runs = 0
+        self.pending: tuple[str, str] | None = None
+
+    def setProperty(self, name: str, value: object) -> None:
+        pass
+
+    def save_to_file(self, text: str, filename: str) -> None:
+        self.pending = (text, filename)
+
+    def runAndWait(self) -> None:
+        assert self.pending is not None
+        text, filename = self.pending
+        self.runs += 1
+        if self.runs <= self.empty:
+            with wave.open(filename, "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(22050)
+        else:
+            subprocess.run(["espeak-ng", "-w", filename, text], check=True, capture_output=True)
+
+
+def test_an_announcement_synthesised_empty_is_synthesised_again(tmp_path: Path) -> None:
+    path = str(tmp_path / "say.wav")
+    engine = EmptyFirstEngine(empty=1)
+    assert speaker_module._synthesize(engine, "help", path, VoiceSettings()) is None
+    assert engine.runs == 2
+    heard = CommandRecognizer(garbage_weight=0.0).decode_audio(read_wav(path))
+    assert heard.command is not None and heard.command.canonical == "help"
+    never = EmptyFirstEngine(empty=99)
+    assert speaker_module._synthesize(never, "help", path, VoiceSettings()) == "speech off: synthesis wrote no audio"
+    assert never.runs == speaker_module.SYNTHESIS_ATTEMPTS
 
 
 def test_stop_interrupts_and_forgets_the_queue(tmp_path: Path, capfd) -> None:
