@@ -125,10 +125,10 @@ SYNTHESIS_ATTEMPTS = 3
 
 def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSettings) -> str | None:
     """Write ``text`` spoken to ``path``: None when done, else a one-line reason. pyttsx3's
-    espeak driver now and then writes a WAV with no audio in it (espeak-ng runs asynchronously
-    and the driver's end-of-message handling races it): in a test speaking "status", "help",
-    "undo" with fresh speakers, 16 runs of 60 had an empty "help". An empty file is
-    synthesised again."""
+    espeak driver now and then writes a WAV with no audio in it (it runs espeak-ng
+    asynchronously; the cause inside it was not found): speaking "status", "help", "undo" with
+    a fresh speaker each time, 16 runs of 60 had an empty "help", never spoken; with a second
+    synthesis of an empty file, 10 of 180 files were made twice and every run was whole."""
     for _ in range(SYNTHESIS_ATTEMPTS):
         try:
             engine.setProperty("rate", settings.rate)
