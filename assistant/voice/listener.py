@@ -19,7 +19,9 @@ recogniser in the background (the caller never waits for it), and then, per utte
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
    is decoded together with it, and if that is no command either, on its own;
 5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
-   command, with the reason) through ``on_event``, from the listener thread.
+   command, with the reason) through ``on_event``, from the listener thread. A fault inside the
+   recogniser on one phrase is reported as ``Rejected`` (``HEARING_FAILED``: say it again), and
+   listening goes on; ``MAX_FAILED_UTTERANCES`` in a row stop it, with the reason.
 
 The energy threshold that tells speech from quiet follows the input's noise (``NoiseTracker``).
 
@@ -68,6 +70,11 @@ JOIN_SILENCE_SECONDS = 0.3
 SETTLE_TIMEOUT_SECONDS = 10.0
 #: Longest utterance; a hand declaration of ten cards takes about six seconds.
 PHRASE_LIMIT_SECONDS = 12.0
+#: Utterances in a row whose hearing failed (an error inside the recogniser) before listening
+#: stops: one failure is reported as a phrase to say again and listening goes on.
+MAX_FAILED_UTTERANCES = 3
+#: What a phrase whose hearing failed is reported as (said aloud by the table).
+HEARING_FAILED = "something went wrong hearing that; please say it again"
 #: How long a push-to-talk press waits for speech to start.
 PUSH_TIMEOUT_SECONDS = 6.0
 
@@ -393,6 +400,7 @@ class Listener:
         source.stream = noise  # type: ignore[attr-defined]
         noise.calibrate(chunk=source.CHUNK)  # type: ignore[attr-defined]
         is_file = bool(self.audio_input)
+        failures = 0
         self._set_state("off" if self.mode != "continuous" else "listening", self.note)
         while not self._closed.is_set():
             mode = self.mode
@@ -413,7 +421,18 @@ class Listener:
             self._set_state("listening", self.note)
             recognizer.energy_threshold = noise.threshold(recognizer.energy_threshold)
             timeout = PUSH_TIMEOUT_SECONDS if mode == "push_to_talk" else 1.0
-            for event in self._one_utterance(recognizer, source, timeout):
+            try:
+                events = self._one_utterance(recognizer, source, timeout)
+                failures = 0
+            except Exception:
+                # A fault inside the recogniser on one phrase must not end listening for the
+                # game: the phrase is said again. Faults in a row (a broken input) end it,
+                # with the reason (``_run``).
+                failures += 1
+                if failures >= MAX_FAILED_UTTERANCES:
+                    raise
+                events = [Rejected("", HEARING_FAILED)]
+            for event in events:
                 if not self._closed.is_set():
                     self._emit(event)
             if is_file and _input_ended(source):

@@ -15,6 +15,7 @@ from assistant.config import VoiceSettings
 from assistant.referee import Referee
 from assistant.voice.audio import WavSource
 from assistant.voice.listener import (
+    HEARING_FAILED,
     Heard,
     ListenContext,
     Listener,
@@ -318,3 +319,50 @@ def test_a_pause_in_audio_that_waited_for_a_decoding_is_not_decoded() -> None:
     (first_at, first_audio), (last_at, last_audio) = decodings
     assert first_at == pytest.approx(first_audio)
     assert last_at == pytest.approx(last_audio) == pytest.approx(chunk * (10 + 6 + 3 + 6 + 10 + 5))
+
+
+class FailingOnce:
+    """The real recogniser, but its first decoding raises (a fault inside it on one phrase)."""
+
+    def __init__(self, recognizer) -> None:
+        self._recognizer = recognizer
+        self.failed = False
+
+    def __getattr__(self, name: str):
+        return getattr(self._recognizer, name)
+
+    def finish(self):
+        if not self.failed:
+            self.failed = True
+            self._recognizer.finish()
+            raise RuntimeError("a fault inside the recogniser")
+        return self._recognizer.finish()
+
+
+def test_a_fault_hearing_one_phrase_is_reported_and_listening_goes_on(synth, monkeypatch) -> None:
+    import assistant.voice.recognizer as recognizer_module
+
+    real = recognizer_module.make_recognizer
+    monkeypatch.setattr(recognizer_module, "make_recognizer",
+                        lambda *args, **kwargs: (FailingOnce(real(*args, **kwargs)[0]), None))
+    files = [synth("row one pig"), synth("row two bear and dog")]
+    referee = rows_phase()
+    events: queue.Queue = queue.Queue()
+
+    def on_event(event) -> None:
+        events.put(event)
+        if isinstance(event, Heard):
+            referee.execute(event.command)
+
+    listener = Listener(VoiceSettings(listen="continuous", engine="pocketsphinx"),
+                        lambda: ListenContext.from_referee(referee), on_event,
+                        audio_input=[str(f) for f in files])
+    listener.start()
+    seen = collect(listener, events, lambda s: listener.input_ended)
+    listener.close()
+    while not events.empty():
+        seen.append(events.get())
+    spoken = [e for e in seen if isinstance(e, Heard | Rejected)]
+    assert [getattr(e, "reason", None) for e in spoken][:1] == [HEARING_FAILED], seen
+    assert [e.command.canonical for e in spoken if isinstance(e, Heard)] == ["row 2 bear dog"], seen
+    assert "unavailable" not in [e.state for e in seen if isinstance(e, ListenerState)]
