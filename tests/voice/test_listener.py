@@ -87,9 +87,11 @@ def collect(listener: Listener, events: queue.Queue, until, timeout: float = 30.
     return seen
 
 
-def test_continuous_listening_hears_each_command_and_rejects_table_talk(synth) -> None:
-    files = [synth("row one pig"), synth("what time is it"), synth("row two bear and dog")]
-    referee = rows_phase()
+def hear_continuously(files: list[Path], referee: Referee, settings: VoiceSettings,
+                      linger: float = 0.0) -> list:
+    """Play ``files`` in through one continuous listener whose context follows ``referee`` (each
+    heard command applied, as in the app); every event, in order, once the input has ended and
+    ``linger`` seconds more have passed."""
     events: queue.Queue = queue.Queue()
 
     def on_event(event) -> None:
@@ -97,14 +99,21 @@ def test_continuous_listening_hears_each_command_and_rejects_table_talk(synth) -
         if isinstance(event, Heard):
             referee.execute(event.command)  # the context follows the game, as in the app
 
-    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext.from_referee(referee),
-                        on_event, audio_input=[str(f) for f in files])
+    listener = Listener(settings, lambda: ListenContext.from_referee(referee), on_event,
+                        audio_input=[str(f) for f in files])
     listener.start()
     seen = collect(listener, events, lambda s: listener.input_ended)
-    time.sleep(1.0)  # whatever the end of the input brings
+    time.sleep(linger)
     listener.close()
     while not events.empty():
         seen.append(events.get())
+    return seen
+
+
+def test_continuous_listening_hears_each_command_and_rejects_table_talk(synth) -> None:
+    files = [synth("row one pig"), synth("what time is it"), synth("row two bear and dog")]
+    # linger: whatever the end of the input brings
+    seen = hear_continuously(files, rows_phase(), VoiceSettings(listen="continuous"), linger=1.0)
     heard = [e.command.canonical for e in seen if isinstance(e, Heard)]
     assert heard == ["row 1 pig", "row 2 bear dog"]
     # The table talk was either rejected or not taken for speech at all; never a command. And
@@ -346,22 +355,7 @@ def test_a_fault_hearing_one_phrase_is_reported_and_listening_goes_on(synth, mon
     monkeypatch.setattr(recognizer_module, "make_recognizer",
                         lambda *args, **kwargs: (FailingOnce(real(*args, **kwargs)[0]), None))
     files = [synth("row one pig"), synth("row two bear and dog")]
-    referee = rows_phase()
-    events: queue.Queue = queue.Queue()
-
-    def on_event(event) -> None:
-        events.put(event)
-        if isinstance(event, Heard):
-            referee.execute(event.command)
-
-    listener = Listener(VoiceSettings(listen="continuous", engine="pocketsphinx"),
-                        lambda: ListenContext.from_referee(referee), on_event,
-                        audio_input=[str(f) for f in files])
-    listener.start()
-    seen = collect(listener, events, lambda s: listener.input_ended)
-    listener.close()
-    while not events.empty():
-        seen.append(events.get())
+    seen = hear_continuously(files, rows_phase(), VoiceSettings(listen="continuous", engine="pocketsphinx"))
     spoken = [e for e in seen if isinstance(e, Heard | Rejected)]
     assert [getattr(e, "reason", None) for e in spoken][:1] == [HEARING_FAILED], seen
     assert [e.command.canonical for e in spoken if isinstance(e, Heard)] == ["row 2 bear dog"], seen

@@ -702,6 +702,7 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
     too_low = SearchResult([1, 2, 3], whisper_module.DEFAULT_MIN_GAME_LOG_PROB - 0.1, False, 0.01)
     assert recognizer._doubt(too_low, ["bob", "knocks"], 1.0, game_action=True) == "that sounded like talk, not a command"
 
+
 def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -> None:
     """Talk over chatter came out as "Where are we?" just above the bar a read-back's "yes" is
     held to; words nobody waits for are held to a higher one."""
@@ -755,7 +756,6 @@ def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch
     assert decoded.command is not None and decoded.command.canonical == "yes", decoded
 
 
-
 def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
     """While a read-back waits, "No one can move" forced into "No." must not answer it; a "yes"
     written freely as "The ask." or "yes yes yes" still does."""
@@ -783,6 +783,7 @@ def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth, recognizer
     recognizer.set_context(PLAYERS, None, question=True)
     forced = recognizer.decode_audio(talk)
     assert forced.command is not None and forced.command.canonical == "yes", forced
+
 
 # --------------------------------------------------------------------------- memory
 _MEMORY_SCRIPT = """
