@@ -523,7 +523,8 @@ class LifeguardApp(App):
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
         heard = f"heard '{message.text}': " if message.text else ""
         self.table_log.note(f"🎤 {heard}{message.reason}")
-        self.say(message.reason)
+        if message.addressed:  # talk is written down, not answered aloud
+            self.say(message.reason)
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:

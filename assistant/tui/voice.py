@@ -52,6 +52,9 @@ class HeardCommand(Message):
 class RejectedSpeech(Message):
     text: str
     reason: str
+    #: Meant for the referee (an unfinished command, a failed hearing): said aloud, not only
+    #: written in the log (``Rejected.addressed``).
+    addressed: bool = True
 
 
 class _StartsAndCloses(Protocol):
@@ -116,7 +119,7 @@ class VoiceBridge:
             if isinstance(event, Heard):
                 self.post(HeardCommand(event.command, event.text, getattr(event, "confidence", None)))
             elif isinstance(event, Rejected):
-                self.post(RejectedSpeech(event.text, event.reason))
+                self.post(RejectedSpeech(event.text, event.reason, event.addressed))
             elif isinstance(event, ListenerState):
                 self.post(MicState(event.state, reason_text(event.reason)))
 

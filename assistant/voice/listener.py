@@ -111,6 +111,14 @@ class Rejected:
     text: str
     reason: str
 
+    @property
+    def addressed(self) -> bool:
+        """Whether it seems meant for the referee, so the table says why aloud (talk and the
+        room are only written down: ``recognizer.UNADDRESSED_REASONS``)."""
+        from assistant.voice.recognizer import addressed
+
+        return addressed(self.reason)
+
 
 @dataclass(frozen=True)
 class ListenerState:

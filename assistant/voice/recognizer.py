@@ -77,6 +77,22 @@ _DECODER_OPTIONS = {
 #: ``Decoded.reason`` of a command the speaker seems to have paused in (the listener waits for
 #: the rest and decodes both parts as one).
 INCOMPLETE_REASON = "the command seems unfinished"
+#: ``Decoded.reason``s that mean nobody seemed to speak to the referee: talk, the room, or words
+#: the recogniser could not tell from talk. The table writes them in its log but does not say
+#: them: a referee answering every remark with "that sounded like talk" would talk over the
+#: table, and it stops listening while it speaks (a command said meanwhile was lost).
+TALK_REASON = "that sounded like talk, not a command"
+NOT_SURE_REASON = "not sure it was a command"
+NO_COMMAND_REASON = "no command heard"
+NO_SPEECH_REASON = "no speech heard"
+TOO_SHORT_REASON = "too short to be a command"
+UNADDRESSED_REASONS = (TALK_REASON, NOT_SURE_REASON, NO_COMMAND_REASON, NO_SPEECH_REASON, TOO_SHORT_REASON)
+
+
+def addressed(reason: str) -> bool:
+    """Whether a rejected utterance seems meant for the referee (an unfinished command, a hand
+    with the wrong count, a hearing that failed), so the table says why aloud."""
+    return not reason.startswith(UNADDRESSED_REASONS)
 
 
 class RecognizerUnavailable(RuntimeError):
@@ -326,15 +342,15 @@ class CommandRecognizer:
             return Decoded(text, command, confidence, reason, busy, audio_seconds)
 
         if audio_seconds < 0.1:
-            return result(None, 0.0, "too short to be a command")
+            return result(None, 0.0, TOO_SHORT_REASON)
         if not text:
-            return result(None, 0.0, "no command heard")
+            return result(None, 0.0, NO_COMMAND_REASON)
         if any(w.startswith(GARBAGE_PREFIX) for w in text.split()):
             text = ""  # the filler model's phones mean nothing to a person
-            return result(None, 0.0, "that sounded like talk, not a command")
+            return result(None, 0.0, TALK_REASON)
         confidence = confidence_from_gap(gap) if self.confidence_pass else 1.0
         if confidence < self.min_confidence:
-            return result(None, confidence, f"not sure it was a command (confidence {confidence:.2f})")
+            return result(None, confidence, f"{NOT_SURE_REASON} (confidence {confidence:.2f})")
         try:
             command = parse(text, utterance.players or None)
         except ParseError as err:

@@ -65,7 +65,12 @@ from assistant.commands.grammar import (
 from assistant.commands.parser import expand
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
+    NO_COMMAND_REASON,
+    NO_SPEECH_REASON,
+    NOT_SURE_REASON,
     SAMPLE_RATE,
+    TALK_REASON,
+    TOO_SHORT_REASON,
     Decoded,
     RecognizerUnavailable,
 )
@@ -682,9 +687,9 @@ class WhisperRecognizer:
                                closed)
 
             if seconds < 0.1:
-                return result("", None, "too short to be a command")
+                return result("", None, TOO_SHORT_REASON)
             if not np.any(audio):
-                return result("", None, "no command heard")
+                return result("", None, NO_COMMAND_REASON)
             # One BLAS thread: the decoder shares its big products (the output head, the cross
             # cache) with a helper thread of its own (``Decoder._shared``). BLAS's two threads
             # wait by spinning: with the other core busy, the head took 20-25 ms instead of 12-19
@@ -728,23 +733,23 @@ class WhisperRecognizer:
         (``MAX_ANSWER_OTHER_WORDS``); any other command to ``min_word_log_prob``, and it must look
         like what Whisper writes freely (``MIN_FREE_LIKENESS``)."""
         if found.no_speech > MAX_NO_SPEECH:
-            return "no speech heard"
+            return NO_SPEECH_REASON
         if found.incomplete:
             return INCOMPLETE_REASON
         if not found.tokens:
-            return "no command heard"
+            return NO_COMMAND_REASON
         bar = self.min_game_log_prob if game_action else self.min_log_prob if answer else self.min_word_log_prob
         if found.mean_log_prob < bar:
-            return "that sounded like talk, not a command"
+            return TALK_REASON
         if found.gap_max > MAX_TOKEN_GAP:
-            return "not sure it was a command"
+            return NOT_SURE_REASON
         if len(words) > MAX_WORDS_PER_SECOND * max(seconds, 0.5) + 1:
-            return "that sounded like talk, not a command"
+            return TALK_REASON
         if found.heard_freely and answer:
             if len(set(found.heard_freely) - set(words)) > MAX_ANSWER_OTHER_WORDS:
-                return "that sounded like talk, not a command"
+                return TALK_REASON
         elif found.heard_freely and _likeness(words, found.heard_freely) < MIN_FREE_LIKENESS:
-            return "that sounded like talk, not a command"
+            return TALK_REASON
         return None
 
     def search(self, audio: np.ndarray, context: _Context, game: Game | None = None) -> SearchResult:

@@ -61,3 +61,30 @@ async def test_a_spoken_command_is_heard_read_back_and_applied(make_app, tmp_pat
         # the table stayed interactive throughout
         await play(pilot, ["status"])
         assert app.table_log.plain[-1].endswith("swap.") or "turn" in app.table_log.plain[-1]
+
+
+async def test_talk_is_written_down_and_an_unfinished_command_is_said(make_app, tmp_path: Path) -> None:
+    """The table answers aloud only what seems meant for it: table talk is written in the log and
+    not answered (the table stops listening while it speaks), a command left unfinished is said."""
+    from assistant.voice.recognizer import INCOMPLETE_REASON, addressed
+
+    first = make_app()
+    async with first.run_test() as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+    talk = spoken("I think the pizza is getting cold, who wants another slice", tmp_path / "talk.wav")
+    unfinished = spoken("alice swaps row two for", tmp_path / "unfinished.wav")
+    app = make_app(Settings(voice=VoiceSettings(speak=False)), voice=True, audio_input=[talk, unfinished])
+    said: list[str] = []
+    app.say = said.append  # what the table asks its speaker to say (muted here: no audio device)
+    async with app.run_test() as pilot:
+        deadline = time.monotonic() + 90  # a safety limit for a loaded machine, not a timing check
+        while app.status_line.mic != ("off", "audio input ended") and time.monotonic() < deadline:
+            await pilot.pause(0.1)
+        await pilot.pause(0.5)  # the last event may still be on its way
+        rejected = [line.split(": ", 1)[1] for line in app.table_log.plain if line.startswith("🎤 heard")]
+        assert len(rejected) == 2, app.table_log.plain
+        talk_reason, unfinished_reason = rejected
+        assert not addressed(talk_reason) and talk_reason not in said, (talk_reason, said)
+        assert unfinished_reason == INCOMPLETE_REASON and said.count(INCOMPLETE_REASON) == 1, said
+        assert app.view.game.turn == "alice" and app.view.game.phase is Phase.TURNS  # nothing changed

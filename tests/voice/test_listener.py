@@ -358,5 +358,7 @@ def test_a_fault_hearing_one_phrase_is_reported_and_listening_goes_on(synth, mon
     seen = hear_continuously(files, rows_phase(), VoiceSettings(listen="continuous", engine="pocketsphinx"))
     spoken = [e for e in seen if isinstance(e, Heard | Rejected)]
     assert [getattr(e, "reason", None) for e in spoken][:1] == [HEARING_FAILED], seen
+    assert spoken[0].addressed  # the table says it aloud: the speaker must say it again
     assert [e.command.canonical for e in spoken if isinstance(e, Heard)] == ["row 2 bear dog"], seen
     assert "unavailable" not in [e.state for e in seen if isinstance(e, ListenerState)]
+
