@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import time
 import wave
@@ -21,6 +22,8 @@ from assistant.voice.listener import (
     Listener,
     ListenerState,
     Rejected,
+    _malloc_trim,
+    release_freed_memory,
     tune_recognizer,
 )
 from assistant.voice.recognizer import CommandRecognizer, speech_recognition
@@ -362,3 +365,17 @@ def test_a_fault_hearing_one_phrase_is_reported_and_listening_goes_on(synth, mon
     assert [e.command.canonical for e in spoken if isinstance(e, Heard)] == ["row 2 bear dog"], seen
     assert "unavailable" not in [e.state for e in seen if isinstance(e, ListenerState)]
 
+
+@pytest.mark.skipif(_malloc_trim() is None, reason="the C library has no malloc_trim")
+def test_memory_freed_after_an_utterance_goes_back_to_the_system() -> None:
+    def resident_mb() -> float:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    blocks = [bytearray(4000) for _ in range(50_000)]  # 200 MB in pieces, as a decoding frees them
+    pinned = bytearray(4000)  # allocated after them: the heap's end stays in use
+    del blocks
+    kept = resident_mb()
+    release_freed_memory()
+    assert resident_mb() < kept - 100, "the freed pieces stayed resident"
+    assert len(pinned) == 4000
