@@ -355,7 +355,7 @@ class Referee:
         if pending.intent == "new_game":
             return self._start(pending)
         reply = self._game_action(pending)
-        reply.said = [f"Applied: {pending.canonical}.", *reply.said]
+        reply.said = ["Applied.", *reply.said]  # the answer says what (the question said it too)
         return reply
 
     def _meta_status(self, cmd: Command) -> Reply:

@@ -18,7 +18,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -350,10 +350,10 @@ class LifeguardApp(App):
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
-        if reply.ok and not reply.question and command.intent not in (
-                "undo", "redo", "no", "yes", "status", "repeat", "help"):
-            reply.said = [announce.readback(command.canonical, command.intent), *reply.said]
-        self._show_reply(command.canonical, reply, "heard")
+        readback = announce.heard_readback(command.canonical, command.intent, reply.ok, bool(reply.question))
+        if reply.ok:
+            reply.said = [*readback, *reply.said]
+        self._show_reply(command.canonical, reply, "heard", readback)
         return reply
 
     def _clear_heard(self, shown: str) -> None:
@@ -365,7 +365,7 @@ class LifeguardApp(App):
         """The app is closing: an answer arriving now is stored but has nowhere to be shown."""
         return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
 
-    def _show_reply(self, text: str, reply: Reply, source: str) -> None:
+    def _show_reply(self, text: str, reply: Reply, source: str, readback: Sequence[str] = ()) -> None:
         """The answer in the log and aloud (the screens drew the table when it was published)."""
         if self.table_gone:
             return
@@ -377,19 +377,21 @@ class LifeguardApp(App):
             log.command(reply.command or text, source, reply.said)
             self.say(" ".join(reply.said))
         else:
-            self._show_refusal(text, reply, source)
+            self._show_refusal(text, reply, source, readback)
         game = self.view.game
         if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
                 and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
 
-    def _show_refusal(self, text: str, reply: Reply, source: str) -> None:
+    def _show_refusal(self, text: str, reply: Reply, source: str, readback: Sequence[str] = ()) -> None:
+        """The refusal in the log and aloud; a heard command's ``readback`` is said first, so
+        the table knows what was heard before it hears why not."""
         log = self.table_log
         log.refused(text, reply.error or "not understood")
         if reply.suggestion:
             take = " Tab or Enter takes it." if source == "typed" else ""
             log.note(f"  Did you mean '{reply.suggestion}'?{take}")
-        self.say(reply.error or "")
+        self.say(" ".join([*readback, reply.error or ""]).strip())
 
     def watch_view(self, view: TableView) -> None:
         """The game-over screen comes with the game's end and goes with an undo or a new game

@@ -274,8 +274,7 @@ class _ListenSession:
 
         self.say_line(f"heard: {command.canonical}")
         reply = self.referee.execute(command, heard=True)
-        if not reply.question:  # a question reads the command back itself
-            self.speak([announce.readback(command.canonical, command.intent)])
+        self.speak(announce.heard_readback(command.canonical, command.intent, reply.ok, bool(reply.question)))
         self.speak(reply.said if reply.ok else [f"! {reply.error}"])
         self.listener.settled()  # the next command is heard against the game as it is now
 

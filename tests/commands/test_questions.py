@@ -108,7 +108,7 @@ def test_a_heard_sudden_death_is_asked_about_and_applied_on_yes_only() -> None:
     assert ref.question == "bob has all pigs"
     applied = ref.handle("yes")
     assert applied.ok and not applied.question
-    assert applied.said[:2] == ["Applied: bob has all pigs.", "Sudden death! Bob has all pigs."]
+    assert applied.said[:2] == ["Applied.", "Sudden death! Bob has all pigs."]
     assert journal.calls[calls][0] == "append" and journal.calls[calls][1] == ("bob has all pigs",)
     assert ref.question is None
 
@@ -141,7 +141,7 @@ def test_a_refused_command_keeps_the_question_and_repeat_says_it_again() -> None
     assert not ref.handle("frank passes").ok
     assert not ref.handle("row 9 pig").ok
     assert ref.handle("repeat").said == question.said
-    assert ref.handle("yes").said[0] == "Applied: bob has all pigs."
+    assert ref.handle("yes").said[:2] == ["Applied.", "Sudden death! Bob has all pigs."]
 
 
 def test_a_heard_command_that_would_be_refused_is_refused_not_asked() -> None:
@@ -184,7 +184,7 @@ def test_a_heard_new_game_is_a_question_even_without_a_game() -> None:
     ref = Referee(rng=random.Random(0))
     reply = heard(ref, "new game alice bob carol")
     assert reply.ok and reply.question and ref.game is None
-    assert reply.said == ["Heard: New game alice bob carol. Say yes to apply it, or no."]
+    assert reply.said == ["Heard: New game: Alice, Bob and Carol. Say yes to apply it, or no."]
     assert ref.handle("yes").ok and ref.players == ("alice", "bob", "carol")
     reply = heard(ref, "new game dave erin frank")
     assert reply.question and reply.said[-1] == "The current game would stay in the history."

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import random
 
-from assistant.announce import expecting, readback
+from assistant.announce import expecting, heard_readback, readback
+from assistant.commands import canonical, parse
 from assistant.referee import Referee
+from engine.simulate import simulate_game
 
 ROWS = ["row 1 giraffe", "row 2 bear bear", "row 3 mole mole mole", "row 4 goat goat goat goat"]
 
@@ -150,3 +152,33 @@ def test_readback_of_heard_commands() -> None:
     assert readback("row 3 pig pig cat", "row") == "Row 3: pig, pig and cat."
     assert readback("bob knocks", "knock") == "Bob knocks."
     assert readback("undo", "undo") == "Undo."
+    assert readback("new game alice bob carol", "new_game") == "New game: Alice, Bob and Carol."
+
+
+def test_an_applied_heard_command_is_read_back_by_its_answer() -> None:
+    """Where the read-back is left out (``heard_readback``), the answer says the command again:
+    whole simulated games heard command by command."""
+    for players, seed in [(3, 0), (4, 1), (5, 2)]:
+        lines = [canonical(action) for action in simulate_game(random.Random(seed), players=players)]
+        ref = Referee(rng=random.Random(seed))
+        assert ref.handle(lines[0]).ok
+        for line in lines[1:]:
+            command = parse(line, ref.game.players)
+            reply = ref.execute(command, heard=True)
+            assert reply.ok, (line, reply.error)
+            if reply.question:
+                assert heard_readback(line, command.intent, True, True) == []
+                reply = ref.handle("yes")
+                continue
+            if heard_readback(line, command.intent, True, False):
+                continue
+            said = readback(line, command.intent).rstrip(".")  # "Alice swaps 2: cat and mouse"
+            if command.intent == "swap":  # "Alice put down cat and mouse for row 2: ..."
+                who, cards = said.split(" swaps ")[0], said.split(": ", 1)[1]
+                named = [who, f"put down {cards} for row {line.split()[2]}"]
+            elif command.intent == "knock" and "passes." in reply.said[0]:
+                named = [said.replace("knocks", "passes")]  # a knock after a knock is a pass
+            else:  # "Row 3: pig, pig and cat.", "Bob knocks!", "Bob passes.", "Bob starts."
+                named = [said]
+            assert all(part in reply.said[0] for part in named), (line, reply.said)
+    assert heard_readback("carol knocks", "knock", False, False) == ["Carol knocks."]  # refused

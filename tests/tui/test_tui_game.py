@@ -207,15 +207,24 @@ async def test_hand_grid_declares_hands_and_shows_results(make_app) -> None:
 
 async def test_heard_command_is_shown_read_back_and_applied(make_app) -> None:
     app = make_app()
+    said: list[str] = []
+    app.say = said.append  # what the table asks its speaker to say
     async with app.run_test() as pilot:
         await pilot.press("escape")
         await play(pilot, OPENING)
+        said.clear()
+        # A refused command is read back before the reason, so the table knows what was heard.
+        refused = await app.apply_heard(parse("carol knocks", app.view.players), "carol knocks")
+        assert not refused.ok and said == [f"Carol knocks. {refused.error}"], said
+        said.clear()
         command = parse("alice swaps row two for cat and a mouse", app.view.players)
         reply = await app.apply_heard(command, "alice swaps row two for cat and a mouse")
         assert reply.ok
         assert app.command_input.value == "heard: alice swaps 2 cat mouse"
         assert "🎤 alice swaps 2 cat mouse" in app.table_log.plain
-        assert "  Alice swaps 2: cat and mouse." in app.table_log.plain
+        # The answer says the command again: it is the read-back (said once, not twice).
+        assert said == ["Alice put down cat and mouse for row 2: bear and dog. Bob's turn."], said
+        assert "  Alice put down cat and mouse for row 2: bear and dog. Bob's turn." in app.table_log.plain
         assert app.view.game.turn == "bob"
         # 'no' takes it back
         await app.apply_heard(parse("no", app.view.players), "no")

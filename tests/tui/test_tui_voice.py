@@ -50,7 +50,7 @@ async def test_a_spoken_command_is_heard_read_back_and_applied(make_app, tmp_pat
         heard = [line for line in log if line.startswith("🎤")]
         assert heard, f"nothing from the listener reached the table; mic: {app.status_line.mic}"
         if "🎤 alice swaps 2 cat mouse" in log:
-            assert "  Alice swaps 2: cat and mouse." in log
+            assert "  Alice put down cat and mouse for row 2: bear and dog. Bob's turn." in log
             assert app.view.game.turn == "bob"
             assert [a.value for a in app.view.game.rows[1]] == ["cat", "mouse"]
         else:  # misheard: said calmly, and nothing changed
