@@ -119,18 +119,28 @@ def round_summary(event: RoundEnded) -> list[str]:
         player, animal = event.sudden_death
         said.append(f"Sudden death! {title(player)} has all {plural(animal, 2)}.")
     else:
+        # Ties are said together ("Tied, nobody scores: bears, pigs and mice."): said one by
+        # one, five ties of a 5-player round took 8 s of a result the table waits through.
+        tied = [plural(m.animal, 2) for m in event.majorities if not m.winner and m.tied]
         for m in event.majorities:
             if m.winner:
                 said.append(f"{plural(m.animal, 2).capitalize()}: {title(m.winner)}, {m.animal.points} points.")
             elif m.tied:
-                said.append(f"{plural(m.animal, 2).capitalize()}: tied, nobody scores.")
+                if len(tied) == 1:
+                    said.append(f"{tied[0].capitalize()}: tied, nobody scores.")
             else:
                 said.append(f"{plural(m.animal, 2).capitalize()}: one card is not a majority with two players.")
+        if len(tied) > 1:
+            said.append(f"Tied, nobody scores: {', '.join(tied[:-1])} and {tied[-1]}.")
         ranked = sorted(event.points.items(), key=lambda kv: -kv[1])
         said.append("Points: " + ", ".join(f"{title(p)} {n}" for p, n in ranked) + ".")
-    losers = [(p, n) for p, n in event.losses.items() if n]
-    if losers:
-        said.append(" ".join(f"{title(p)} loses {lives_word(n)}." for p, n in losers))
+    losing: dict[int, list[str]] = {}  # lives lost -> who, in the order the round lists them
+    for p, n in event.losses.items():
+        if n:
+            losing.setdefault(n, []).append(p)
+    if losing:
+        said.append(" ".join(f"{title(ps[0])} loses {lives_word(n)}." if len(ps) == 1
+                             else f"{names(ps)} lose {lives_word(n)} each." for n, ps in losing.items()))
     else:
         said.append("Nobody loses a life.")
     for p in event.out:

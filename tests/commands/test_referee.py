@@ -133,7 +133,7 @@ def test_a_round_is_announced_majority_by_majority() -> None:
 def test_sudden_death_is_announced() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS)
     reply = ref.handle("bob has all the pigs")
-    assert reply.said[:2] == ["Sudden death! Bob has all pigs.", "Alice loses 1 life. Carol loses 1 life."]
+    assert reply.said[:2] == ["Sudden death! Bob has all pigs.", "Alice and Carol lose 1 life each."]
 
 
 def test_reply_json_shape() -> None:

@@ -145,7 +145,7 @@ def test_a_short_game_in_a_real_terminal(tmp_path: Path, monkeypatch: pytest.Mon
         term.type("bob has all cats")
         screen = term.wait_for("ROUND 2 · ROWS")
         assert "Sudden death! Bob has all cats." in screen
-        assert "Alice loses 1 life." in screen
+        assert "Alice and Carol lose 1 life each." in screen
         term.quit()
     finally:
         term.close()
