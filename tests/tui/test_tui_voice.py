@@ -72,7 +72,7 @@ async def test_talk_is_written_down_and_an_unfinished_command_is_said(make_app, 
     async with first.run_test() as pilot:
         await pilot.press("escape")
         await play(pilot, OPENING)
-    talk = spoken("I think the pizza is getting cold, who wants another slice", tmp_path / "talk.wav")
+    talk = spoken("who wants a drink", tmp_path / "talk.wav")
     unfinished = spoken("alice swaps row two for", tmp_path / "unfinished.wav")
     app = make_app(Settings(voice=VoiceSettings(speak=False)), voice=True, audio_input=[talk, unfinished])
     said: list[str] = []
