@@ -20,12 +20,14 @@ SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite fe
 run: setup
 	$(BIN)/lifeguard
 
-# The suite in parallel (pytest-xdist): one worker per core, at most 4 (each worker loads its own
-# Whisper model, ~350 MB). `make test TEST_JOBS=0` runs it in one process.
+# The suite in parallel (pytest-xdist): one worker more than cores, at most 4 (each worker loads
+# its own Whisper model, ~350 MB). The voice tests play their audio in at real-time pace and
+# wait more than they compute: on 2 cores, 3 workers ran the suite in 225-228 s, 2 in 296-305 s.
+# `make test TEST_JOBS=0` runs it in one process.
 # Compiled modules are cached even where PYTHONDONTWRITEBYTECODE is set: the tests start a few
 # hundred `lifeguard` processes, and each one compiled the project's modules anew (about 0.9 s of
 # a core per process importing the table); pytest caches its rewritten test modules likewise.
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 4 ] && n=4; echo $$n)
+TEST_JOBS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 1) + 1 )); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 test: lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS)
