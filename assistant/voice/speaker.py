@@ -129,14 +129,17 @@ def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSetti
     asynchronously; the cause inside it was not found): speaking "status", "help", "undo" with
     a fresh speaker each time, 16 runs of 60 had an empty "help", never spoken; with a second
     synthesis of an empty file, 10 of 180 files were made twice and every run was whole."""
-    for _ in range(SYNTHESIS_ATTEMPTS):
+    try:
+        engine.setProperty("rate", settings.rate)
+        engine.setProperty("volume", settings.volume)
         try:
-            engine.setProperty("rate", settings.rate)
-            engine.setProperty("volume", settings.volume)
-            try:
-                engine.setProperty("voice", settings.voice)
-            except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
-                pass
+            engine.setProperty("voice", settings.voice)
+        except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
+            pass
+    except Exception as err:  # noqa: BLE001
+        return f"speech off: synthesis failed ({_one_line(err)})"
+    for _ in range(SYNTHESIS_ATTEMPTS):  # the engine keeps its properties between syntheses
+        try:
             engine.save_to_file(text, path)
             engine.runAndWait()
         except Exception as err:  # noqa: BLE001
