@@ -244,12 +244,20 @@ class _ListenSession:
                 return self.on_typed(line)
             case Heard():
                 self.on_heard(event.command)
-            case Rejected(text, reason):
-                heard = f" (heard '{text}')" if text else ""
-                self.say_line(f"not a command: {reason}{heard}")
+            case Rejected():
+                self.on_rejected(event)
             case ListenerState(state, reason):
                 return self.on_listener(state, reason)
         return None
+
+    def on_rejected(self, event: Rejected) -> None:
+        """Every rejection is printed (the session's log); one meant for the referee (an
+        unfinished command, a failed hearing) is also said, as the table does, while talk is not
+        answered aloud."""
+        heard = f" (heard '{event.text}')" if event.text else ""
+        self.say_line(f"not a command: {event.reason}{heard}")
+        if event.addressed:
+            self.speaker.say(event.reason)
 
     def on_speaker(self, state: str, reason: str | None) -> None:
         if state == "speaking":

@@ -188,3 +188,26 @@ def test_talk_beginning_with_yes_does_not_answer_a_waiting_read_back(synth) -> N
     game = referee.game
     assert game is not None
     assert game.lives == {"alice": 4, "bob": 5, "carol": 4}
+
+
+def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth, tmp_path: Path) -> None:
+    """``lifeguard listen`` answers rejections as the table does: talk is written down (printed),
+    an unfinished command is also said aloud, so the player says it again."""
+    from assistant.voice.commands import _ListenSession
+    from assistant.voice.speaker import Speaker
+
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    events = run_listener([synth("who wants a drink"), synth("bob swaps row three pig pig")],
+                          lambda: ListenContext.from_referee(referee))
+    assert [e.reason for e in events if isinstance(e, Rejected)] == \
+        ["that sounded like talk, not a command", INCOMPLETE_REASON], events
+    speaker = Speaker(VoiceSettings(speak=False))  # never started: what it is asked to say is kept
+    said: list[str] = []
+    speaker.say = said.append  # type: ignore[method-assign]
+    printed: list[str] = []
+    session = _ListenSession(referee, speaker, None, None, printed.append)  # type: ignore[arg-type]
+    for event in events:
+        session.answer(event)
+    assert said == [INCOMPLETE_REASON]
+    assert len(printed) == 2 and printed[0].startswith("not a command: that sounded like talk"), printed
