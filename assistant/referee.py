@@ -255,7 +255,9 @@ class Referee:
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, question=True)
 
     # ------------------------------------------------------------------ game actions
-    def _game_action(self, cmd: Command) -> Reply:
+    def _game_action(self, cmd: Command, confirmed: bool = False) -> Reply:
+        """Apply ``cmd`` (``confirmed``: a read-back answered "yes", whose answer does not say
+        the command again: ``announce.confirmed``)."""
         action = cmd.to_action()
         if isinstance(action, NewGame):
             return self._new_game(cmd)
@@ -266,6 +268,8 @@ class Referee:
         events = self.log.apply(action)
         said = announce.announce(events)
         self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
+        if confirmed:
+            said = ["Applied.", *announce.confirmed(events)]
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent)
 
     def _new_game(self, cmd: Command) -> Reply:
@@ -354,9 +358,7 @@ class Referee:
             raise RuleError("Nothing to confirm.")
         if pending.intent == "new_game":
             return self._start(pending)
-        reply = self._game_action(pending)
-        reply.said = ["Applied.", *reply.said]  # the answer says what (the question said it too)
-        return reply
+        return self._game_action(pending, confirmed=True)
 
     def _meta_status(self, cmd: Command) -> Reply:
         return Reply(True, announce.status(self.game), command="status", intent="status")

@@ -113,6 +113,23 @@ def test_a_heard_sudden_death_is_asked_about_and_applied_on_yes_only() -> None:
     assert ref.question is None
 
 
+def test_yes_to_a_heard_hand_says_who_is_left_not_the_hand_again() -> None:
+    """The question has just read the hand out card by card; the answer to "yes" does not say
+    it again (the table does not listen while it speaks), but the game holds it."""
+    ref = referee("new game alice bob carol", "alice starts", *ROWS, "alice swaps 1 pig",
+                  "bob swaps 1 cat", "carol swaps 1 dog", "alice knocks", "bob passes", "carol passes")
+    asked = heard(ref, "alice has three giraffes two bears five dogs")
+    assert asked.said == ["Heard: Alice has 3 giraffe 2 bear 5 dog. Say yes to apply it, or no."]
+    assert ref.handle("yes").said == ["Applied.", "Waiting for Bob and Carol."]
+    assert ref.history()[-1] == "alice has 3 giraffe 2 bear 5 dog"
+    typed = ref.handle("bob has pig 2 giraffe 2 bear 5 sheep")  # typed: applied at once, and said
+    assert typed.said == ["Bob has 2 giraffes, 2 bears, 5 sheep and a pig. Waiting for Carol."]
+    heard(ref, "carol has cat giraffe 3 goat 5 rabbit")
+    result = ref.handle("yes").said
+    assert result[0] == "Applied." and not any(line.startswith("Carol has") for line in result), result
+    assert any(line.startswith("Points:") for line in result), result
+
+
 def test_no_drops_a_heard_question() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS)
     before = state(ref)
