@@ -37,7 +37,10 @@ __all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "nam
 
 def cards_list(cards: Cards) -> str:
     """``bear and dog`` / ``pig, pig and cat``: the cards one by one, as a read-back."""
-    words = [a.value for a in cards]
+    return _listed([a.value for a in cards])
+
+
+def _listed(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -112,27 +115,40 @@ def _ending(event: Event) -> list[str]:
     return []
 
 
+def _majorities(event: RoundEnded) -> list[str]:
+    """Each scorer's points with the animals that gave them ("Frank 18 points: bears, rabbits and
+    pigs."), most points first, then the ties and who scored nothing. Said animal by animal
+    ("Bears: Frank, 8 points. ...") and then the points again, a 5-player round's result took
+    up to 40 s of speech that the table waits through."""
+    won: dict[str, list[str]] = {}
+    tied: list[str] = []
+    lone: list[str] = []  # one card, two players: no majority
+    for m in event.majorities:
+        if m.winner:
+            won.setdefault(m.winner, []).append(plural(m.animal, 2))
+        elif m.tied:
+            tied.append(plural(m.animal, 2))
+        else:
+            lone.append(plural(m.animal, 2))
+    said = [f"{title(p)} {n} points: {_listed(won.get(p, []))}."
+            for p, n in sorted(event.points.items(), key=lambda kv: -kv[1]) if n]
+    if tied:
+        said.append(f"Tied, nobody scores: {_listed(tied)}.")
+    if lone:
+        said.append(f"One card is not a majority with two players: {_listed(lone)}.")
+    nothing = [p for p, n in event.points.items() if not n]
+    if nothing:
+        said.append(f"No points: {names(nothing)}.")
+    return said
+
+
 def round_summary(event: RoundEnded) -> list[str]:
     said: list[str] = []
     if event.sudden_death:
         player, animal = event.sudden_death
         said.append(f"Sudden death! {title(player)} has all {plural(animal, 2)}.")
     else:
-        # Ties are said together ("Tied, nobody scores: bears, pigs and mice."): said one by
-        # one, five ties of a 5-player round took 8 s of a result the table waits through.
-        tied = [plural(m.animal, 2) for m in event.majorities if not m.winner and m.tied]
-        for m in event.majorities:
-            if m.winner:
-                said.append(f"{plural(m.animal, 2).capitalize()}: {title(m.winner)}, {m.animal.points} points.")
-            elif m.tied:
-                if len(tied) == 1:
-                    said.append(f"{tied[0].capitalize()}: tied, nobody scores.")
-            else:
-                said.append(f"{plural(m.animal, 2).capitalize()}: one card is not a majority with two players.")
-        if len(tied) > 1:
-            said.append(f"Tied, nobody scores: {', '.join(tied[:-1])} and {tied[-1]}.")
-        ranked = sorted(event.points.items(), key=lambda kv: -kv[1])
-        said.append("Points: " + ", ".join(f"{title(p)} {n}" for p, n in ranked) + ".")
+        said.extend(_majorities(event))
     losing: dict[int, list[str]] = {}  # lives lost -> who, in the order the round lists them
     for p, n in event.losses.items():
         if n:

@@ -75,9 +75,9 @@ def test_replay_prints_the_announcements(tmp_path: Path, capsys: pytest.CaptureF
     assert "Alice put down pig for row 1: giraffe. Bob's turn." in lines
     assert "Alice knocks! One last turn each. Bob's turn." in lines
     assert "Turns are over. Reveal your hands." in lines
-    assert "Giraffes: tied, nobody scores." in lines
-    assert "Bears: Alice, 8 points." in lines
-    assert "Points: Carol 17, Alice 14, Bob 5." in lines
+    assert "Carol 17 points: moles, sheep and cats." in lines
+    assert "Alice 14 points: bears and dogs." in lines
+    assert "Tied, nobody scores: giraffes." in lines
     assert "Alice loses 1 life. Bob loses 2 lives." in lines
     assert lines[-1] == "Round 2. Bob starts. Enter the four rows."
 
@@ -106,7 +106,7 @@ def test_refused_lines_go_to_stderr_with_their_number(tmp_path: Path, capsys: py
         "say 'help' for all commands.",
     ]
     # play continued: the refused lines changed nothing, the round was scored as before
-    assert "Points: Carol 17, Alice 14, Bob 5." in out
+    assert "Carol 17 points: moles, sheep and cats." in out
     status = main(["replay", str(path), "--json"])
     out, err = capsys.readouterr()
     assert status == 1 and err.count("\n") == 2

@@ -108,7 +108,7 @@ def test_status_and_expecting_follow_the_phases() -> None:
     assert ref.state()["expecting"] == expecting(ref.game)
 
 
-def test_a_round_is_announced_majority_by_majority() -> None:
+def test_a_round_is_announced_scorer_by_scorer_with_the_animals_they_won() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS,
                   "alice swaps 1 pig", "bob swaps 1 cat", "carol swaps 1 dog",
                   "alice knocks", "bob passes", "carol passes",
@@ -117,14 +117,10 @@ def test_a_round_is_announced_majority_by_majority() -> None:
     assert reply.ok
     assert reply.said == [
         "Carol has a giraffe, a mole, 4 sheep, a pig and 3 cats.",
-        "Giraffes: tied, nobody scores.",
-        "Bears: Alice, 8 points.",
-        "Moles: Carol, 7 points.",
-        "Sheep: Carol, 6 points.",
-        "Dogs: Alice, 6 points.",
-        "Pigs: Bob, 5 points.",
-        "Cats: Carol, 4 points.",
-        "Points: Carol 17, Alice 14, Bob 5.",
+        "Carol 17 points: moles, sheep and cats.",
+        "Alice 14 points: bears and dogs.",
+        "Bob 5 points: pigs.",
+        "Tied, nobody scores: giraffes.",
         "Alice loses 1 life. Bob loses 2 lives.",
         "Round 2. Bob starts. Enter the four rows.",
     ]
