@@ -29,7 +29,7 @@ from engine.events import (
     TurnsBegin,
 )
 from engine.game import Game, Phase
-from engine.words import describe, names, plural, title
+from engine.words import describe, listed, names, plural, title
 
 __all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "names", "plural",
            "readback", "round_summary", "sentences", "status"]
@@ -37,11 +37,7 @@ __all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "nam
 
 def cards_list(cards: Cards) -> str:
     """``bear and dog`` / ``pig, pig and cat``: the cards one by one, as a read-back."""
-    return _listed([a.value for a in cards])
-
-
-def _listed(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return listed([a.value for a in cards])
 
 
 def lives_word(n: int) -> str:
@@ -130,12 +126,12 @@ def _majorities(event: RoundEnded) -> list[str]:
             tied.append(plural(m.animal, 2))
         else:
             lone.append(plural(m.animal, 2))
-    said = [f"{title(p)} {n} points: {_listed(won.get(p, []))}."
+    said = [f"{title(p)} {n} points: {listed(won.get(p, []))}."
             for p, n in sorted(event.points.items(), key=lambda kv: -kv[1]) if n]
     if tied:
-        said.append(f"Tied, nobody scores: {_listed(tied)}.")
+        said.append(f"Tied, nobody scores: {listed(tied)}.")
     if lone:
-        said.append(f"One card is not a majority with two players: {_listed(lone)}.")
+        said.append(f"One card is not a majority with two players: {listed(lone)}.")
     nothing = [p for p, n in event.points.items() if not n]
     if nothing:
         said.append(f"No points: {names(nothing)}.")
@@ -232,9 +228,9 @@ def readback(command_text: str, intent: str) -> str:
     """How a heard command is read back before it is applied, e.g. ``Alice swaps 2: bear and dog``."""
     words = command_text.split()
     if intent == "swap":
-        return f"{title(words[0])} swaps {words[2]}: {', '.join(words[3:-1]) + ' and ' if len(words) > 4 else ''}{words[-1]}."
+        return f"{title(words[0])} swaps {words[2]}: {listed(words[3:])}."
     if intent == "row":
-        return f"Row {words[1]}: {', '.join(words[2:-1]) + ' and ' if len(words) > 3 else ''}{words[-1]}."
+        return f"Row {words[1]}: {listed(words[2:])}."
     if intent == "new_game" and len(words) > 2:
         return f"New game: {names(words[2:])}."
     if words and intent in ("starts", "knock", "pass", "hand", "sudden_death"):

@@ -1,11 +1,11 @@
-"""The few English words the engine's refusals need: an animal's plural, a list of counted
-cards (``2 bears and a dog``), a player's name and a list of names. Pure, and written once: ``assistant.announce`` builds its
+"""The few English words the engine's refusals need: an animal's plural, words listed in a
+sentence, a list of counted cards (``2 bears and a dog``), a player's name and a list of names. Pure, and written once: ``assistant.announce`` builds its
 sentences on these, and the command language reads the same plurals, so cards read alike in a
 refusal, an announcement and a typed command."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.deck import Animal, Cards
 
@@ -22,12 +22,15 @@ def plural(animal: Animal, n: int) -> str:
     return animal.value if n == 1 else plural_word(animal)
 
 
+def listed(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: words listed in a sentence (at least one)."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def describe(cards: Cards) -> str:
     """``2 bears and a dog`` style, for messages."""
     parts = [f"{'a' if n == 1 else n} {plural(a, n)}" for a, n in cards.counts().items()]
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return listed(parts) if parts else "nothing"
 
 
 def title(name: str) -> str:
@@ -38,6 +41,4 @@ def title(name: str) -> str:
 def names(players: Iterable[str]) -> str:
     """``Alice, Bob and Carol``: players named in a sentence (``nobody`` for none)."""
     items = [title(p) for p in players]
-    if not items:
-        return "nobody"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return listed(items) if items else "nobody"
