@@ -112,6 +112,9 @@ class Decoded:
     #: Nothing can follow the command (a knock, a row's k cards, a hand's ten; not "undo", which
     #: may be "undo that"): the listener may take it at a short pause.
     closed: bool = False
+    #: An unfinished command as the recogniser completed it (its last cards made up): who and
+    #: what it was. The rest of it, said after a pause, adds cards and changes neither.
+    begun: Command | None = None
 
 
 def confidence_from_gap(gap: float) -> float:

@@ -682,9 +682,9 @@ class WhisperRecognizer:
             assert context is not None
 
             def result(text: str, command, reason: str | None, confidence: float = 0.0,
-                       closed: bool = False) -> Decoded:
+                       closed: bool = False, begun: Command | None = None) -> Decoded:
                 return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds,
-                               closed)
+                               closed, begun)
 
             if seconds < 0.1:
                 return result("", None, TOO_SHORT_REASON)
@@ -717,7 +717,7 @@ class WhisperRecognizer:
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
             doubt = self._doubt(found, words, seconds, game_action, answer)
         if doubt is not None:
-            return result(text, None, doubt, confidence)
+            return result(text, None, doubt, confidence, begun=command if doubt == INCOMPLETE_REASON else None)
         if command is None:
             return result(text, None, problem, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
@@ -781,7 +781,12 @@ class WhisperRecognizer:
         if not finished:
             return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, cross=cross)
         mean, best = self._choose(finished, context, game)
-        incomplete = best.cut and self._invented(cross, context, best.tokens)
+        # A decoder that loops at a pause ("3 giraffes, 2 bears, and 3 giraffes, 2 bears" for the
+        # first breath of a hand) may not ask to stop there: the same test of the free
+        # transcription decides (the first part of a quiet player's hand was otherwise taken as a
+        # hand of its own, now and then: whether the stop was asked for was on a knife edge).
+        looped = _counts_an_animal_twice(_words(self._written(best.tokens)))
+        incomplete = (best.cut or looped) and self._invented(cross, context, best.tokens)
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
                             closed=not grammar.could_go_on(best.state), cross=cross)
 
@@ -862,7 +867,7 @@ class WhisperRecognizer:
         no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not, and the decoder,
         fond of repeating, finds a third "pig" likely)."""
         forced = _words(self._written(tokens))
-        return len(self._free_words(cross, context, len(tokens) + 4)) < len(forced)
+        return len(_first_time_round(self._free_words(cross, context, len(tokens) + 4))) < len(forced)
 
     def _free_words(self, cross: list, context: _Context, limit: int) -> list[str]:
         """The words of Whisper's greedy free transcription (at most ``limit`` tokens), with the
@@ -889,6 +894,40 @@ class WhisperRecognizer:
 
 #: What Whisper writes for sounds that are not words: "[Music]", "[INTERPOSING VOICES]", "(laughs)".
 _SOUNDS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
+
+
+#: The fewest different words in a run that a looping free transcription repeats (cards said
+#: again and again, "pig pig dog pig pig dog", are no loop).
+MIN_LOOP_WORDS = 4
+
+
+def _first_time_round(words: list[str]) -> list[str]:
+    """``words`` up to where they start over: free transcription loops too ("alice can free the
+    rafts to their own alice can free the ..." for the first breath of a hand), and counted
+    whole it claimed more words than the command it was to check."""
+    for start in range(len(words)):
+        for size in range(MIN_LOOP_WORDS, len(words) - start - MIN_LOOP_WORDS + 1):
+            block = words[start:start + size]
+            again = words[start + size:start + 2 * size]
+            if len(set(block)) >= MIN_LOOP_WORDS and again == block[:len(again)]:
+                return words[:start + size]
+    return words
+
+
+def _counts_an_animal_twice(words: list[str]) -> bool:
+    """Whether a list of counted cards counts an animal twice ("3 giraffes, 2 bears and 3
+    giraffes, 2 bears"): people counting their hand name each animal once; a looping decoder
+    does not."""
+    counted: set[Animal] = set()
+    after_number = False
+    for word in words:
+        animal = ANIMAL_WORDS.get(word)
+        if after_number and animal is not None:
+            if animal in counted:
+                return True
+            counted.add(animal)
+        after_number = word.isdigit() or (word in NUMBERS and word not in ("a", "an"))
+    return False
 
 
 def _legal(command: Command, game: Game | None) -> bool:

@@ -138,6 +138,18 @@ def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, 
     assert [e.reason for e in events if isinstance(e, Rejected)] == [INCOMPLETE_REASON], events
 
 
+def test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk(synth, tmp_path: Path) -> None:
+    """Bob stops mid-swap and turns to the table: he is told his command was unfinished (the
+    listener used to keep only the talk that followed, and Bob never knew)."""
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    spoken = join_wavs([synth("bob swaps row three pig pig"), synth("who wants a drink")],
+                       tmp_path / "half.wav", 1.0)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == [], events
+    assert [e.reason for e in events] == [INCOMPLETE_REASON, "that sounded like talk, not a command"], events
+
+
 def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> None:
     speech = join_wavs([synth("alice has three giraffes two bears"), synth("and five dogs")],
                        tmp_path / "hand.wav", 0.35)

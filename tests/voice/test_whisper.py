@@ -826,3 +826,17 @@ def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_head
     assert measured["backend"] == "onnxruntime"
     assert not measured["float32_head_made"]
     assert measured["growth_mb"] < 10, measured  # 21 more lengths: about 24 MB without the bound
+
+
+def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_again() -> None:
+    """What decides that the first breath of a hand is unfinished: the decoder's loop over counted
+    cards, and the free transcription counted only up to where it starts over."""
+    from assistant.voice.whisper import _counts_an_animal_twice, _first_time_round
+
+    assert _counts_an_animal_twice("alice has three giraffes two bears and three giraffes two bears".split())
+    assert not _counts_an_animal_twice("alice has 3 giraffes 2 bears 5 dogs".split())
+    assert not _counts_an_animal_twice("bob swaps row 3 bear bear dog".split())
+    looped = "alice can free the rafts to their own alice can free the".split()
+    assert _first_time_round(looped) == looped[:8]
+    for cards in ("pig pig pig pig pig pig pig pig pig pig", "pig dog pig dog pig dog pig dog"):
+        assert _first_time_round(cards.split()) == cards.split()
