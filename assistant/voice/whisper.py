@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -80,6 +80,7 @@ from assistant.voice.whisper_model import (
     ModelUnavailable,
     StepDecoder,
     check_model_dir,
+    encoder_only_dir,
     features_for,
     mel_filters,
     packaged_model_dir,
@@ -453,6 +454,25 @@ class TokenGrammar:
 
 
 # --------------------------------------------------------------------------- the model
+def encoder_cache_dir() -> Path:
+    """Where the encoder-only copies of models are kept (``whisper_model.encoder_only_dir``)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("lifeguard", appauthor=False)) / "whisper-encoder"
+
+
+def _load_encoder(ctranslate2: Any, path: Path, threads: int) -> Any:
+    """CTranslate2's Whisper for its encoder, from the encoder-only copy of the model when it can
+    be made or found (28 MB less resident), else from the model itself."""
+    try:
+        encoder_path = encoder_only_dir(path, encoder_cache_dir())
+        return ctranslate2.models.Whisper(str(encoder_path), device="cpu", compute_type="int8",
+                                          intra_threads=threads)
+    except (OSError, RuntimeError, ValueError, ModelUnavailable):
+        pass  # a cache that cannot be written, or a copy CTranslate2 refuses: the whole model
+    return ctranslate2.models.Whisper(str(path), device="cpu", compute_type="int8", intra_threads=threads)
+
+
 class WhisperModel:
     """The encoder (CTranslate2), the decoder and the tokenizer, loaded once.
 
@@ -477,8 +497,7 @@ class WhisperModel:
         # oneDNN reads this once, at the process's first primitive (a user's own setting stays).
         os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(ENCODER_PRIMITIVES_KEPT))
         try:
-            self.encoder = ctranslate2.models.Whisper(
-                str(path), device="cpu", compute_type="int8", intra_threads=threads)
+            self.encoder = _load_encoder(ctranslate2, path, threads)
             self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
         except (RuntimeError, ValueError, OSError) as err:
             raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None

@@ -22,7 +22,9 @@ import hashlib
 import json
 import math
 import os
+import shutil
 import struct
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -176,12 +178,28 @@ def check_model_dir(path: Path, expected_sha256: str | None) -> None:
         raise ModelUnavailable(f"{path} is not a Whisper model")
 
 
-def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
-    """The variables of a CTranslate2 ``model.bin`` whose names start with ``prefix``.
+@dataclass(frozen=True)
+class _Record:
+    """One variable of a CTranslate2 ``model.bin``: where its record and its bytes lie."""
 
-    The format (CTranslate2's ``ModelSpec._serialize``, binary version 6): a header, then per
-    variable its name, shape, type and raw bytes; then aliases (name -> variable)."""
-    data = path.read_bytes()
+    name: str
+    shape: tuple[int, ...]
+    dtype_code: int
+    begin: int  # the record's first byte (its name's length)
+    data: int  # its values' first byte
+    end: int  # one past its values
+
+
+@dataclass(frozen=True)
+class _ModelBin:
+    header: bytes  # the version, the spec's name and revision
+    records: list[_Record]
+    aliases: list[tuple[str, str]]  # (alias, variable)
+
+
+def _parse_model_bin(data: bytes) -> _ModelBin:
+    """The layout of a CTranslate2 ``model.bin`` (``ModelSpec._serialize``, binary version 5 or
+    6): a header, then per variable its name, shape, type and raw bytes; then aliases."""
     pos = 0
 
     def number(fmt: str) -> int:
@@ -197,29 +215,118 @@ def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
         pos += size
         return text
 
+    version = number("I")
+    if version < 5:
+        raise ModelUnavailable(f"CTranslate2 model version {version} is too old")
+    string()  # the spec's name
+    number("I")  # its revision
+    header = data[:pos]
+    records = []
+    for _ in range(number("I")):
+        begin = pos
+        name = string()
+        shape = tuple(number("I") for _ in range(number("B")))
+        dtype_code = number("B")
+        if dtype_code not in _DTYPES:
+            raise KeyError(dtype_code)
+        size = number("I")
+        records.append(_Record(name, shape, dtype_code, begin, pos, pos + size))
+        pos += size
+    aliases = [(string(), string()) for _ in range(number("I"))]
+    return _ModelBin(header, records, aliases)
+
+
+def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
+    """The variables of a CTranslate2 ``model.bin`` whose names start with ``prefix``."""
+    data = path.read_bytes()
     try:
-        version = number("I")
-        if version < 5:
-            raise ModelUnavailable(f"{path}: CTranslate2 model version {version} is too old")
-        string()  # the spec's name
-        number("I")  # its revision
+        model = _parse_model_bin(data)
         variables: dict[str, np.ndarray] = {}
-        for _ in range(number("I")):
-            name = string()
-            shape = [number("I") for _ in range(number("B"))]
-            dtype = _DTYPES[number("B")]
-            size = number("I")
-            if name.startswith(prefix):
-                count = size // np.dtype(dtype).itemsize
-                variables[name] = np.frombuffer(data, dtype=dtype, count=count, offset=pos).reshape(shape)
-            pos += size
-        for _ in range(number("I")):
-            alias, target = string(), string()
+        for record in model.records:
+            if record.name.startswith(prefix):
+                dtype = np.dtype(_DTYPES[record.dtype_code])
+                variables[record.name] = np.frombuffer(
+                    data, dtype=dtype, count=(record.end - record.data) // dtype.itemsize,
+                    offset=record.data).reshape(record.shape)
+        for alias, target in model.aliases:
             if alias.startswith(prefix) and target in variables:
                 variables[alias] = variables[target]
     except (struct.error, KeyError, UnicodeDecodeError, ValueError) as err:
         raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
     return variables
+
+
+#: The decoder's variables that CTranslate2 would load and never use here (our decoder reads
+#: them from the model's own file): its layers, the token table and the output head.
+_UNUSED_BY_THE_ENCODER = ("decoder/layer_", "decoder/embeddings/", "decoder/projection/")
+
+
+def encoder_only_model_bin(data: bytes) -> bytes:
+    """A copy of a CTranslate2 Whisper ``model.bin`` whose decoder weights are each a single
+    zero (same names, types and ranks, every dimension 1): CTranslate2 still loads it, and its
+    encoder gives the same output, but without 28 MB of int8 decoder it would never run (our
+    decoder is ``Decoder``; measured in bench/NOTES.md)."""
+    model = _parse_model_bin(data)
+    parts = [model.header, struct.pack("I", len(model.records))]
+    for record in model.records:
+        if record.name.startswith(_UNUSED_BY_THE_ENCODER) and record.shape:
+            name_end = record.begin + 2 + struct.unpack_from("H", data, record.begin)[0]
+            itemsize = np.dtype(_DTYPES[record.dtype_code]).itemsize
+            parts += [data[record.begin:name_end], struct.pack("B", len(record.shape)),
+                      struct.pack("I", 1) * len(record.shape), struct.pack("B", record.dtype_code),
+                      struct.pack("I", itemsize), bytes(itemsize)]
+        else:
+            parts.append(data[record.begin:record.end])
+    parts.append(struct.pack("I", len(model.aliases)))
+    for pair in model.aliases:
+        for text in pair:
+            encoded = text.encode("utf-8") + b"\0"
+            parts += [struct.pack("H", len(encoded)), encoded]
+    return b"".join(parts)
+
+
+def encoder_only_dir(path: Path, cache: Path) -> Path:
+    """A model folder for CTranslate2 to load the encoder from: ``path``'s files with
+    ``encoder_only_model_bin``, made once under ``cache`` (keyed by the model file's path, size
+    and time) and checked against the SHA-256 it was written with each time it is used. Raises
+    ``OSError`` (the cache cannot be written) or ``ModelUnavailable`` (not a CTranslate2 model)."""
+    source = path / "model.bin"
+    stat = source.stat()
+    key = hashlib.sha256(f"{source.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    target = cache / key
+    if _whole(target):
+        return target
+    try:
+        trimmed = encoder_only_model_bin(source.read_bytes())
+    except (struct.error, KeyError, UnicodeDecodeError, ValueError) as err:
+        raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
+    cache.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=cache))
+    try:
+        for item in path.iterdir():
+            if item.is_file() and item.name != "model.bin":
+                shutil.copyfile(item, building / item.name)
+        (building / "model.bin").write_bytes(trimmed)
+        (building / "model.bin.sha256").write_text(hashlib.sha256(trimmed).hexdigest(), encoding="ascii")
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)  # a damaged copy
+        try:
+            os.replace(building, target)
+        except OSError:
+            if not _whole(target):  # not another process's copy, made meanwhile
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def _whole(copy: Path) -> bool:
+    """Whether an encoder-only copy's model file is as it was written."""
+    try:
+        expected = (copy / "model.bin.sha256").read_text(encoding="ascii").strip()
+        return hashlib.sha256((copy / "model.bin").read_bytes()).hexdigest() == expected
+    except OSError:
+        return False
 
 
 # --------------------------------------------------------------------------- the decoder

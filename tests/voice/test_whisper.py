@@ -840,3 +840,46 @@ def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_a
     assert _first_time_round(looped) == looped[:8]
     for cards in ("pig pig pig pig pig pig pig pig pig pig", "pig dog pig dog pig dog pig dog"):
         assert _first_time_round(cards.split()) == cards.split()
+
+
+@needs_espeak
+def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when_damaged(
+        synth, recognizer, tmp_path, monkeypatch) -> None:
+    """CTranslate2 runs only the encoder here: it loads a copy of the model without the decoder's
+    weights (28 MB less), which must encode real speech exactly as the whole model does."""
+    import ctranslate2
+
+    from assistant.voice.whisper import _load_encoder, encoder_cache_dir
+    from assistant.voice.whisper_model import encoder_only_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    model = recognizer.model
+    copy = encoder_only_dir(model.path, encoder_cache_dir())
+    assert copy.is_relative_to(tmp_path / "cache")
+    assert (copy / "model.bin").stat().st_size < 0.3 * (model.path / "model.bin").stat().st_size
+    trimmed = _load_encoder(ctranslate2, model.path, 2)
+    whole = ctranslate2.models.Whisper(str(model.path), device="cpu", compute_type="int8", intra_threads=2)
+    features = whisper_module.features_for(audio_of(synth("carol swaps row two bear mouse")), model.filters)[None]
+    storage = ctranslate2.StorageView.from_array(np.ascontiguousarray(features))
+    assert np.array_equal(np.asarray(trimmed.encode(storage, to_cpu=True)),
+                          np.asarray(whole.encode(storage, to_cpu=True)))
+    # A damaged copy is made again, not loaded.
+    made = (copy / "model.bin").read_bytes()
+    (copy / "model.bin").write_bytes(made[:-100] + bytes(100))
+    assert encoder_only_dir(model.path, encoder_cache_dir()) == copy
+    assert (copy / "model.bin").read_bytes() == made
+
+
+def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path, monkeypatch) -> None:
+    import ctranslate2
+
+    from assistant.voice.whisper import _load_encoder
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file: no folder can be made in it
+    path = packaged_model_dir()
+    if path is None:
+        pytest.skip("the packaged model is installed by 'make setup'")
+    encoder = _load_encoder(ctranslate2, path, 1)
+    assert not encoder.is_multilingual and encoder.n_mels == 80
