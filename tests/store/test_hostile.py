@@ -304,9 +304,12 @@ def test_names_in_any_script_survive_an_ascii_terminal(env, data: Path) -> None:
 def test_chat_stops_on_a_signal_with_one_line(env, data: Path, sig: int, status: int) -> None:
     chat_jsonl(env, OPENING)
     before = exported(env)
+    # Ctrl+C as at a terminal: a suite started in the background by a shell (``make test &``)
+    # ignores SIGINT, and a child inherits that (the chat then never saw the signal).
     process = subprocess.Popen([sys.executable, "-m", "assistant.cli", "chat", "--jsonl"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert process.stdout is not None and process.stdin is not None
     process.stdin.write("status\n")
     process.stdin.flush()
