@@ -249,6 +249,11 @@ def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # ORT's own arena keeps the largest step's buffers for good (it grows by powers of two):
+    # without it they go back to malloc, and the listener's trim returns them. Over 200 test
+    # files: resident after them 414 -> 379 MB, every decision the same; a decoding 2 to 5%
+    # slower (150 files decoded by both sessions in one process, in turns).
+    options.enable_cpu_mem_arena = False
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     names = list(graph.weights)
