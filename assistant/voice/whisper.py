@@ -464,13 +464,15 @@ def encoder_cache_dir() -> Path:
 def _load_encoder(ctranslate2: Any, path: Path, threads: int) -> Any:
     """CTranslate2's Whisper for its encoder, from the encoder-only copy of the model when it can
     be made or found (28 MB less resident), else from the model itself."""
-    try:
-        encoder_path = encoder_only_dir(path, encoder_cache_dir())
-        return ctranslate2.models.Whisper(str(encoder_path), device="cpu", compute_type="int8",
+    def load(folder: Path) -> Any:
+        return ctranslate2.models.Whisper(str(folder), device="cpu", compute_type="int8",
                                           intra_threads=threads)
+
+    try:
+        return load(encoder_only_dir(path, encoder_cache_dir()))
     except (OSError, RuntimeError, ValueError, ModelUnavailable):
         pass  # a cache that cannot be written, or a copy CTranslate2 refuses: the whole model
-    return ctranslate2.models.Whisper(str(path), device="cpu", compute_type="int8", intra_threads=threads)
+    return load(path)
 
 
 class WhisperModel:
@@ -804,8 +806,8 @@ class WhisperRecognizer:
         # first breath of a hand) may not ask to stop there: the same test of the free
         # transcription decides (the first part of a quiet player's hand was otherwise taken as a
         # hand of its own, now and then: whether the stop was asked for was on a knife edge).
-        looped = _counts_an_animal_twice(_words(self._written(best.tokens)))
-        incomplete = (best.cut or looped) and self._invented(cross, context, best.tokens)
+        incomplete = (best.cut or _counts_an_animal_twice(_words(self._written(best.tokens)))) \
+            and self._invented(cross, context, best.tokens)
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
                             closed=not grammar.could_go_on(best.state), cross=cross)
 

@@ -178,6 +178,11 @@ def check_model_dir(path: Path, expected_sha256: str | None) -> None:
         raise ModelUnavailable(f"{path} is not a Whisper model")
 
 
+#: What reading a file that is no CTranslate2 ``model.bin`` raises (cut short, a bad type code,
+#: names that are not UTF-8, sizes that do not fit).
+_MALFORMED = (struct.error, KeyError, UnicodeDecodeError, ValueError)
+
+
 @dataclass(frozen=True)
 class _Record:
     """One variable of a CTranslate2 ``model.bin``: where its record and its bytes lie."""
@@ -251,7 +256,7 @@ def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
         for alias, target in model.aliases:
             if alias.startswith(prefix) and target in variables:
                 variables[alias] = variables[target]
-    except (struct.error, KeyError, UnicodeDecodeError, ValueError) as err:
+    except _MALFORMED as err:
         raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
     return variables
 
@@ -298,7 +303,7 @@ def encoder_only_dir(path: Path, cache: Path) -> Path:
         return target
     try:
         trimmed = encoder_only_model_bin(source.read_bytes())
-    except (struct.error, KeyError, UnicodeDecodeError, ValueError) as err:
+    except _MALFORMED as err:
         raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
     cache.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=cache))
