@@ -30,6 +30,7 @@ voice benchmark's test split took 298 / 792 ms each (median / p95), on 2 221 / 5
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,8 @@ import numpy as np
 from assistant.voice.whisper_model import BeamRows, Decoder, causal_mask
 
 _OPSET = 17
+#: ONNX Runtime's environment variable that turns its telemetry off entirely (read once, at import).
+TELEMETRY_OPT_OUT = "ORT_DISABLE_TELEMETRY"
 
 
 @dataclass
@@ -234,6 +237,11 @@ def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
     that sleep between steps. Raises ``OnnxUnavailable`` when onnxruntime or onnx is not
     installed or the session cannot be built. ORT's log says nothing below errors: the table is
     full-screen."""
+    # ORT 1.32's Linux wheel sends usage events to Microsoft and keeps a device ID and an event
+    # cache in ~/.cache/Microsoft; where that cannot be written it prints a warning onto the
+    # table at import. A referee at a table sends nothing anywhere: the opt-out must be set
+    # before the import (ORT latches it).
+    os.environ.setdefault(TELEMETRY_OPT_OUT, "1")
     try:
         import onnxruntime as ort
     except ImportError:

@@ -20,7 +20,7 @@ from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
 from assistant.commands.parser import number
 from assistant.referee import Referee
 from assistant.voice import whisper as whisper_module
-from assistant.voice import whisper_model
+from assistant.voice import whisper_model, whisper_onnx
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     CommandRecognizer,
@@ -688,6 +688,31 @@ def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
     decoder = onnx_decoder(recognizer.model.numpy_decoder)
     assert capfd.readouterr() == ("", "")
     assert isinstance(decoder, OrtDecoder)
+
+
+@pytest.mark.parametrize("home", ["writable", "a file"])
+def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str) -> None:
+    """ORT 1.32 keeps a telemetry device ID and an event cache in ~/.cache/Microsoft, and prints
+    a warning at import where it cannot: the table sends nothing and prints nothing (fresh
+    process: ORT reads the opt-out once, at import)."""
+    import subprocess
+
+    folder = tmp_path / "home"
+    if home == "a file":
+        folder.write_text("not a folder")
+    else:
+        folder.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in (whisper_onnx.TELEMETRY_OPT_OUT, "XDG_CACHE_HOME")}
+    env["HOME"] = str(folder)
+    script = ("from assistant.voice.whisper import WhisperModel\n"
+              "print(WhisperModel().decoder_backend)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).parents[2], timeout=120)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "onnxruntime", "")
+    if home == "writable":
+        assert not (folder / ".cache" / "Microsoft").exists()
+        assert (folder / ".cache" / "lifeguard").is_dir()  # the home was used: the encoder's copy
 
 
 def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer) -> None:
