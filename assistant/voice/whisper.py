@@ -358,6 +358,21 @@ def _card_position(p: _Position, counted: int) -> _Position:
 class _Spelling:
     word: str
     tokens: tuple[int, ...]
+    #: Written as the word sounds, not as it is spelt (``HOMOPHONES``): "4" for the "for" of
+    #: "takes row four for pig ...".
+    homophone: bool = False
+
+
+#: Words Whisper writes as another word that sounds the same, with those spellings. After "row
+#: four", tiny.en writes the "for" of "took row four and for mole one sheep two pigs" as "4"; held
+#: to "for" the decoder took "and 4, mole." (four moles) and dropped the rest (a whole game by
+#: voice). The words a command's tokens stand for are read back by ``TokenGrammar.words_of``.
+HOMOPHONES: dict[str, tuple[str, ...]] = {"for": ("4", "four")}
+#: What a token written only as a homophone costs (nats, taken from its log-probability): where
+#: the word itself may be said ("took row three and for bear"), Whisper's liking for digits after
+#: digits must not turn it into a number ("and 4, 2, rabbit"); where the same token is also a word's
+#: own spelling ("4" after "row four and": four cards, or "for"), it costs nothing.
+HOMOPHONE_COST = 1.0
 
 
 @dataclass(frozen=True)
@@ -384,6 +399,7 @@ class TokenGrammar:
         self.start = frozenset({_TokenState(words.start)})
         self._allowed: dict[frozenset[_TokenState], dict[int, frozenset[_TokenState]]] = {}
         self._spellings: dict[str, tuple[_Spelling, ...]] = {}
+        self._sounds: dict[frozenset[_TokenState], frozenset[int]] = {}
 
     def spellings(self, word: str) -> tuple[_Spelling, ...]:
         cached = self._spellings.get(word)
@@ -391,8 +407,10 @@ class TokenGrammar:
             forms = {word, word[:1].upper() + word[1:]}
             if word in NUMBERS and word not in ("a", "an"):
                 forms.add(str(NUMBERS[word]))
-            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids))
-                           for form in sorted(forms))
+            sounds = {form for sound in HOMOPHONES.get(word, ()) for form in (sound, sound.capitalize())}
+            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids),
+                                     form in sounds)
+                           for form in sorted(forms | sounds))
             self._spellings[word] = cached
         return cached
 
@@ -402,43 +420,73 @@ class TokenGrammar:
         if cached is not None:
             return cached
         moves: dict[int, set[_TokenState]] = {}
+        spelt: set[int] = set()  # tokens some move takes as a word's own spelling
         for ts in state:
-            for token, after in self._token_moves(ts):
+            for token, after, spelling in self._token_moves(ts):
                 moves.setdefault(token, set()).add(after)
+                if not _sounded(after, spelling):
+                    spelt.add(token)
         result = {t: frozenset(s) for t, s in moves.items()}
         self._allowed[state] = result
+        self._sounds[state] = frozenset(moves) - spelt
         return result
 
-    def _token_moves(self, ts: _TokenState) -> list[tuple[int, _TokenState]]:
+    def sounds(self, state: frozenset[_TokenState]) -> frozenset[int]:
+        """The tokens allowed after ``state`` only as a homophone (``HOMOPHONE_COST``)."""
+        if state not in self._sounds:
+            self.allowed(state)
+        return self._sounds[state]
+
+    def words_of(self, tokens: Sequence[int]) -> list[str] | None:
+        """The words a complete command's tokens stand for, as the grammar read them ("for"
+        where Whisper wrote "4", ``HOMOPHONES``), or None if they are no complete command. Of two
+        readings, the one with fewer homophones ("and 4 mole" for row four is four moles)."""
+        readings: dict[_TokenState, tuple[tuple[str, ...], int]] = {ts: ((), 0) for ts in self.start}
+        for token in tokens:
+            after_token: dict[_TokenState, tuple[tuple[str, ...], int]] = {}
+            for ts, (said, sounds) in readings.items():
+                for move, after, spelling in self._token_moves(ts):
+                    if move != token:
+                        continue
+                    reading = (said, sounds) if spelling is None else (
+                        (*said, spelling.word), sounds + spelling.homophone)
+                    if after not in after_token or reading[1] < after_token[after][1]:
+                        after_token[after] = reading
+            readings = after_token
+        complete = [reading for ts, reading in readings.items() if self.is_complete(frozenset({ts}))]
+        return list(min(complete, key=lambda r: r[1])[0]) if complete else None
+
+    def _token_moves(self, ts: _TokenState) -> list[tuple[int, _TokenState, _Spelling | None]]:
+        """Each token allowed after ``ts``, the state after it, and the spelling it completes."""
         if ts.stopped:
-            return [(self.end, ts)]
+            return [(self.end, ts, None)]
         if ts.spelling:
             return self._continue(ts.words, ts.spelling, ts.at, ts.spoken)
-        moves: list[tuple[int, _TokenState]] = []
+        moves: list[tuple[int, _TokenState, _Spelling | None]] = []
         following = self.words.next_words(ts.words)
         candidates = tuple(s for word in following for s in self.spellings(word))
         moves.extend(self._continue(ts.words, candidates, 0, ts.spoken))
         if ts.comma:
-            moves.extend((pause, _TokenState(ts.words, spoken=ts.spoken)) for pause in self.pauses)
+            moves.extend((pause, _TokenState(ts.words, spoken=ts.spoken), None) for pause in self.pauses)
         if ts.spoken and self.words.is_final(ts.words):
-            moves.extend((stop, _TokenState(ts.words, spoken=ts.spoken, stopped=True)) for stop in self.stops)
-            moves.append((self.end, ts))
+            moves.extend((stop, _TokenState(ts.words, spoken=ts.spoken, stopped=True), None) for stop in self.stops)
+            moves.append((self.end, ts, None))
         return moves
 
     def _continue(self, words: frozenset[_Position], candidates: tuple[_Spelling, ...], at: int,
-                  spoken: int) -> list[tuple[int, _TokenState]]:
+                  spoken: int) -> list[tuple[int, _TokenState, _Spelling | None]]:
         by_token: dict[int, list[_Spelling]] = {}
         for s in candidates:
             by_token.setdefault(s.tokens[at], []).append(s)
-        moves = []
+        moves: list[tuple[int, _TokenState, _Spelling | None]] = []
         for token, group in by_token.items():
             complete = [s for s in group if len(s.tokens) == at + 1]
             longer = tuple(s for s in group if len(s.tokens) > at + 1)
             if longer:
-                moves.append((token, _TokenState(words, longer, at + 1, spoken)))
+                moves.append((token, _TokenState(words, longer, at + 1, spoken), None))
             following = self.words.next_words(words)
-            for word in dict.fromkeys(s.word for s in complete):
-                moves.append((token, _TokenState(following[word], spoken=spoken + 1, comma=True)))
+            for spelling in {s.word: s for s in sorted(complete, key=lambda s: -s.homophone)}.values():
+                moves.append((token, _TokenState(following[spelling.word], spoken=spoken + 1, comma=True), spelling))
         return moves
 
     def is_complete(self, state: frozenset[_TokenState]) -> bool:
@@ -451,6 +499,14 @@ class TokenGrammar:
         return any(ts.spelling or any(self.words.leads_to_command(after)
                                       for after in self.words.next_words(ts.words).values())
                    for ts in state)
+
+
+def _sounded(after: _TokenState, spelling: _Spelling | None) -> bool:
+    """Whether a move writes a homophone: it completes one, or is inside words only homophones
+    spell."""
+    if spelling is not None:
+        return spelling.homophone
+    return bool(after.spelling) and all(s.homophone for s in after.spelling)
 
 
 # --------------------------------------------------------------------------- the model
@@ -721,7 +777,8 @@ class WhisperRecognizer:
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
         words = _words(text)
         try:
-            command: Command | None = parse(" ".join(words), context.players or None)
+            command: Command | None = parse(" ".join(self._said(found.tokens, context, words)),
+                                            context.players or None)
             problem = None
         except ParseError as err:
             command, problem = None, err.message
@@ -833,9 +890,14 @@ class WhisperRecognizer:
 
     def _parsed(self, tokens: list[int], context: _Context) -> Command | None:
         try:
-            return parse(" ".join(_words(self._written(tokens))), context.players or None)
+            return parse(" ".join(self._said(tokens, context)), context.players or None)
         except ParseError:
             return None
+
+    def _said(self, tokens: list[int], context: _Context, written: list[str] | None = None) -> list[str]:
+        """The words the tokens stand for (``TokenGrammar.words_of``); else those written."""
+        said = context.grammar.words_of(tokens) if tokens else None
+        return said if said is not None else written if written is not None else _words(self._written(tokens))
 
     def _written(self, tokens: list[int]) -> str:
         """The text of a command's tokens, without end-of-text."""
@@ -856,6 +918,9 @@ class WhisperRecognizer:
                               and np.logaddexp.reduce(log_probs[row, self.model.enders]) > INCOMPLETE_END_LOG_PROB)
             tokens = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
             scores = log_probs[row, tokens]
+            sounds = grammar.sounds(hyp.state)
+            if sounds:
+                scores = scores - HOMOPHONE_COST * np.isin(tokens, list(sounds))
             for i in np.argsort(-scores)[:BEAM_SIZE]:
                 token = int(tokens[i])
                 candidates.append((hyp.score + float(scores[i]), row, token, allowed[token], cut))

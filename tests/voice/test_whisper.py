@@ -145,6 +145,32 @@ def test_number_words_and_digits_are_both_spellings(tokens: TokenGrammar) -> Non
         assert walk(tokens, f" Row {word} " + " ".join(["pig"] * n) + ".") == (True, True)
 
 
+
+def written(grammar: TokenGrammar, text: str) -> list[int]:
+    return [*grammar.tokenizer.encode(text, add_special_tokens=False).ids, grammar.end]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    # "for" written as Whisper hears it after "row four": the words are read back as "for"
+    (" Bob took row 4, and 4, mole, one sheep, two pigs.", "bob took row four and for mole one sheep two pigs"),
+    (" Bob took row 1 four pig.", "bob took row one for pig"),
+    # the same tokens read as a number where that makes a whole command: four moles
+    (" Bob took row 4, and 4, mole.", "bob took row four and four mole"),
+    (" Bob swaps 2, pig, cat.", "bob swaps two pig cat"),
+    (" New game 4 Alice, Bob and Carol.", "new game for alice bob and carol"),
+])
+def test_the_words_of_a_command_are_read_as_the_grammar_took_them(tokens, text, said) -> None:
+    assert walk(tokens, text) == (True, True)
+    words = tokens.words_of(written(tokens, text))
+    assert words is not None and " ".join(words) == said
+    assert parse(" ".join(words), PLAYERS).canonical == parse(said, PLAYERS).canonical
+
+
+def test_a_homophone_is_only_a_spelling_of_its_own_word(tokens: TokenGrammar) -> None:
+    # "for" may be written "4" where "for" may be said; a count may not be written "for"
+    assert not walk(tokens, " Bob took row 4, and for, for, mole.")[0]
+    assert not walk(tokens, " row 2 for pig")[0]
+    assert tokens.words_of(written(tokens, " Bob took row 4, and for mole.")) is None  # one card of four
 # --------------------------------------------------------------------------- the model
 @pytest.fixture(autouse=True)
 def one_blas_thread():
