@@ -485,6 +485,7 @@ class TokenGrammar:
             if longer:
                 moves.append((token, _TokenState(words, longer, at + 1, spoken), None))
             following = self.words.next_words(words)
+            # One move per word; a word's own spelling wins over a homophone written alike.
             for spelling in {s.word: s for s in sorted(complete, key=lambda s: -s.homophone)}.values():
                 moves.append((token, _TokenState(following[spelling.word], spoken=spoken + 1, comma=True), spelling))
         return moves
