@@ -89,6 +89,24 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+    await _tables_measured(pilot)
+
+
+async def _tables_measured(pilot, timeout: float = 10.0) -> None:
+    """Wait until every DataTable has measured its columns. It does so on an Idle event, and
+    Pilot's pause only guesses idleness from the CPU: on a loaded machine (the suite on 3
+    workers, 2 cores) the hand grid was snapshotted before, its columns still as wide as before
+    the reveal's cells ("giraf", "10/10" for "10/10 ok")."""
+    import time
+
+    from textual.widgets import DataTable
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        tables = [t for screen in pilot.app.screen_stack for t in screen.query(DataTable)]
+        if not any(t._require_update_dimensions or t._updated_cells for t in tables):
+            return
+        await pilot.pause(0.05)
 
 
 async def play(pilot, lines: list[str]) -> None:
