@@ -69,8 +69,17 @@ def decode_all(manifest: list[dict], recognizer) -> list[dict]:
     return results
 
 
-def _decode_chunk(chunk: list[dict], engine: str, options: dict, model: str) -> list[dict]:
+def _decode_chunk(chunk: list[dict], engine: str, options: dict, model: str, tail: float | None = None) -> list[dict]:
+    set_tail(tail)
     return decode_all(chunk, recognizer_for(engine, decoder_options=options, model=model))
+
+
+def set_tail(tail: float | None) -> None:
+    """``--tail``: Whisper's silent tail (``whisper_model.TAIL_SECONDS``) in this process."""
+    if tail is not None:
+        from assistant.voice import whisper_model
+
+        whisper_model.TAIL_SECONDS = tail
 
 
 def decoder_options(pairs: list[str]) -> dict[str, object]:
@@ -88,7 +97,8 @@ def decoder_options(pairs: list[str]) -> dict[str, object]:
     return options
 
 
-def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict, model: str) -> list[dict]:
+def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict, model: str,
+                    tail: float | None = None) -> list[dict]:
     """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
     cores' times, so the full run's timing figures come from ``--jobs 1``). The processes are
     spawned, not forked: a child forked after BLAS had started its threads waited forever."""
@@ -97,7 +107,8 @@ def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict,
 
     chunks = [manifest[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs, [model] * jobs))
+        parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs, [model] * jobs,
+                              [tail] * jobs))
     order = {m["file"]: i for i, m in enumerate(manifest)}
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
 
@@ -363,6 +374,7 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
     """Everything measured for one engine, in this (fresh) process."""
     engine = args.worker
     options = decoder_options(args.option)
+    set_tail(args.tail)
     out: dict = {"engine": engine, "rss_before_mb": memory_mb("VmRSS")}
     started = time.monotonic()
     try:
@@ -381,7 +393,7 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         started = time.monotonic()
         if args.jobs > 1:
             del recognizer
-            out["results"] = decode_parallel(manifest, args.jobs, engine, options, args.model)
+            out["results"] = decode_parallel(manifest, args.jobs, engine, options, args.model, args.tail)
             out["peak_rss_mb"] = None  # the decoding processes' own; see resource.RUSAGE_CHILDREN
         else:
             out["results"] = decode_all(manifest, recognizer)
@@ -498,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a PocketSphinx decoder option to try (repeatable)")
     parser.add_argument("--model", default="", metavar="DIR",
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
+    parser.add_argument("--tail", type=float, metavar="SECONDS",
+                        help="Whisper's silent tail after the speech (whisper_model.TAIL_SECONDS) to try; decoding only")
     parser.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
