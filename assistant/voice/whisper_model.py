@@ -191,6 +191,7 @@ class _Record:
     shape: tuple[int, ...]
     dtype_code: int
     begin: int  # the record's first byte (its name's length)
+    shape_at: int  # the first byte after its name (its rank, shape, type and size follow)
     data: int  # its values' first byte
     end: int  # one past its values
 
@@ -200,6 +201,7 @@ class _ModelBin:
     header: bytes  # the version, the spec's name and revision
     records: list[_Record]
     aliases: list[tuple[str, str]]  # (alias, variable)
+    aliases_at: int  # where the aliases begin (their count), to the file's end
 
 
 def _parse_model_bin(data: bytes) -> _ModelBin:
@@ -230,15 +232,17 @@ def _parse_model_bin(data: bytes) -> _ModelBin:
     for _ in range(number("I")):
         begin = pos
         name = string()
+        shape_at = pos
         shape = tuple(number("I") for _ in range(number("B")))
         dtype_code = number("B")
         if dtype_code not in _DTYPES:
             raise KeyError(dtype_code)
         size = number("I")
-        records.append(_Record(name, shape, dtype_code, begin, pos, pos + size))
+        records.append(_Record(name, shape, dtype_code, begin, shape_at, pos, pos + size))
         pos += size
+    aliases_at = pos
     aliases = [(string(), string()) for _ in range(number("I"))]
-    return _ModelBin(header, records, aliases)
+    return _ModelBin(header, records, aliases, aliases_at)
 
 
 def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
@@ -275,18 +279,13 @@ def encoder_only_model_bin(data: bytes) -> bytes:
     parts = [model.header, struct.pack("I", len(model.records))]
     for record in model.records:
         if record.name.startswith(_UNUSED_BY_THE_ENCODER) and record.shape:
-            name_end = record.begin + 2 + struct.unpack_from("H", data, record.begin)[0]
             itemsize = np.dtype(_DTYPES[record.dtype_code]).itemsize
-            parts += [data[record.begin:name_end], struct.pack("B", len(record.shape)),
+            parts += [data[record.begin:record.shape_at], struct.pack("B", len(record.shape)),
                       struct.pack("I", 1) * len(record.shape), struct.pack("B", record.dtype_code),
                       struct.pack("I", itemsize), bytes(itemsize)]
         else:
             parts.append(data[record.begin:record.end])
-    parts.append(struct.pack("I", len(model.aliases)))
-    for pair in model.aliases:
-        for text in pair:
-            encoded = text.encode("utf-8") + b"\0"
-            parts += [struct.pack("H", len(encoded)), encoded]
+    parts.append(data[model.aliases_at:])
     return b"".join(parts)
 
 
