@@ -778,8 +778,7 @@ class WhisperRecognizer:
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
         words = _words(text)
         try:
-            command: Command | None = parse(" ".join(self._said(found.tokens, context, words)),
-                                            context.players or None)
+            command: Command | None = parse(" ".join(self._said(found.tokens, context)), context.players or None)
             problem = None
         except ParseError as err:
             command, problem = None, err.message
@@ -895,10 +894,10 @@ class WhisperRecognizer:
         except ParseError:
             return None
 
-    def _said(self, tokens: list[int], context: _Context, written: list[str] | None = None) -> list[str]:
-        """The words the tokens stand for (``TokenGrammar.words_of``); else those written."""
-        said = context.grammar.words_of(tokens) if tokens else None
-        return said if said is not None else written if written is not None else _words(self._written(tokens))
+    def _said(self, tokens: list[int], context: _Context) -> list[str]:
+        """The words the tokens stand for (``TokenGrammar.words_of``); else (no complete command)
+        those written."""
+        return context.grammar.words_of(tokens) or _words(self._written(tokens))
 
     def _written(self, tokens: list[int]) -> str:
         """The text of a command's tokens, without end-of-text."""
