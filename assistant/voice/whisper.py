@@ -77,6 +77,7 @@ from assistant.voice.recognizer import (
 from assistant.voice.whisper_model import (
     PACKAGED_MODEL_SHA256,
     Decoder,
+    ModelFile,
     ModelUnavailable,
     StepDecoder,
     check_model_dir,
@@ -84,7 +85,6 @@ from assistant.voice.whisper_model import (
     features_for,
     mel_filters,
     packaged_model_dir,
-    read_ct2_variables,
 )
 from assistant.voice.whisper_onnx import OnnxUnavailable, onnx_decoder
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
@@ -555,15 +555,9 @@ class WhisperModel:
             raise ModelUnavailable(f"Whisper needs {err.name}, which is not installed") from None
         # oneDNN reads this once, at the process's first primitive (a user's own setting stays).
         os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(ENCODER_PRIMITIVES_KEPT))
-        try:
-            self.encoder = _load_encoder(ctranslate2, path, threads)
-            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
-        except (RuntimeError, ValueError, OSError) as err:
-            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
-        if self.encoder.is_multilingual:
-            raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
         #: The NumPy decoder: the weights, the encoder's keys and values, and the fallback step.
-        self.numpy_decoder = Decoder(read_ct2_variables(path / "model.bin", "decoder/"), threads)
+        model_file = ModelFile(path / "model.bin")
+        self.numpy_decoder = Decoder(model_file.variables("decoder/"), threads)
         self.decoder: StepDecoder = self.numpy_decoder
         #: "onnxruntime", or "numpy (why not)": nothing is printed (the table is full-screen).
         self.decoder_backend = "onnxruntime"
@@ -571,7 +565,19 @@ class WhisperModel:
             self.decoder = onnx_decoder(self.numpy_decoder, threads)
         except OnnxUnavailable as err:
             self.decoder_backend = f"numpy ({err})"
-            self.numpy_decoder.output  # noqa: B018 - its head's weights made now, not at the first utterance
+            self.numpy_decoder.make_float32_weights()  # now, not at the first utterance
+        # Each decoder has made its own copies: the file's pages go back (the token lookup
+        # reads the rows it needs again).
+        model_file.forget_pages()
+        # The encoder after the decoder: ORT's packing (the folded table beside its packed copy)
+        # is the load's height, and the encoder is not in memory yet then.
+        try:
+            self.encoder = _load_encoder(ctranslate2, path, threads)
+            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
+        except (RuntimeError, ValueError, OSError) as err:
+            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
+        if self.encoder.is_multilingual:
+            raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2

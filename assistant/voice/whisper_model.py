@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import mmap
 import os
 import shutil
 import struct
@@ -204,7 +205,7 @@ class _ModelBin:
     aliases_at: int  # where the aliases begin (their count), to the file's end
 
 
-def _parse_model_bin(data: bytes) -> _ModelBin:
+def _parse_model_bin(data: bytes | mmap.mmap) -> _ModelBin:
     """The layout of a CTranslate2 ``model.bin`` (``ModelSpec._serialize``, binary version 5 or
     6): a header, then per variable its name, shape, type and raw bytes; then aliases."""
     pos = 0
@@ -245,24 +246,52 @@ def _parse_model_bin(data: bytes) -> _ModelBin:
     return _ModelBin(header, records, aliases, aliases_at)
 
 
-def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
-    """The variables of a CTranslate2 ``model.bin`` whose names start with ``prefix``."""
-    data = path.read_bytes()
-    try:
-        model = _parse_model_bin(data)
+class ModelFile:
+    """A CTranslate2 ``model.bin`` mapped read-only: its variables are views of the file, read
+    from disk as they are touched. What the decoders copy (ONNX Runtime's packed weights, NumPy's
+    float32 ones) is theirs; once they are built, ``forget_pages`` hands the file's pages back
+    (they stay in the kernel's page cache), and the token table's rows come back one page at a
+    time as tokens are looked up. Reading the file into memory instead kept 40 MB of table and
+    33 MB of float32 layers resident beside ORT's own copies (bench/NOTES.md, session 12)."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            with open(path, "rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            self._model = _parse_model_bin(self._map)
+        except OSError as err:
+            raise ModelUnavailable(f"{path} cannot be read ({err.strerror or err})") from None
+        except _MALFORMED as err:
+            raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
+        self.path = path
+
+    def variables(self, prefix: str) -> dict[str, np.ndarray]:
+        """The variables whose names start with ``prefix``: read-only views of the file."""
         variables: dict[str, np.ndarray] = {}
-        for record in model.records:
-            if record.name.startswith(prefix):
-                dtype = np.dtype(_DTYPES[record.dtype_code])
-                variables[record.name] = np.frombuffer(
-                    data, dtype=dtype, count=(record.end - record.data) // dtype.itemsize,
-                    offset=record.data).reshape(record.shape)
-        for alias, target in model.aliases:
+        try:
+            for record in self._model.records:
+                if record.name.startswith(prefix):
+                    dtype = np.dtype(_DTYPES[record.dtype_code])
+                    variables[record.name] = np.frombuffer(
+                        self._map, dtype=dtype, count=(record.end - record.data) // dtype.itemsize,
+                        offset=record.data).reshape(record.shape)
+        except _MALFORMED as err:
+            raise ModelUnavailable(f"{self.path} is not a CTranslate2 model ({type(err).__name__})") from None
+        for alias, target in self._model.aliases:
             if alias.startswith(prefix) and target in variables:
                 variables[alias] = variables[target]
-    except _MALFORMED as err:
-        raise ModelUnavailable(f"{path} is not a CTranslate2 model ({type(err).__name__})") from None
-    return variables
+        return variables
+
+    def forget_pages(self) -> None:
+        """Drop the file's pages from this process's memory; a view read later reads them again."""
+        if hasattr(mmap, "MADV_DONTNEED"):
+            self._map.madvise(mmap.MADV_DONTNEED)
+
+
+def read_ct2_variables(path: Path, prefix: str) -> dict[str, np.ndarray]:
+    """The variables of a CTranslate2 ``model.bin`` whose names start with ``prefix`` (views of
+    the mapped file, which they keep open)."""
+    return ModelFile(path).variables(prefix)
 
 
 #: The decoder's variables that CTranslate2 would load and never use here (our decoder reads
@@ -440,6 +469,47 @@ class _Layer:
     ffn_out: tuple[np.ndarray, np.ndarray]
 
 
+@dataclass(frozen=True)
+class StoredLinear:
+    """A linear layer as the model file stores it: weight (out, in) and bias, float16 or float32,
+    views of the file. Its first ``scaled`` outputs are multiplied by ``scale`` (attention's
+    1 / sqrt(head width) on the queries: a power of two for Whisper's heads, so exact)."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+    scale: float = 1.0
+    scaled: int = 0
+
+    def float32(self) -> tuple[np.ndarray, np.ndarray]:
+        """(weight (in, out), bias) in float32 with the scale applied: a copy of NumPy's own."""
+        weight = np.ascontiguousarray(self.weight.T, dtype=np.float32)
+        bias = np.array(self.bias, dtype=np.float32)
+        weight[:, : self.scaled] *= self.scale
+        bias[: self.scaled] *= self.scale
+        return weight, bias
+
+
+@dataclass(frozen=True)
+class StoredLayer:
+    """One decoder layer as stored: its norms (float32 copies: small) and its linears."""
+
+    self_norm: tuple[np.ndarray, np.ndarray]
+    self_qkv: StoredLinear
+    self_out: StoredLinear
+    cross_norm: tuple[np.ndarray, np.ndarray]
+    cross_q: StoredLinear
+    cross_kv: StoredLinear
+    cross_out: StoredLinear
+    ffn_norm: tuple[np.ndarray, np.ndarray]
+    ffn_in: StoredLinear
+    ffn_out: StoredLinear
+
+    def float32(self, cross_kv: tuple[np.ndarray, np.ndarray]) -> _Layer:
+        return _Layer(self.self_norm, self.self_qkv.float32(), self.self_out.float32(),
+                      self.cross_norm, self.cross_q.float32(), cross_kv, self.cross_out.float32(),
+                      self.ffn_norm, self.ffn_in.float32(), self.ffn_out.float32())
+
+
 def _linear(x: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     out = x @ weights[0]
     out += weights[1]
@@ -450,7 +520,7 @@ class Decoder:
     """Whisper's text decoder in NumPy (float32), one step at a time with a key/value cache.
 
     A step is bound by reading the weights (33 MB for the layers, 80 MB for the output head, made
-    from the stored table at the first NumPy step: ``output``), so
+    in float32 from the stored ones at the first NumPy step: ``layers``, ``output``), so
     it is written for that: the keys and values go into a buffer with room to grow (no
     concatenation per step), few temporaries, and the output head (a third of the weights' reads
     and half the step) split over the vocabulary between the calling thread and one helper thread
@@ -460,27 +530,31 @@ class Decoder:
     (``threadpool_limits(1, user_api="blas")``), as ``WhisperRecognizer.finish`` does."""
 
     def __init__(self, variables: dict[str, np.ndarray], threads: int = 2) -> None:
-        def get(name: str, dtype: type | None = np.float32) -> np.ndarray:
-            """A copy of our own of the variable, in ``dtype`` (None: as stored)."""
+        def stored(name: str) -> np.ndarray:
             try:
-                return np.array(variables["decoder/" + name], dtype=dtype)
+                return variables["decoder/" + name]
             except KeyError:
                 raise ModelUnavailable(f"the Whisper model has no decoder/{name}") from None
 
-        def linear(name: str, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-            weight, bias = np.ascontiguousarray(get(name + "/weight").T), get(name + "/bias")
-            weight[:, : self.width] *= scale
-            bias[: self.width] *= scale
-            return weight, bias
+        def get(name: str) -> np.ndarray:
+            """A float32 copy of our own of the variable."""
+            return np.array(stored(name), dtype=np.float32)
+
+        def linear(name: str, scale: float = 1.0) -> StoredLinear:
+            weight, bias = stored(name + "/weight"), stored(name + "/bias")
+            if weight.dtype not in (np.float16, np.float32) or weight.ndim != 2:
+                raise ModelUnavailable(f"the Whisper model's decoder/{name} is not float16 or float32"
+                                       " (an int8 model needs its float16 original)")
+            return StoredLinear(weight, bias, scale, self.width if scale != 1.0 else 0)
 
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return get(name + "/gamma"), get(name + "/beta")
 
         # The embedding table as the model stores it (vocabulary, width; float16 in the packaged
-        # model: 40 MB, each value exactly a float32's): the token lookup reads its rows, and
-        # ONNX Runtime's output head packs its own copy from it. The NumPy head's float32 copy
-        # (80 MB) is only made when the NumPy step runs (``output``).
-        self.table = get("embeddings/weight", dtype=None)
+        # model: 40 MB, each value exactly a float32's), a view of the model's file: the token
+        # lookup reads its rows, and ONNX Runtime's output head packs its own copy from it. The
+        # NumPy head's float32 copy (80 MB) is only made when the NumPy step runs (``output``).
+        self.table = stored("embeddings/weight")
         if self.table.dtype not in (np.float16, np.float32) or self.table.ndim != 2:
             raise ModelUnavailable("the Whisper model's embeddings are not a float16 or float32 table")
         self._output: np.ndarray | None = None
@@ -493,19 +567,24 @@ class Decoder:
         # Attention's 1/sqrt(head width) goes into the query weights: for Whisper's 64-wide
         # heads it is 1/8, a power of two, so every product is bit for bit the scaled one.
         scale = 1.0 / math.sqrt(self.head_width)
-        self.layers: list[_Layer] = []
+        #: The layers as stored: ONNX Runtime's step is built from these, NumPy's from ``layers``.
+        self.stored_layers: list[StoredLayer] = []
         index = 0
         while f"decoder/layer_{index}/ffn/linear_0/weight" in variables:
             p = f"layer_{index}/"
-            self.layers.append(_Layer(
+            self.stored_layers.append(StoredLayer(
                 norm(p + "self_attention/layer_norm"), linear(p + "self_attention/linear_0", scale),
                 linear(p + "self_attention/linear_1"), norm(p + "attention/layer_norm"),
                 linear(p + "attention/linear_0", scale), linear(p + "attention/linear_1"),
                 linear(p + "attention/linear_2"), norm(p + "ffn/layer_norm"),
                 linear(p + "ffn/linear_0"), linear(p + "ffn/linear_1")))
             index += 1
-        if not self.layers:
+        if not self.stored_layers:
             raise ModelUnavailable("the Whisper model has no decoder layers")
+        self.depth = len(self.stored_layers)
+        # The encoder's keys and values are NumPy's whichever runs the step (5 MB of float32).
+        self._cross_kv = [layer.cross_kv.float32() for layer in self.stored_layers]
+        self._layers: list[_Layer] | None = None
         self._helper = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="whisper-decoder")
                         if threads > 1 and (os.cpu_count() or 1) > 1 else None)
         bounds = np.linspace(0, self.vocab, _HEAD_PARTS + 1).astype(int)
@@ -518,6 +597,18 @@ class Decoder:
         if self._output is None:
             self._output = np.ascontiguousarray(self.table.T, dtype=np.float32)
         return self._output
+
+    @property
+    def layers(self) -> list[_Layer]:
+        """The layers in float32 for the NumPy step (33 MB), made at its first use."""
+        if self._layers is None:
+            self._layers = [layer.float32(kv) for layer, kv in zip(self.stored_layers, self._cross_kv, strict=True)]
+        return self._layers
+
+    def make_float32_weights(self) -> None:
+        """Make the NumPy step's weights now (not at the first utterance)."""
+        self.output  # noqa: B018
+        self.layers  # noqa: B018
 
     def _shared(self, jobs: list[Callable[[], _T]]) -> list[_T]:
         """The jobs' results, in order. This thread and the helper each take the next job not
@@ -545,14 +636,14 @@ class Decoder:
         NumPy's slow generic loop: half of each step's time.) Layers shared with the helper."""
         frames = np.ascontiguousarray(encoded[0], dtype=np.float32)
 
-        def layer_cache(layer: _Layer) -> tuple[np.ndarray, np.ndarray]:
-            k, v = np.split(frames @ layer.cross_kv[0] + layer.cross_kv[1], 2, axis=-1)
+        def layer_cache(cross_kv: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+            k, v = np.split(frames @ cross_kv[0] + cross_kv[1], 2, axis=-1)
             count = k.shape[0]
             keys = np.ascontiguousarray(k.reshape(count, self.heads, self.head_width).transpose(1, 2, 0))
             values = np.ascontiguousarray(v.reshape(count, self.heads, self.head_width).transpose(1, 0, 2))
             return keys, values
 
-        return self._shared([partial(layer_cache, layer) for layer in self.layers])
+        return self._shared([partial(layer_cache, kv) for kv in self._cross_kv])
 
     def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> DecoderState:
         """Run the prompt; returns the state after it (batch 1) and its last log-probabilities."""
@@ -689,7 +780,7 @@ class DecoderState(BeamRows):
         if self.cache is not None and self.cache.filled == self.length and self.cache.data.shape[4] >= end:
             self.cache.filled = end
             return self.cache
-        shape = (len(decoder.layers), 2, batch, decoder.heads,
+        shape = (decoder.depth, 2, batch, decoder.heads,
                  min(decoder.max_positions, end + _CACHE_ROOM), decoder.head_width)
         data = np.empty(shape, dtype=np.float32)
         if self.cache is not None:

@@ -5,17 +5,20 @@ Used by ``assistant.voice.whisper.WhisperModel``, which falls back to the NumPy 
 ``onnx_decoder`` returns None (onnxruntime or onnx missing, or the session not built).
 
 The graph of one step (any batch, any number of new tokens; the prompt and the beam's steps alike)
-is written with ``onnx.helper`` from an already loaded ``Decoder``: its weights (the queries
-already scaled), its layer norms (eps 1e-5), exact GELU (Erf) and its output head. The weights
-are not copied into the graph: ORT gets them as external initializers that point at the NumPy
-arrays (which the decoder object keeps alive), so the graph is a few kilobytes and nothing is
-written to disk. ORT keeps its own packed copy of the linears' weights (about 113 MB: the price
-of the faster products). The output head reads the embedding table as the model stores it
-(``Decoder.table``, float16 in the packaged model) through a Cast that ORT folds before packing,
-so the NumPy head's float32 copy (80 MB) is never made while ORT runs: the peak RSS of 300
-utterances fell from 489 to 451 MB, every log-probability bit for bit the same. The token lookup
-(``Decoder.embed``) and the encoder's keys and values (``Decoder.cross_cache``) stay NumPy's: a
-lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the embedding table.
+is written with ``onnx.helper`` from an already loaded ``Decoder``: its weights as the model file
+stores them (``Decoder.stored_layers``, ``Decoder.table``: float16 views of the mapped
+``model.bin`` in the packaged model), its layer norms (eps 1e-5), exact GELU (Erf) and its output
+head. The weights are not copied into the graph: ORT gets them as external initializers that point
+at those arrays, so the graph is a few kilobytes and nothing is written to disk. Each linear is a
+Gemm (transB) over the stored weight through a Cast (and the queries' scale, a Mul); ORT folds
+these constants, packs the float32 result for its products (about 113 MB: the price of the faster
+products, the output head most of it) and drops the folded copy. So no float32 copy of NumPy's
+is made while ORT runs (the head's 80 MB, the layers' 33 MB), and once the session is built the
+file's pages go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 290 MB,
+every log-probability bit for bit the same (MatMul with a folded Transpose kept the folded copy
+beside the packed one). The token lookup (``Decoder.embed``) and the encoder's keys and values
+(``Decoder.cross_cache``) stay NumPy's: a lookup in the graph made ORT's optimiser keep an 80 MB
+transposed copy of the embedding table.
 
 Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
 whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
@@ -36,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.voice.whisper_model import BeamRows, Decoder, causal_mask
+from assistant.voice.whisper_model import BeamRows, Decoder, StoredLinear, causal_mask
 
 _OPSET = 17
 #: ONNX Runtime's environment variable that turns its telemetry off entirely (read once, at import).
@@ -89,9 +92,23 @@ class _Builder:
         self.nodes.append(self.h.make_node(op, inputs, outs, name=f"{op}_{self.count}", **attrs))
         return outs[0]
 
-    def linear(self, x: str, weights: tuple[np.ndarray, np.ndarray], name: str) -> str:
-        y = self.node("MatMul", [x, self.weight(name + ".w", weights[0])])
-        return self.node("Add", [y, self.weight(name + ".b", weights[1])])
+    def float32(self, name: str, array: np.ndarray) -> str:
+        """A stored weight as float32: a float16 one through a Cast that ORT folds."""
+        weight = self.weight(name, array)
+        return weight if array.dtype == np.float32 else self.node("Cast", [weight], to=self.tp.FLOAT)
+
+    def linear(self, x: str, linear: StoredLinear, name: str) -> str:
+        """x @ weight.T + bias, the scale on the first outputs. The weight stays as stored (out,
+        in) for a Gemm with transB; the cast and the scale are on constants, so ORT folds them
+        and packs the result for the product."""
+        weight = self.float32(name + ".w", linear.weight)
+        bias = self.float32(name + ".b", linear.bias)
+        if linear.scaled:
+            factors = np.ones(linear.bias.shape, dtype=np.float32)
+            factors[: linear.scaled] = linear.scale
+            weight = self.node("Mul", [weight, self.weight(name + ".rows", factors[:, None].copy())])
+            bias = self.node("Mul", [bias, self.weight(name + ".scale", factors)])
+        return self.node("Gemm", [x, weight, bias], transB=1)
 
     def norm(self, x: str, weights: tuple[np.ndarray, np.ndarray], name: str) -> str:
         return self.node("LayerNormalization", [x, self.weight(name + ".g", weights[0]),
@@ -112,7 +129,7 @@ def build_graph(decoder: Decoder) -> _Graph:
     inputs = [value("embedded", TensorProto.FLOAT, ["B", "T", width]),
               value("mask", TensorProto.FLOAT, ["T", "PT"])]
     outputs = [value("log_probs", TensorProto.FLOAT, ["B", decoder.vocab])]
-    for i in range(len(decoder.layers)):
+    for i in range(decoder.depth):
         inputs += [value(f"past_k{i}", TensorProto.FLOAT, ["B", heads, "P", head_width]),
                    value(f"past_v{i}", TensorProto.FLOAT, ["B", heads, "P", head_width]),
                    value(f"cross_k{i}", TensorProto.FLOAT, [heads, head_width, "F"]),
@@ -125,7 +142,7 @@ def build_graph(decoder: Decoder) -> _Graph:
     shape_bt3hd = b.node("Concat", [shape_bt, b.constant("three_heads_width", [3, heads, head_width])], axis=0)
     rows_hd = b.constant("rows_heads_width", [-1, heads, head_width])
     first = b.constant("first", [0])
-    for i, layer in enumerate(decoder.layers):
+    for i, layer in enumerate(decoder.stored_layers):
         p = f"layer{i}."
         qkv = b.linear(b.norm(x, layer.self_norm, p + "self_norm"), layer.self_qkv, p + "self_qkv")
         qkv = b.node("Transpose", [b.node("Reshape", [qkv, shape_bt3hd])], perm=[2, 0, 3, 1, 4])
@@ -158,9 +175,7 @@ def build_graph(decoder: Decoder) -> _Graph:
     last = b.node("Reshape", [last, b.constant("batch_width", [-1, width])])
     # The head reads the embedding table as stored (vocabulary, width), through a Cast that ORT
     # folds into a float32 copy of its own, packs for the product, and drops.
-    table = b.weight("table", decoder.table)
-    if decoder.table.dtype != np.float32:
-        table = b.node("Cast", [table], to=TensorProto.FLOAT)
+    table = b.float32("table", decoder.table)
     logits = b.node("Gemm", [b.norm(last, decoder.final_norm, "final_norm"), table], transB=1)
     b.node("LogSoftmax", [logits], ["log_probs"], axis=-1)
     graph = helper.make_graph(b.nodes, "whisper_decoder_step", inputs, outputs, b.initializers)
@@ -194,9 +209,9 @@ class OrtDecoder:
     def __init__(self, decoder: Decoder, session: Any, weights: dict[str, np.ndarray]) -> None:
         self.numpy = decoder
         self.session = session
-        self._weights = weights  # ORT reads these arrays in place: they must outlive the session
-        self.layers = decoder.layers
-        self._outputs = ["log_probs"] + [f"present_{kv}{i}" for i in range(len(decoder.layers)) for kv in "kv"]
+        self._weights = weights  # ORT's initializers point into these arrays: they must outlive it
+        self.depth = decoder.depth
+        self._outputs = ["log_probs"] + [f"present_{kv}{i}" for i in range(decoder.depth) for kv in "kv"]
 
     def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         return self.numpy.cross_cache(encoded)
@@ -224,7 +239,7 @@ class OrtDecoder:
             feeds[f"past_k{i}"], feeds[f"past_v{i}"] = keys, values
             feeds[f"cross_k{i}"], feeds[f"cross_v{i}"] = cross_k, cross_v
         out = self.session.run(self._outputs, feeds)
-        cache = [(out[1 + 2 * i], out[2 + 2 * i]) for i in range(len(self.layers))]
+        cache = [(out[1 + 2 * i], out[2 + 2 * i]) for i in range(self.depth)]
         return OrtState(state.cross, cache, offset + count, out[0])
 
 

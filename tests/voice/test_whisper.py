@@ -28,7 +28,13 @@ from assistant.voice.recognizer import (
     read_wav,
 )
 from assistant.voice.whisper import TokenGrammar, WhisperModel, WhisperRecognizer, WordGrammar
-from assistant.voice.whisper_model import Decoder, packaged_model_dir, read_ct2_variables
+from assistant.voice.whisper_model import (
+    Decoder,
+    ModelFile,
+    ModelUnavailable,
+    packaged_model_dir,
+    read_ct2_variables,
+)
 from assistant.voice.whisper_onnx import OrtDecoder, onnx_decoder
 from engine.deck import ANIMALS
 
@@ -601,6 +607,22 @@ def test_a_damaged_model_falls_back(tmp_path: Path) -> None:
     assert note is not None and "PocketSphinx" in note
 
 
+def test_a_model_file_that_is_empty_or_int8_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    """The decoder reads the stored weights in place: an empty file cannot be mapped, and int8
+    weights (a quantised model) are not weights it can run."""
+    empty = tmp_path / "model.bin"
+    empty.write_bytes(b"")
+    with pytest.raises(ModelUnavailable, match="not a CTranslate2 model|cannot be read"):
+        ModelFile(empty)
+    source = packaged_model_dir()
+    assert source is not None
+    variables = read_ct2_variables(source / "model.bin", "decoder/")
+    name = "decoder/layer_0/ffn/linear_0/weight"
+    variables[name] = variables[name].astype(np.int8)
+    with pytest.raises(ModelUnavailable, match="layer_0/ffn/linear_0 is not float16 or float32"):
+        Decoder(variables)
+
+
 def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch) -> None:
     source = packaged_model_dir()
     assert source is not None
@@ -857,16 +879,31 @@ for i, length in enumerate(lengths):
     model.greedy(audio, limit=2)
     if i == 8:
         settled = rss_mb()
+
+def model_file_resident_mb():  # how much of model.bin this process holds (its mappings' Rss)
+    total, inside = 0, False
+    for line in open("/proc/self/smaps"):
+        fields = line.split()
+        if "-" in fields[0] and len(fields) >= 5:  # a mapping's header line
+            inside = fields[-1].endswith("model.bin") and "ctranslate2" not in fields[-1]
+        elif inside and fields[0] == "Rss:":
+            total += int(fields[1])
+    return total / 1024
+
 print(json.dumps({"growth_mb": rss_mb() - settled, "backend": model.decoder_backend,
-                  "float32_head_made": model.numpy_decoder._output is not None}))
+                  "float32_head_made": model.numpy_decoder._output is not None,
+                  "float32_layers_made": model.numpy_decoder._layers is not None,
+                  "model_file_resident_mb": model_file_resident_mb()}))
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
-def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_head(tmp_path) -> None:
+def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights(tmp_path) -> None:
     """In a fresh process: the encoder's oneDNN kept a primitive (~0.75 MB) for every input
-    length it met, 1,024 of them (a benchmark of 300 utterances grew by 130 MB); and while ONNX
-    Runtime runs the step the NumPy head's 80 MB float32 table is never made."""
+    length it met, 1,024 of them (a benchmark of 300 utterances grew by 130 MB); while ONNX
+    Runtime runs the step the NumPy head's 80 MB float32 table and its 33 MB of float32 layers
+    are never made; and the model file's 76 MB, mapped, are not held once both decoders are
+    built (the token lookup reads back a few rows)."""
     import json
     import subprocess
 
@@ -875,7 +912,8 @@ def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_head
                           check=True, env=env, cwd=tmp_path, timeout=120)
     measured = json.loads(done.stdout.strip().splitlines()[-1])
     assert measured["backend"] == "onnxruntime"
-    assert not measured["float32_head_made"]
+    assert not measured["float32_head_made"] and not measured["float32_layers_made"]
+    assert measured["model_file_resident_mb"] < 8, measured
     assert measured["growth_mb"] < 10, measured  # 21 more lengths: about 24 MB without the bound
 
 
