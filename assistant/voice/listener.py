@@ -295,12 +295,35 @@ def _continues(begun: Command | None, whole: Command) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _libc() -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
 def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's ``malloc_trim``, or None on a C library without it."""
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return None
+    return getattr(_libc(), "malloc_trim", None)
+
+
+#: glibc's ``mallopt`` parameter for the size from which an allocation is its own mapping.
+_M_MMAP_THRESHOLD = -3
+#: Allocations from this size on are mappings of their own, unmapped when freed.
+LARGE_ALLOCATION_BYTES = 4 << 20
+
+
+def return_large_buffers() -> None:
+    """Make glibc map every allocation of ``LARGE_ALLOCATION_BYTES`` or more on its own, so that
+    it goes back to the system when freed. By default glibc raises that bound to the largest
+    block freed so far (up to 32 MB) and serves such blocks from its heap afterwards, where they
+    stay resident between decodings. The 100 lines of a 4-player game decoded in one process
+    (with ``release_freed_memory`` after each): resident at the end 360 -> 339 MB, highest 425 ->
+    403 MB, the same time (bench/NOTES.md, session 12). Process-wide; called before the
+    recogniser loads."""
+    mallopt = getattr(_libc(), "mallopt", None)
+    if mallopt is not None:
+        mallopt(_M_MMAP_THRESHOLD, LARGE_ALLOCATION_BYTES)
 
 
 def release_freed_memory() -> None:
@@ -408,6 +431,7 @@ class Listener:
         from assistant.voice.audio import ArecordSource, AudioUnavailable, WavSource
         from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
 
+        return_large_buffers()
         try:
             self.recognizer, self.note = make_recognizer(
                 self.settings.engine, model=self.settings.whisper_model)

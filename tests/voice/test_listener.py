@@ -379,3 +379,36 @@ def test_memory_freed_after_an_utterance_goes_back_to_the_system() -> None:
     release_freed_memory()
     assert resident_mb() < kept - 100, "the freed pieces stayed resident"
     assert len(pinned) == 4000
+
+
+_LARGE_BUFFER_SCRIPT = """
+import os, sys
+import numpy as np
+from assistant.voice.listener import return_large_buffers
+
+def resident_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+if sys.argv[1] == "bounded":
+    return_large_buffers()
+first = np.ones(30 << 20, np.uint8)  # an encoder's largest buffer, freed
+del first
+before = resident_mb()
+second = np.ones(20 << 20, np.uint8)  # a later, smaller one
+del second
+print(resident_mb() - before)
+"""
+
+
+@pytest.mark.skipif(_malloc_trim() is None, reason="the C library is not glibc")
+def test_a_large_buffer_freed_after_a_larger_one_goes_back_to_the_system() -> None:
+    """glibc serves a block smaller than the largest freed so far from its heap, where it stays
+    resident when freed; ``return_large_buffers`` maps each one on its own. In a fresh process,
+    as the listener calls it before the recogniser loads."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LARGE_BUFFER_SCRIPT, "bounded"], capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert float(done.stdout.strip()) < 2, done.stdout
