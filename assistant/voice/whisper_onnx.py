@@ -16,9 +16,9 @@ products, the output head most of it) and drops the folded copy. So no float32 c
 is made while ORT runs (the head's 80 MB, the layers' 33 MB), and once the session is built the
 file's pages go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 272 MB
 (with the encoder loaded after the decoder), every log-probability bit for bit the same (MatMul
-with a folded Transpose kept the folded copy beside the packed one). The token lookup (``Decoder.embed``) and the encoder's keys and values
-(``Decoder.cross_cache``) stay NumPy's: a lookup in the graph made ORT's optimiser keep an 80 MB
-transposed copy of the embedding table.
+with a folded Transpose kept the folded copy beside the packed one). The token lookup
+(``Decoder.embed``) and the encoder's keys and values (``Decoder.cross_cache``) stay NumPy's: a
+lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the embedding table.
 
 Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
 whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
