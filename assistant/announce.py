@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.actions import Knock, SetStarter
-from engine.deck import Cards
+from engine.deck import Animal, Cards
 from engine.events import (
     Event,
     GameStarted,
@@ -224,8 +224,18 @@ def heard_readback(command_text: str, intent: str, applied: bool, asked: bool) -
     return [readback(command_text, intent)]
 
 
+def _hand(words: list[str]) -> Cards | None:
+    """The cards of a canonical hand's counted list (``2 giraffe 1 bear``), or None."""
+    try:
+        return Cards({Animal(a): int(n) for n, a in zip(words[::2], words[1::2], strict=True)})
+    except ValueError:
+        return None
+
+
 def readback(command_text: str, intent: str) -> str:
-    """How a heard command is read back before it is applied, e.g. ``Alice swaps 2: bear and dog``."""
+    """How a heard command is read back before it is applied, e.g. ``Alice swaps 2: bear and dog``.
+    A hand is said as a person would say it ("a bear, 2 moles"), not as counted words ("1 bear 2
+    mole"), so that whoever holds it can check it by ear."""
     words = command_text.split()
     if intent == "swap":
         return f"{title(words[0])} swaps {words[2]}: {listed(words[3:])}."
@@ -233,6 +243,10 @@ def readback(command_text: str, intent: str) -> str:
         return f"Row {words[1]}: {listed(words[2:])}."
     if intent == "new_game" and len(words) > 2:
         return f"New game: {names(words[2:])}."
+    if intent == "hand" and len(words) > 3:
+        hand = _hand(words[2:])
+        if hand is not None:  # "Judy has 2 giraffes, a bear, 2 moles, 3 goats, a sheep and a dog."
+            return f"{title(words[0])} has {describe(hand)}."
     if words and intent in ("starts", "knock", "pass", "hand", "sudden_death"):
         return title(command_text) + "."
     return command_text[:1].upper() + command_text[1:] + "."

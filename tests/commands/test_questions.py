@@ -119,7 +119,7 @@ def test_yes_to_a_heard_hand_says_who_is_left_not_the_hand_again() -> None:
     ref = referee("new game alice bob carol", "alice starts", *ROWS, "alice swaps 1 pig",
                   "bob swaps 1 cat", "carol swaps 1 dog", "alice knocks", "bob passes", "carol passes")
     asked = heard(ref, "alice has three giraffes two bears five dogs")
-    assert asked.said == ["Heard: Alice has 3 giraffe 2 bear 5 dog. Say yes to apply it, or no."]
+    assert asked.said == ["Heard: Alice has 3 giraffes, 2 bears and 5 dogs. Say yes to apply it, or no."]
     assert ref.handle("yes").said == ["Applied.", "Waiting for Bob and Carol."]
     assert ref.history()[-1] == "alice has 3 giraffe 2 bear 5 dog"
     typed = ref.handle("bob has pig 2 giraffe 2 bear 5 sheep")  # typed: applied at once, and said

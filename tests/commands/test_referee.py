@@ -149,6 +149,11 @@ def test_readback_of_heard_commands() -> None:
     assert readback("bob knocks", "knock") == "Bob knocks."
     assert readback("undo", "undo") == "Undo."
     assert readback("new game alice bob carol", "new_game") == "New game: Alice, Bob and Carol."
+    # A hand as a person says it, so that its holder hears a wrong card: not "1 bear 2 mole".
+    assert (readback("judy has 2 giraffe 1 bear 2 mole 3 goat 1 sheep 1 dog", "hand")
+            == "Judy has 2 giraffes, a bear, 2 moles, 3 goats, a sheep and a dog.")
+    assert readback("bob has 1 mouse", "hand") == "Bob has a mouse."
+    assert readback("bob has all pigs", "sudden_death") == "Bob has all pigs."
 
 
 def test_an_applied_heard_command_is_read_back_by_its_answer() -> None:
