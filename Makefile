@@ -66,11 +66,13 @@ bench: setup
 # The voice benchmark: 1,800 synthesised files (half a minute), then each engine in turn (12 to 35
 # minutes each, depending on how busy the cores are), then three whole games by voice through the
 # listener at real-time pace (21 minutes of audio, so about 25 minutes per engine: see
-# bench/voice_game.py). One engine at a time, so each step uses at most the 2 cores.
+# bench/voice_game.py), then the real table's memory through the 4-player game (tmux, about 8
+# minutes: bench/table_memory.py). One engine at a time, so each step uses at most the 2 cores.
 bench-voice: setup
 	$(BIN)/python bench/voice_corpus.py --jobs 2
 	$(BIN)/python bench/voice_run.py --engine both --voices --intents
 	$(BIN)/python bench/voice_game.py --engine both
+	$(BIN)/python bench/table_memory.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
