@@ -454,15 +454,15 @@ def _softmax_in_place(x: np.ndarray) -> np.ndarray:
 
 @dataclass
 class _Layer:
-    """One decoder layer's weights: norms (gamma, beta), linears (weight (in, out), bias). The
-    query weights already carry attention's 1 / sqrt(head width)."""
+    """One decoder layer's weights for the NumPy step: norms (gamma, beta), linears (weight (in,
+    out), bias). The query weights already carry attention's 1 / sqrt(head width). The encoder's
+    keys and values are made by ``Decoder.cross_cache`` from its own copy of their linear."""
 
     self_norm: tuple[np.ndarray, np.ndarray]
     self_qkv: tuple[np.ndarray, np.ndarray]
     self_out: tuple[np.ndarray, np.ndarray]
     cross_norm: tuple[np.ndarray, np.ndarray]
     cross_q: tuple[np.ndarray, np.ndarray]
-    cross_kv: tuple[np.ndarray, np.ndarray]
     cross_out: tuple[np.ndarray, np.ndarray]
     ffn_norm: tuple[np.ndarray, np.ndarray]
     ffn_in: tuple[np.ndarray, np.ndarray]
@@ -504,9 +504,10 @@ class StoredLayer:
     ffn_in: StoredLinear
     ffn_out: StoredLinear
 
-    def float32(self, cross_kv: tuple[np.ndarray, np.ndarray]) -> _Layer:
+    def float32(self) -> _Layer:
+        """The NumPy step's layer (the encoder's keys and values are ``Decoder.cross_cache``'s)."""
         return _Layer(self.self_norm, self.self_qkv.float32(), self.self_out.float32(),
-                      self.cross_norm, self.cross_q.float32(), cross_kv, self.cross_out.float32(),
+                      self.cross_norm, self.cross_q.float32(), self.cross_out.float32(),
                       self.ffn_norm, self.ffn_in.float32(), self.ffn_out.float32())
 
 
@@ -602,7 +603,7 @@ class Decoder:
     def layers(self) -> list[_Layer]:
         """The layers in float32 for the NumPy step (33 MB), made at its first use."""
         if self._layers is None:
-            self._layers = [layer.float32(kv) for layer, kv in zip(self.stored_layers, self._cross_kv, strict=True)]
+            self._layers = [layer.float32() for layer in self.stored_layers]
         return self._layers
 
     def make_float32_weights(self) -> None:
