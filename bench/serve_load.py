@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The load test borrows the test suite's server helpers (tests/ is not installed).
 sys.path.insert(0, str(ROOT))
 
-from figures import percentile  # noqa: E402
+from figures import percentile, process_memory_kb  # noqa: E402
 
 from tests.web.conftest import EventReader, game_lines, start_server  # noqa: E402
 
@@ -78,14 +78,6 @@ def play_chat(env: dict[str, str], lines: list[str], gap: float, deadline: float
     return answered, took, commands
 
 
-def rss_kb(pid: int) -> tuple[int, int]:
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        fields[key] = value.strip()
-    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=20)
@@ -115,9 +107,9 @@ def main() -> int:
             for reader in readers:
                 _, hello = reader.next(timeout=10)
                 assert hello is not None and hello["kind"] == "state"
-            rss_idle = rss_kb(served.process.pid)[0]
+            rss_idle = process_memory_kb(served.process.pid)[0]
             answered, served_took, commands = play_chat(env, lines, args.gap, deadline)
-            rss_now, rss_peak = rss_kb(served.process.pid)
+            rss_now, rss_peak = process_memory_kb(served.process.pid)
             latencies: list[float] = []
             complete = True
             for reader in readers:

@@ -33,6 +33,7 @@ import wave
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from figures import percentile, process_memory_kb
 from voice_game import ROOT, choose_seed, pink_noise, render, script
 
 SESSION = "lifeguard-table-memory"
@@ -51,17 +52,6 @@ def game_files(players: int, seeds: int, out: Path) -> tuple[Path, list[str], li
             render(script(players, seed), out, pink_noise(60, out), pool)
     lines = json.loads(stem.with_suffix(".json").read_text())
     return stem.with_suffix(".wav"), lines[0]["before"], lines[-1]["after"]
-
-
-def status_mb(pid: int, field: str) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) // 1024
-    except OSError:
-        return None
-    return None
 
 
 def tmux(*args: str) -> str:
@@ -96,17 +86,16 @@ def main(argv: list[str] | None = None) -> int:
         pid = int(tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").strip() or 0)
         started = time.monotonic()
         samples: list[int] = []
-        loaded: int | None = None
+        high_water = 0
         try:
             while time.monotonic() - started < seconds + args.seconds_after:
-                rss = status_mb(pid, "VmRSS")
-                if rss is None:
-                    break
-                samples.append(rss)
-                if len(samples) == LOADED_AFTER:
-                    loaded = rss
+                try:
+                    rss_kb, high_water_kb = process_memory_kb(pid)
+                except OSError:
+                    break  # the table has ended
+                samples.append(rss_kb // 1024)
+                high_water = high_water_kb // 1024
                 time.sleep(1.0)
-            high_water = status_mb(pid, "VmHWM")
         finally:
             tmux("kill-session", "-t", SESSION)
         played = subprocess.run([str(lifeguard), "export"], env=env, capture_output=True, text=True).stdout
@@ -114,11 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     if not samples:
         print("the table did not start")
         return 1
-    ordered = sorted(samples)
+    loaded = samples[min(LOADED_AFTER, len(samples)) - 1]
     print(f"{args.players}-player game ({wav.name}, {seconds:.0f} s of audio, "
           f"{len(history) - len(typed)} commands after {len(typed)} typed lines), {len(samples)} samples")
     print(f"resident MB: model loaded {loaded}, median {statistics.median(samples):.0f}, "
-          f"p90 {ordered[int(0.9 * (len(ordered) - 1))]}, highest sample {ordered[-1]}, end {samples[-1]}; "
+          f"p90 {percentile(samples, 0.9)}, highest sample {max(samples)}, end {samples[-1]}; "
           f"VmHWM {high_water}")
     same = sum(a == b for a, b in zip(history, got, strict=False))
     print(f"history: {same} of {len(history)} lines as played; ended right: {'yes' if got == history else 'no'}")
