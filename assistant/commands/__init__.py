@@ -5,8 +5,9 @@ from assistant.commands.parser import (
     ParseError,
     canonical,
     command_for,
+    name_problem,
     new_game_command,
     parse,
 )
 
-__all__ = ["Command", "ParseError", "canonical", "command_for", "new_game_command", "parse"]
+__all__ = ["Command", "ParseError", "canonical", "command_for", "name_problem", "new_game_command", "parse"]

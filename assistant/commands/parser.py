@@ -308,28 +308,39 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     there rather than made two players)."""
     names = tuple(normalize(n).strip() for n in names)
     for name in names:
-        key = fold(name)
-        if is_number(name):
-            raise _SlotError(f"'{name}' is not a name: player names are words.")
-        if key in RESERVED_WORDS:
-            raise _SlotError(
-                f"'{name}' is a word of the command language and can't be a player's name: "
-                "pick another name."
-            )
-        if not valid_name(name):
-            raise _SlotError(
-                f"'{printable(name, 30)}' is not a name: a name is one word of letters, in any "
-                "alphabet, whose parts a hyphen or an apostrophe may join (Anne-Marie, O'Brien)."
-            )
-        if len(name) > MAX_NAME:
-            raise _SlotError(f"'{name[:MAX_NAME]}...' is too long: a name has at most {MAX_NAME} letters.")
+        problem = name_problem(name)
+        if problem is not None:
+            raise _SlotError(problem)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise _SlotError(
             f"Name 3 to 5 players in seating order, e.g. 'new game alice bob carol'; you named {len(names)}."
         )
     if len({fold(n) for n in names}) != len(names):
-        raise _SlotError("Two players have the same name: give each a different name.")
+        raise _SlotError(SAME_NAME)
     return names
+
+
+#: Why two players' names are refused when they fold to the same name.
+SAME_NAME = "Two players have the same name: give each a different name."
+
+
+def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
+    """What is wrong with one new player's name, in a sentence, or None; ``earlier``: the names
+    before it, which it must not repeat. The setup screen asks as each name is entered, so that
+    the field at fault keeps the focus."""
+    name = normalize(name).strip()
+    if fold(name) in {fold(normalize(n).strip()) for n in earlier}:
+        return SAME_NAME
+    if is_number(name):
+        return f"'{name}' is not a name: player names are words."
+    if fold(name) in RESERVED_WORDS:
+        return f"'{name}' is a word of the command language and can't be a player's name: pick another name."
+    if not valid_name(name):
+        return (f"'{printable(name, 30)}' is not a name: a name is one word of letters, in any "
+                "alphabet, whose parts a hyphen or an apostrophe may join (Anne-Marie, O'Brien).")
+    if len(name) > MAX_NAME:
+        return f"'{name[:MAX_NAME]}...' is too long: a name has at most {MAX_NAME} letters."
+    return None
 
 
 # --------------------------------------------------------------------------- matching

@@ -35,6 +35,7 @@ from textual.widgets import (
 )
 
 from assistant import announce
+from assistant.commands import name_problem
 from assistant.commands.grammar import EXAMPLES
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
@@ -254,12 +255,34 @@ class SetupScreen(Screen):
 
     @on(Input.Submitted, ".name")
     def _name_entered(self, event: Input.Submitted) -> None:
-        """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts."""
+        """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts. A
+        name that can't be a player's is said at once and keeps the focus, selected to be typed
+        over (told only at the start, it left people on the empty field after it)."""
         index = int((event.input.id or "name-0").split("-")[1])
+        problem = self._field_problem(index)
+        self.query_one("#setup-error", Static).update(Text(problem or "", style="bold red"))
+        if problem is not None:
+            event.input.select_all()  # typed over at once
+            return
         if event.value.strip() and index + 1 < MAX_PLAYERS:
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             self.action_start()
+
+    def _field_problem(self, index: int) -> str | None:
+        """What is wrong with the name in field ``index`` alone, or as a name typed before it."""
+        name = self.query_one(f"#name-{index}", Input).value.strip()
+        earlier = [self.query_one(f"#name-{i}", Input).value for i in range(index)]
+        return name_problem(name, earlier) if name else None
+
+    def _focus_field_at_fault(self) -> None:
+        """The first name field whose name is refused takes the focus, its text selected."""
+        for i in range(MAX_PLAYERS):
+            if self._field_problem(i) is not None:
+                field = self.query_one(f"#name-{i}", Input)
+                field.focus()
+                field.select_all()
+                return
 
     def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
@@ -280,6 +303,7 @@ class SetupScreen(Screen):
         error = await ask(self, self.StartRequested(self.names_entered(), self.rules_chosen(), voice_on))
         if error and self.is_attached:
             self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
+            self._focus_field_at_fault()
 
 
 # ============================================================================ table

@@ -373,6 +373,37 @@ async def test_odd_input_in_the_table_gets_sentences_not_a_traceback(make_app) -
         assert any("There is no row 99999999999999999999" in line for line in app.table_log.plain)
 
 
+async def test_setup_screen_a_refused_name_keeps_the_focus(make_app) -> None:
+    """A name that can't be a player's is said on its Enter, and that field keeps the focus, its
+    text selected to be typed over; so does the field at fault when a start is refused."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*"ann", "enter", *"cat", "enter")
+        await pilot.pause()
+        error = str(app.screen.query_one("#setup-error").render())
+        assert "'cat' is a word of the command language" in error
+        assert app.focused is app.screen.query_one("#name-1")
+        await pilot.press(*"bob", "enter", *"Ann", "enter")  # 'cat' was selected: typed over
+        await pilot.pause()
+        assert "same name" in str(app.screen.query_one("#setup-error").render())
+        assert app.focused is app.screen.query_one("#name-2")
+        app.screen.query_one("#name-2").value = "carol"
+        app.screen.query_one("#name-0").value = "7"  # changed without Enter: found at the start
+        app.screen.query_one("#name-3").focus()
+        await pilot.press("enter")  # Enter on an empty field starts
+        await pilot.pause()
+        assert app.view.game is None
+        assert "'7' is not a name" in str(app.screen.query_one("#setup-error").render())
+        assert app.focused is app.screen.query_one("#name-0")
+        await pilot.press(*"dan", "enter")  # the selected '7' is typed over
+        await pilot.pause()
+        assert str(app.screen.query_one("#setup-error").render()) == ""
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.view.game.players == ("dan", "bob", "carol")
+
+
 async def test_setup_screen_one_field_is_one_player_shown_as_typed(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
