@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.coordinate import Coordinate
+from textual.events import Key
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -64,7 +65,8 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
 class HandGrid(DataTable):
     """Animal x player counts for the hands revealed this round.
 
-    Digits set a count, + and - change it, Enter declares the column's player.
+    Digits set a count, + and - change it, Enter declares the column's player; a letter starts
+    a command in the command line.
     """
 
     BINDINGS = [
@@ -83,6 +85,12 @@ class HandGrid(DataTable):
     class Changed(Message):
         """A count changed: the drafts are worth keeping (``HandGrid.drafts``)."""
 
+    @dataclass
+    class TypedAhead(Message):
+        """A letter typed on the grid: the start of a command for the command line."""
+
+        text: str
+
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.game: Game | None = None
@@ -93,6 +101,15 @@ class HandGrid(DataTable):
         #: when ``roomy``, a blank line under each row.
         self.large = False
         self.roomy = False
+
+    def on_key(self, event: Key) -> None:
+        """A letter goes to the command line, which takes what follows it: the hint offers
+        "ann has" and the cards typed, and a whole hand typed on the grid set the counts under
+        the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter."""
+        if event.character and event.character.isalpha():
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.TypedAhead(event.character))
 
     def set_large(self, large: bool, roomy: bool = False) -> None:
         """Large print on or off (``roomy``: there are lines enough for a gap under each row)."""

@@ -540,6 +540,11 @@ class TableScreen(ViewWatcher, Screen):
         event.stop()
         await ask(self, self.CommandEntered(event.command, source="grid"))
 
+    @on(HandGrid.TypedAhead)
+    def _typed_on_grid(self, event: HandGrid.TypedAhead) -> None:
+        event.stop()
+        self.type_ahead(event.text)
+
     @on(HandGrid.Changed)
     def _grid_changed(self) -> None:
         game = self.view.game

@@ -504,7 +504,9 @@ class CommandInput(Input):
     ]
 
     def __init__(self, game: Callable[[], Game | None], **kwargs) -> None:
-        super().__init__(suggester=CommandSuggester(game), **kwargs)
+        # Not selected on focus: the focus comes back here with a letter typed elsewhere (the
+        # hand grid, the game-over screen), and the next key typed over it.
+        super().__init__(suggester=CommandSuggester(game), select_on_focus=False, **kwargs)
         self.game = game
         self.history: list[str] = []
         self._position = 0

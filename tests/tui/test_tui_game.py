@@ -184,8 +184,16 @@ async def test_hand_grid_declares_hands_and_shows_results(make_app) -> None:
         await pilot.pause()
         assert str(app.view.game.declared["alice"]) == str(parse("alice has 3 giraffe 2 bear 2 mole 3 goat").cards)
         assert app.table_log.plain[-2] == "▦ alice has 3 giraffe 2 bear 2 mole 3 goat"
-        # the other two hands by typing
-        await type_command(pilot, "bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit")
+        # the other two hands by typing: begun on the grid, a hand goes to the command line
+        assert app.focused is grid
+        counts = {p: dict(c) for p, c in grid.counts.items()}
+        typed = "bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit"
+        await pilot.press(*["space" if c == " " else c for c in typed])
+        await pilot.pause()
+        assert app.focused is app.command_input and app.command_input.value == typed
+        assert grid.counts == counts  # its digits set no counts
+        await pilot.press("enter")
+        await pilot.pause()
         await type_command(pilot, "carol has 1 mouse 2 sheep 2 goat 2 rabbit 3 pig")
         game = app.view.game
         assert game.round == 2 and game.phase is Phase.ROWS
