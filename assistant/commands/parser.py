@@ -163,18 +163,23 @@ class Token(str):
     (``typed``), so that a new player's name is kept as the person wrote it."""
 
     typed: str
+    #: What stood between the word before and this one, as typed ("" for the first word).
+    gap: str
 
-    def __new__(cls, typed: str) -> Token:
+    def __new__(cls, typed: str, gap: str = "") -> Token:
         token = super().__new__(cls, fold(typed))
         token.typed = typed
+        token.gap = gap
         return token
 
 
 # Words are runs of letters and combining marks of any script (Jörg, Zoë and प्रिया stay one
 # word), joined by single hyphens or apostrophes (Anne-Marie, O'Brien); numbers are ASCII digit
 # runs (``normalize`` wrote every digit so), with a sign or a decimal part kept so that '-3' and
-# '2.5' are refused as typed rather than read as 3 and 2, 5. Anything else separates words.
-_WORD_OR_NUMBER = re.compile(r"(?<![\w.])[-+]?[0-9]+(?:\.[0-9]+)?(?![0-9])|[^\W\d_]")
+# '2.5' are refused as typed rather than read as 3 and 2, 5; a number glued to a word is a word
+# of its own ('row2', 'bear1': never dropped). Anything else separates words, and a new player's
+# name must not be two words glued by it ('anne_marie', ``_glued_name``).
+_WORD_OR_NUMBER = re.compile(r"(?<![0-9.])[-+]?[0-9]+(?:\.[0-9]+)?(?![0-9])|[^\W\d_]")
 #: A word that is a number: digits, perhaps with a sign or a decimal part.
 _NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 #: What ``number`` gives for a number that is no count or row (signed, decimal, huge): out of
@@ -191,8 +196,9 @@ def tokenize(text: str) -> list[str]:
         found = _WORD_OR_NUMBER.search(text, pos)
         if found is None:
             return tokens
+        gap = text[pos : found.start()] if tokens else ""
         if not _is_letter(found.group()[0]):  # a number
-            tokens.append(Token(found.group()))
+            tokens.append(Token(found.group(), gap))
             pos = found.end()
             continue
         start = stop = found.start()
@@ -204,7 +210,7 @@ def tokenize(text: str) -> list[str]:
                 stop += 1
             else:
                 break
-        tokens.append(Token(text[start:stop]))
+        tokens.append(Token(text[start:stop], gap))
         pos = stop
 
 
@@ -289,7 +295,26 @@ def _typed(token: str) -> str:
 
 
 def _parse_names(tokens: Sequence[str]) -> tuple[str, ...]:
+    glued = _glued_name(tokens)
+    if glued is not None:
+        raise _SlotError(name_problem(glued) or f"'{printable(glued, 30)}' is not a name.")
     return check_names([_raw(t) for t in tokens if t not in LIST_SEPARATORS])
+
+
+def _glued_name(tokens: Sequence[str]) -> str | None:
+    """A name typed as words glued by what is no separator ('anne_marie', 'jo/ann', 'bob1'),
+    or None. Read as separate words they were separate players: a game of three began from
+    "new game anne_marie carol". Spaces and list marks (, ; &) separate names."""
+    glued: list[str] = []
+    for token in tokens:
+        gap = getattr(token, "gap", " ")
+        if glued and not any(ch.isspace() or ch in ",;&" for ch in gap):
+            glued.append(gap + _raw(token))
+        elif len(glued) > 1:
+            break
+        else:
+            glued = [_raw(token)]
+    return "".join(glued) if len(glued) > 1 else None
 
 
 def new_game_command(names: Sequence[str]) -> Command:

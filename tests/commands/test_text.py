@@ -41,6 +41,8 @@ def test_normalize(text: str, normal: str) -> None:
     ("new game İbrahim bob carol", "new game İbrahim bob carol"),
     ("new game Zoe\u0308 bob carol", "new game Zoë bob carol"),
     ("new game McDonald bob carol", "new game McDonald bob carol"),
+    ("new game alice,bob;carol", "new game alice bob carol"),
+    ("row2 bear dog", "row 2 bear dog"),  # a number glued to a word is read, never dropped
 ])
 def test_names_and_digits(text: str, canonical: str) -> None:
     assert parse(text, PLAYERS if not text.startswith("new") else None).canonical == canonical
@@ -52,7 +54,15 @@ def test_names_and_digits(text: str, canonical: str) -> None:
     ("row 2 -2 pig", "-2 cards of one animal?"),
     ("row 2 2.5 pig", "2.5 cards of one animal?"),
     ("new game a-very-long-name-indeed-yes bob carol", "at most 24 letters"),
-    ("new game 3po bob carol", "'3' is not a name"),
+    ("new game 3po bob carol", "'3po' is not a name"),
+    ("new game 3 po bob", "'3' is not a name"),
+    # words glued by what separates no names are one name, refused (as separate words they
+    # made more players than were named)
+    ("new game anne_marie carol", "'anne_marie' is not a name"),
+    ("new game bob1 carol dan", "'bob1' is not a name"),
+    ("new game o.brien carol dan", "'o.brien' is not a name"),
+    ("new game jo/ann carol dan", "'jo/ann' is not a name"),
+    ("new game mary--jane carol dan", "'mary--jane' is not a name"),
     ("new game zoë ZOË carol", "Two players have the same name"),
     ("x" * 1001, "longer than 1,000 characters"),
 ])
