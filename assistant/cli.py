@@ -399,12 +399,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     parser = build_parser()
     args = parser.parse_args(argv)
+    from assistant.store import StoreError
+
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except StoreError as err:  # the store's folder itself is unusable ($LIFEGUARD_DATA_DIR)
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

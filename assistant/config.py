@@ -141,7 +141,10 @@ def find_config(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     if env:
         return Path(env)
     path = default_config_path()
-    return path if path.exists() else None
+    try:
+        return path if path.exists() else None
+    except OSError as err:  # $XDG_CONFIG_HOME too long, or a folder that may not be entered
+        raise ConfigError(f"{path}: cannot be read ({err.strerror or err}).") from None
 
 
 def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
@@ -151,12 +154,16 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
         return Settings()
     from assistant.commands.files import InputRefused, read_input
 
-    if not Path(found).exists():
+    try:
+        exists = Path(found).exists()
+    except OSError as err:  # a name too long, a folder that may not be entered
+        raise ConfigError(f"{found}: cannot be read ({err.strerror or err}).") from None
+    if not exists:
         raise ConfigError(f"{found}: no such config file.")
     try:
         # A regular file of at most MAX_CONFIG bytes: --config /dev/zero once read until the
         # memory ran out.
-        data = tomllib.loads(read_input(found, "config file", MAX_CONFIG).decode("utf-8"))
+        data = tomllib.loads(read_input(found, "config file", MAX_CONFIG).decode("utf-8-sig"))  # Notepad's BOM
     except InputRefused as err:
         raise ConfigError(str(err)) from None
     except (OSError, UnicodeDecodeError) as err:
@@ -245,12 +252,51 @@ def _serve(table: Any, source: str) -> ServeSettings:
 
 
 _KEY = Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
-               'a key name such as "f5" or "ctrl+z"', str.strip)
+               'a key name such as "f5" or "ctrl+z"', lambda v: v.strip().lower())
+
+#: What a bound key may be: a function key, with modifiers or not, or a letter, digit or named
+#: key with ctrl or alt. A key without them is typing: with ``undo = "u"`` the "u" of a typed
+#: "undo" undid the last command, and ``undo = "enter"`` took every Enter.
+_FUNCTION_KEYS = frozenset(f"f{n}" for n in range(1, 25))
+_MODIFIERS = ("ctrl", "alt", "shift")
+_NAMED_KEYS = frozenset({"home", "end", "pageup", "pagedown", "insert", "delete", "up", "down",
+                         "left", "right", "space", "tab", "enter", "escape", "backspace"})
+#: Keys the terminal sends for others (ctrl+m is Enter, ctrl+i Tab, ctrl+h Backspace, ctrl+j a
+#: newline) and the keys the screens keep for themselves (copy, start, same group, palette).
+_TAKEN_KEYS = frozenset({"ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+c", "ctrl+s", "ctrl+g", "ctrl+p"})
+_KEYS_ALLOWED = ('a function key ("f5", "shift+f5") or a key with ctrl or alt ("ctrl+z", "alt+u"); '
+                 "a key of its own is typing")
+
+
+def _key_problem(key: str) -> str | None:
+    """Why ``key`` (one key, Textual's naming) can't be bound to an action, or None."""
+    *modifiers, base = key.split("+")
+    if not base or any(m not in _MODIFIERS for m in modifiers) or len(set(modifiers)) != len(modifiers):
+        return "not a key name"
+    if base not in _FUNCTION_KEYS and not (len(base) == 1 and base.isascii() and base.isalnum()) \
+            and base not in _NAMED_KEYS:
+        return "not a key name"
+    if base not in _FUNCTION_KEYS and not {"ctrl", "alt"} & set(modifiers):
+        return "a key of its own is typing"
+    if key in _TAKEN_KEYS:
+        return "the terminal or a screen of Lifeguard's uses that key already"
+    return None
 
 
 def _keys(table: Any, source: str) -> dict[str, str]:
-    keys = _section(table, source, "keys", dict.fromkeys(DEFAULT_KEYS, _KEY), DEFAULT_KEYS)
-    return {**DEFAULT_KEYS, **keys}
+    keys = {**DEFAULT_KEYS,
+            **_section(table, source, "keys", dict.fromkeys(DEFAULT_KEYS, _KEY), DEFAULT_KEYS)}
+    bound: dict[str, str] = {}
+    for action, value in keys.items():
+        for key in (k.strip() for k in value.split(",")):
+            problem = _key_problem(key)
+            if problem is not None:
+                raise ConfigError(f"{source}: 'keys.{action}' is {value!r}: {problem}; allowed: {_KEYS_ALLOWED}.")
+            if key in bound:
+                raise ConfigError(f"{source}: 'keys.{action}' and 'keys.{bound[key]}' are both {key!r}: "
+                                  "give each action a key of its own.")
+            bound[key] = action
+    return keys
 
 
 def _toml(value: Any) -> str:

@@ -290,6 +290,13 @@ BAD_CONFIGS = [
     ("[voice]\nvolume = 2\n", "'voice.volume'", "0.0 to 1.0"),
     ("[voice]\nlisten = \"always\"\n", "'voice.listen'", "push_to_talk"),
     ("[keys]\nexplode = \"f9\"\n", "unknown key 'keys.explode'", "push_to_talk"),
+    # a key of its own is typing: bound to undo, the "u" of a typed "undo" undid a command
+    ("[keys]\nundo = \"u\"\n", "'keys.undo' is 'u': a key of its own is typing", "ctrl+z"),
+    ("[keys]\nundo = \"enter\"\n", "'keys.undo' is 'enter'", "function key"),
+    ("[keys]\nundo = \"ctrl+z,1\"\n", "'keys.undo' is 'ctrl+z,1'", "function key"),
+    ("[keys]\nquit = \"nonsense+key+x\"\n", "'keys.quit' is 'nonsense+key+x': not a key name", "ctrl+z"),
+    ("[keys]\nmute = \"ctrl+m\"\n", "the terminal or a screen", "function key"),
+    ("[keys]\nundo = \"f5\"\n", "'keys.undo' and 'keys.push_to_talk' are both 'f5'", "a key of its own"),
     ("[serve]\nport = 70000\n", "'serve.port' is 70000", "1 to 65535, or 0"),
     ("[serve]\nport = \"8765\"\n", "'serve.port'", "1 to 65535"),
     ("[serve]\nlan = \"yes\"\n", "'serve.lan'", "true or false"),
@@ -308,6 +315,30 @@ def test_bad_config_files_name_the_file_and_the_key(tmp_path: Path, text: str, n
     assert message.startswith(f"{path}: ")
     assert names in message and allowed in message
     assert "\n" not in message
+
+
+def test_keys_that_are_no_typing_are_taken(tmp_path: Path) -> None:
+    path = write(tmp_path, "[keys]\nundo = \"F10, alt+u\"\nredo = \"ctrl+shift+z\"\nmute = \"shift+f6\"\n",
+                 "keys.toml")
+    keys = load_settings(path).keys
+    assert (keys["undo"], keys["redo"], keys["mute"]) == ("f10, alt+u", "ctrl+shift+z", "shift+f6")
+
+
+def test_a_settings_file_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """Notepad writes UTF-8 with a BOM; command files take it, the settings too."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes("\ufeff[rules]\nlowest_tie_loses = 1\n".encode())
+    assert load_settings(path).rules.lowest_tie_loses == 1
+
+
+def test_a_config_path_too_long_is_a_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    too_long = tmp_path / ("c" * 300 + ".toml")
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_settings(too_long)
+    monkeypatch.delenv("LIFEGUARD_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ("d" * 300)))
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_settings()
 
 
 def test_a_missing_config_file(tmp_path: Path) -> None:

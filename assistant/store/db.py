@@ -81,7 +81,11 @@ def data_dir() -> Path:
     """Where the store lives: ``$LIFEGUARD_DATA_DIR``, else the user's data directory."""
     env = os.environ.get("LIFEGUARD_DATA_DIR")
     if env:
-        return Path(env).expanduser()
+        try:
+            return Path(env).expanduser()
+        except RuntimeError:  # '~someone/...' for a user this machine does not know
+            raise StoreError(f"LIFEGUARD_DATA_DIR is {env!r}, whose home folder is not known here: "
+                             "set it to a folder you can write.", StoreErrorKind.READONLY) from None
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("lifeguard", appauthor=False))
@@ -314,7 +318,7 @@ class GameStore:
         path = folder / DB_NAME
         if readonly:
             return cls._open_readonly(path)
-        if not path.exists():
+        if not _exists(path):
             if not create:
                 raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
             try:
@@ -346,7 +350,7 @@ class GameStore:
 
     @classmethod
     def _open_readonly(cls, path: Path) -> GameStore:
-        if not path.exists() and not path.is_symlink():
+        if not _exists(path) and not path.is_symlink():
             raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
         check_file(path)
         uri = "file:" + urllib.parse.quote(str(path.resolve()))
@@ -644,6 +648,16 @@ def _statements(script: str) -> list[str]:
     if buffer.strip():
         out.append(buffer.strip())
     return out
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a path the system will not look at (a name too long, a folder
+    that may not be entered) is a ``StoreError`` saying so, not an ``OSError``."""
+    try:
+        return path.exists()
+    except OSError as err:
+        raise StoreError(f"Cannot use the game store {path} ({err.strerror or err}): set "
+                         "LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path) from None
 
 
 def check_file(path: Path) -> None:

@@ -144,6 +144,19 @@ def test_the_store_lock_is_not_taken_while_import_reads(env, store: Path, tmp_pa
     assert chat_jsonl(env, ["status"])[-1]["ok"]
 
 
+@pytest.mark.parametrize("folder", ["too-long", "~nosuchuser-of-lifeguard/games"])
+def test_a_data_folder_the_system_will_not_use_is_a_sentence(env, tmp_path: Path, folder: str) -> None:
+    """A folder name longer than the system allows, or the home of an unknown user: one
+    sentence and status 2 from every subcommand that opens the store, nothing created."""
+    env["LIFEGUARD_DATA_DIR"] = str(tmp_path / ("b" * 300)) if folder == "too-long" else folder
+    for args in (["status"], ["history"], ["stats"], ["export"], ["chat", "--jsonl"]):
+        out = lifeguard(env, *args, input="status\n")
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert out.stderr.startswith("lifeguard: ") and out.stderr.count("\n") == 1, out.stderr
+        assert "LIFEGUARD_DATA_DIR" in out.stderr and "Traceback" not in out.stderr
+    assert not Path("~nosuchuser-of-lifeguard").exists()
+
+
 def test_a_fifo_store_and_a_folder_as_lock_are_named(env, data: Path) -> None:
     os.mkfifo(data / STORE)
     for args in (["status"], ["history"], ["chat", "--jsonl"], ["export"]):
