@@ -512,7 +512,7 @@ class GameStore:
 
     def entries(self, game_id: int) -> list[StoredEntry]:
         return [
-            StoredEntry(r["seq"], r["command"], bool(r["joined"]), r["at"], r["said"])
+            StoredEntry(r["seq"], r["command"], bool(r["joined"]), _text(r["at"]), _text(r["said"]))
             for r in self._read(
                 "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq",
                 (game_id,),
@@ -648,6 +648,14 @@ def _statements(script: str) -> list[str]:
     if buffer.strip():
         out.append(buffer.strip())
     return out
+
+
+def _text(value: object) -> str:
+    """A stored value meant as text, as text: another tool may have written bytes or a number
+    in its place (a BLOB in ``said`` broke the JSON export, the rescue the messages offer)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
 
 
 def _exists(path: Path) -> bool:

@@ -94,12 +94,21 @@ def minutes_between(started: str, ended: str) -> int:
     for ``history``, the exports and the table's game-over screen."""
     try:
         return max(0, round((_when(ended) - _when(started)).total_seconds() / 60))
-    except (TypeError, ValueError):  # an entry's time that is not a date: not worth a refusal
+    except (TypeError, ValueError, OverflowError):  # a time that is not a date: not worth a refusal
         return 0
 
 
 def _when(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp)
+
+
+def _local(stamp: str, form: str) -> str:
+    """A stored time in this machine's time zone, as ``form``; as stored when it has none (a
+    valid ISO date at the edge of the calendar, '0001-01-01T00:00:00+14:00', overflowed)."""
+    try:
+        return _when(stamp).astimezone().strftime(form)
+    except (OverflowError, ValueError, OSError):
+        return str(stamp)
 
 
 def load(store: GameStore, row: GameRow) -> Record:
@@ -160,7 +169,7 @@ def history_text(rows: list[dict]) -> list[str]:
         if "damaged" in r:
             lines.append(f"#{r['id']:<4} damaged: {r['damaged']}")
             continue
-        when = _when(r["date"]).astimezone().strftime("%Y-%m-%d %H:%M")
+        when = _local(r["date"], "%Y-%m-%d %H:%M")
         winners = ", ".join(r["winners"]) or "-"
         lines.append(
             f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
@@ -288,7 +297,7 @@ def export_stored(store: GameStore, row: GameRow) -> dict:
         "stored": stored,
         "entries": [
             {"seq": e.seq, "command": e.command if isinstance(e.command, str) else str(e.command),
-             "joined": e.joined, "at": e.at if isinstance(e.at, str) else str(e.at), "said": e.said}
+             "joined": e.joined, "at": e.at, "said": e.said}
             for e in entries
         ],
     }
@@ -332,7 +341,7 @@ def export_bgstats(record: Record) -> dict:
         "plays": [{
             "uuid": play_uuid,
             "gameRefId": 1,
-            "playDate": _when(row.started).astimezone().strftime("%Y-%m-%d %H:%M:%S"),
+            "playDate": _local(row.started, "%Y-%m-%d %H:%M:%S"),
             "durationMin": record.duration_min,
             "rounds": record.rounds,
             "ignored": False,

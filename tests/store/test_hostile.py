@@ -259,6 +259,23 @@ def test_a_damaged_row_is_a_sentence_and_the_other_games_stay_usable(
     assert rows[-1]["status"] == "abandoned"
 
 
+def test_values_written_by_another_tool_are_shown_not_raised(env, data: Path) -> None:
+    """Bytes where the log keeps text, and valid dates at the calendar's edges (written by
+    another tool): the exports and history show them as they are, with no traceback."""
+    chat_jsonl(env, OPENING)
+    with sqlite3.connect(data / STORE) as conn:
+        conn.execute("UPDATE entries SET said = x'ff00', at = x'31' WHERE seq = 2")
+        conn.execute("UPDATE games SET started = '0001-01-01T00:00:00+14:00', "
+                     "ended = '9999-12-31T23:59:59+00:00'")
+    for args in (["export", "--format", "json"], ["history"],
+                 ["history", "--json"], ["export", "--format", "text"], ["status"]):
+        out = lifeguard(env, *args)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, (args, out.stderr)
+    entries = json.loads(lifeguard(env, "export", "--format", "json").stdout)["entries"]
+    assert (entries[2]["said"], entries[2]["at"]) == ("\ufffd\x00", "1")
+    assert "0001-01-01" in lifeguard(env, "history").stdout
+
+
 def test_a_status_written_around_the_schema_is_a_damaged_row(env, data: Path) -> None:
     from assistant.store import GameStatus, GameStore
 
