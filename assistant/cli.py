@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import re
 import signal
@@ -360,7 +361,7 @@ def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.Argument
     hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
     hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
     hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
-    hear.set_defaults(func=voice_commands.cmd_hear)
+    hear.set_defaults(func=_players_checked(voice_commands.cmd_hear))
 
     listen = subparsers.add_parser("listen", help="a plain-text voice session (speak commands)")
     listen.add_argument("--audio-input", dest="listen_audio", nargs="+", metavar="FILE",
@@ -372,6 +373,25 @@ def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.Argument
     listen.add_argument("--no-store", action="store_true", help="do not save the game (needs --players)")
     listen.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     listen.set_defaults(func=voice_commands.cmd_listen)
+
+
+def _players_checked(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``hear``'s ``command`` run only when its --players are names a new game accepts (as normalised
+    there); else the parser's sentence on what is wrong, and status 2. A name that is no name
+    ('', '<rule>', 'a;b|c') reached the speech grammar and broke it with a traceback."""
+    from assistant.commands import ParseError, new_game_command
+
+    def checked(args: argparse.Namespace) -> int:
+        if args.players is not None:
+            try:
+                args.players = list(new_game_command(args.players).names)
+            except ParseError as err:
+                print(f"lifeguard hear: {printable(err.message, 300)}", file=sys.stderr)
+                return 2
+        return command(args)
+
+    return checked
+
 
 def _add_web_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """serve: the current game as a live, read-only web page."""
@@ -397,6 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # escapes for the names it cannot show, not a UnicodeEncodeError.
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stdin is None:  # started with its input closed ('<&-'): nothing to read
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
     parser = build_parser()
     args = parser.parse_args(argv)
     from assistant.store import StoreError

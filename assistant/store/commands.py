@@ -160,6 +160,10 @@ def write_file(path: Path, data: bytes, replace: bool = False) -> None:
     folder = path.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     try:
+        # mkstemp makes the file for its owner alone (0600); an export is an ordinary file.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

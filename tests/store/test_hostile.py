@@ -182,6 +182,19 @@ def test_export_replaces_a_file_only_with_force_and_whole(env, store: Path, tmp_
     fresh = tmp_path / "new.txt"
     assert lifeguard(env, "export", "-o", str(fresh)).returncode == 0
     assert fresh.read_text() == exported(env)
+    # an ordinary file, as the umask allows (the temporary file it was made as is 0600)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+@pytest.mark.parametrize("args", [["chat", "--no-store"], ["chat", "--jsonl"], ["replay", "-"]])
+def test_a_closed_input_is_read_as_empty(env, store: Path, args: list[str]) -> None:
+    """Started with its standard input closed ('<&-'), a reader finds nothing to read."""
+    out = subprocess.run([sys.executable, "-m", "assistant.cli", *args], capture_output=True,
+                         text=True, env=env, timeout=60,
+                         preexec_fn=lambda: os.close(0))  # noqa: PLW1509 - no threads here
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
 
 
 def test_export_on_a_full_disk_keeps_the_old_file(env, store: Path, tmp_path: Path) -> None:
