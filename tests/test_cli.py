@@ -471,3 +471,13 @@ def test_every_settings_field_says_what_it_allows() -> None:
             toml_value = list(value) if isinstance(value, tuple) else value
             assert check.accepts(toml_value), (model.__name__, name)  # the defaults are allowed
             assert check.says and not check.says.endswith(".")
+
+
+def test_the_table_names_a_bad_settings_file_safely(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """A settings file whose name holds an escape: the table's sentence shows it escaped (a raw
+    ESC would drive the terminal)."""
+    path = write(tmp_path, "x = [\n", "a\x1b[31mred.toml")
+    out = subprocess.run([sys.executable, "-m", "assistant.cli", "--config", str(path)],
+                         capture_output=True, text=True, env=isolated_env, timeout=60)
+    assert out.returncode == 2 and "not valid TOML" in out.stderr
+    assert "\x1b" not in out.stderr and "a\\x1b[31mred.toml" in out.stderr

@@ -33,6 +33,7 @@ from textual.screen import Screen
 
 from assistant import announce
 from assistant.commands import ParseError, new_game_command
+from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply
 from assistant.tui import viewstate
@@ -732,7 +733,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(getattr(args, "config", None))
     except ConfigError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)  # names a path as given
         return 2
     audio_input = getattr(args, "audio_input", None) or list(settings.voice.audio_input)
     if audio_input:
@@ -740,7 +741,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = LifeguardApp(settings, seed=getattr(args, "seed", None), audio_input=audio_input)
     except StartError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
     app.run()
     return 0
