@@ -147,17 +147,24 @@ class HandGrid(DataTable):
         if game is None:
             return
         cursor = self.cursor_coordinate
-        self.clear(columns=True)
-        self.add_column("ANIMAL" if self.large else "animal", key="animal")
-        for p in self.players:
-            self.add_column(self._label(p) + (" ✓" if p in game.declared else ""), key=p)
         overflow = game.overflowing(Cards(h) for h in self.counts.values())
+        rows = [[animal_chip(animal, large=self.large),
+                 *[self._count_cell(p, animal, animal in overflow) for p in self.players]]
+                for animal in ANIMALS]
+        total = self._total_cells(game)
+        headings = [("ANIMAL" if self.large else "animal", "animal"),
+                    *[(self._label(p) + (" ✓" if p in game.declared else ""), p) for p in self.players]]
+        self.clear(columns=True)
+        # Each column as wide as its widest cell, measured here: left to the table's own
+        # measuring (when idle), every rebuild (each digit typed) showed the columns as narrow
+        # as their headings for a moment ("GIRAF/FE" in large print).
+        for i, (heading, key) in enumerate(headings):
+            width = max(Text(heading).cell_len, total[i].cell_len, *(row[i].cell_len for row in rows))
+            self.add_column(heading, key=key, width=width)
         height = 2 if self.roomy else 1
-        for animal in ANIMALS:
-            chip = animal_chip(animal, large=self.large)
-            self.add_row(chip, *[self._count_cell(p, animal, animal in overflow) for p in self.players],
-                         key=animal.value, height=height)
-        self.add_row(*self._total_cells(game), key="total")
+        for animal, cells in zip(ANIMALS, rows, strict=True):
+            self.add_row(*cells, key=animal.value, height=height)
+        self.add_row(*total, key="total")
         if cursor.column == 0:
             cursor = Coordinate(cursor.row, 1)
         self.cursor_coordinate = cursor
