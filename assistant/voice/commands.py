@@ -221,7 +221,7 @@ class _ListenSession:
         self.listener = listener
         self.files = files
         self.say_line = say_line
-        self.noted = False
+        self.noted: str | None = None  # the listener's note last said (each new one once)
 
     def speak(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -290,8 +290,8 @@ class _ListenSession:
         if state == "unavailable":
             self.say_line(f"(listening: {reason})")
             return 1
-        if self.listener.note and not self.noted:
-            self.noted = True
+        if self.listener.note and self.listener.note != self.noted:
+            self.noted = self.listener.note
             self.say_line(f"({self.listener.note})")
         if self.files and self.listener.input_ended:
             return 0  # the audio files have been played in

@@ -7,8 +7,11 @@ once (``templates.to_jsgf`` writes them with JSGF's own brackets; each ``{slot}`
 command can never say something the typed parser does not understand.
 
 What the referee knows narrows the grammar, which is most of what makes recognition reliable:
-  * ``{player}`` is one of the current players (any name at all: unknown words get a generated
-    pronunciation in ``pronounce``);
+  * ``{player}`` is one of the current players, each name one word written as the game spells
+    it (lower-cased), in any alphabet: Zoë, Anne-Marie, प्रिया. The decoder takes such words as
+    they are; ``pronounce`` finds how they sound (folded to English letters, or read by
+    espeak-ng in their own script). A name no pronunciation can be found for is left out of the
+    grammar (``SpeechGrammar.unheard``) rather than given a made-up one;
   * a swap of row k and a row k both name exactly k cards, counted by the grammar itself ("two
     pigs and a cat" is 3 cards); a hand names exactly 10, checked after decoding (see
     ``_slot_rules`` for why);
@@ -35,7 +38,7 @@ from assistant.commands.grammar import (
 )
 from assistant.commands.templates import Sentence, Slot, to_jsgf
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
-from engine.game import Game, Phase
+from engine.game import Game, Phase, valid_name
 from engine.words import plural_word
 
 #: Intents whose first slot is the player acting in turn (their weight follows the turn).
@@ -51,6 +54,8 @@ class SpeechGrammar:
     jsgf: str
     words: frozenset[str]
     intents: tuple[str, ...]
+    #: Players left out because they cannot be pronounced (``hearable``), as given.
+    unheard: tuple[str, ...] = ()
 
 
 def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float]:
@@ -124,8 +129,14 @@ def build_grammar(
 
     ``garbage_weight`` > 0 adds the filler model as one more alternative: any sequence of
     phones. Talk that is not a command fits it better than any command, and is rejected.
+    A player whose name is no name (``valid_name``: nothing else can break the grammar's
+    syntax) or cannot be pronounced (``pronounce.hearable``) is left out, and listed in
+    ``unheard``.
     """
-    players = tuple(p.lower() for p in players)
+    from assistant.voice.pronounce import hearable
+
+    unheard = tuple(p for p in players if not (valid_name(p.lower()) and hearable(p.lower())))
+    players = tuple(p.lower() for p in players if p not in unheard)
     weights = intent_weights(players, game)
     if not players:
         for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
@@ -148,7 +159,7 @@ def build_grammar(
         lines.append(f"<{name}> = {rules[name]};")
     jsgf = "\n".join(lines) + "\n"
     words = frozenset(w for w in _words_of(used, rules) if not w.startswith(GARBAGE_PREFIX))
-    return SpeechGrammar(jsgf, words, tuple(i for i, w in weights.items() if w > 0))
+    return SpeechGrammar(jsgf, words, tuple(i for i, w in weights.items() if w > 0), unheard)
 
 
 def _intent_rules(rules: dict[str, str], weights: dict[str, float],
@@ -170,10 +181,14 @@ def _strip_rules(jsgf: str) -> str:
     return re.sub(r"<[^>]*>|/[^/]*/", " ", jsgf)
 
 
+#: A word of a rule body: anything between JSGF's own marks (a name may be "zoë", "anne-marie").
+_WORD = re.compile(r"[^\s()\[\]|*+;=<>/{}\"]+")
+
+
 def _words_of(used: Iterable[str], rules: dict[str, str]) -> frozenset[str]:
     words: set[str] = set()
     for name in used:
-        words.update(re.findall(r"[a-z][a-z_']*", _strip_rules(rules[name])))
+        words.update(_WORD.findall(_strip_rules(rules[name])))
     return frozenset(words)
 
 
@@ -254,13 +269,15 @@ def _slot_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | No
 def _player_rules(rules: dict[str, str], players: tuple[str, ...], game: Game | None) -> None:
     """Any player; the player in turn (likelier); a player still to reveal (likelier); all."""
     rules["player"] = _alt(players)
-    turn = game.turn if game is not None else None
+    # The game spells names as typed ("Zoë"); the grammar's words are lower-cased.
+    turn = game.turn.lower() if game is not None and game.turn else None
     if turn in players:
         others = [f"/1/ {p}" for p in players if p != turn]
         rules["turn_player"] = " | ".join([f"/6/ {turn}", *others])
     else:
         rules["turn_player"] = rules["player"]
-    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+    waiting = tuple(p.lower() for p in game.waiting_to_declare()) \
+        if game is not None and game.phase is Phase.REVEAL else ()
     if waiting:
         rules["reveal_player"] = " | ".join(
             f"/{REVEAL_WAITING if p in waiting else 1:g}/ {p}" for p in players)

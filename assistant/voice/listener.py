@@ -360,6 +360,7 @@ class Listener:
         self._settled.set()
         #: Why the recogniser in use is not the one asked for (Whisper fell back), or None.
         self.note: str | None = None
+        self._engine_note: str | None = None  # what choosing the recogniser had to say
         self.context = context
         self.on_event = on_event
         files = audio_input if audio_input is not None else settings.audio_input
@@ -433,8 +434,9 @@ class Listener:
 
         return_large_buffers()
         try:
-            self.recognizer, self.note = make_recognizer(
+            self.recognizer, self._engine_note = make_recognizer(
                 self.settings.engine, model=self.settings.whisper_model)
+            self.note = self._engine_note
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return
@@ -639,6 +641,8 @@ class Listener:
             context = None
         if context is not None:
             engine.set_context(context.players, context.game, context.question)
+            # PocketSphinx says which players it cannot listen for (no pronunciation of a name).
+            self.note = "; ".join(n for n in (self._engine_note, getattr(engine, "note", None)) if n) or None
         engine.start()
 
     def _decode(self, chunks: list[bytes]) -> Decoded:

@@ -194,10 +194,23 @@ class CommandRecognizer:
     def grammar(self) -> SpeechGrammar | None:
         return self._grammar
 
+    @property
+    def note(self) -> str | None:
+        """Which players cannot be heard by name (no pronunciation for them), or None."""
+        unheard = self._grammar.unheard if self._grammar is not None else ()
+        if not unheard:
+            return None
+        from engine.words import names
+
+        one = len(unheard) == 1
+        return (f"PocketSphinx has no pronunciation for {names(unheard)}, so it does not listen for "
+                f"{'that name' if one else 'those names'}: type the commands that name "
+                f"{'that player' if one else 'them'}")
+
     def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game`` (a pending
         ``question`` changes nothing here: yes and no are always in the grammar)."""
-        players = tuple(p.lower() for p in players)
+        players = tuple(players)  # as the game spells them: a command names "Zoë", not "zoë"
         grammar = build_grammar(players, game, self.garbage_weight)
         with self._lock:
             self._players = players
@@ -249,13 +262,14 @@ class CommandRecognizer:
         """``word``'s entries the dictionary lacks: its first pronunciation when it has none
         (espeak-ng's, else a spelling-based guess), then each accent's that differs from those
         known, numbered on after the dictionary's own (``dog(2)``, ``dog(3)``)."""
-        from assistant.voice.pronounce import pronounce
+        from assistant.voice.pronounce import dictionary_pronunciation, pronounce
 
         decoder = self._decoder
         additions: list[tuple[str, str]] = []
         first = decoder.lookup_word(word)
         if first is None:
-            first = next((v[word] for v in variants if word in v), None) or pronounce(word)
+            first = (dictionary_pronunciation(word, decoder.lookup_word)
+                     or next((v[word] for v in variants if word in v), None) or pronounce(word))
             additions.append((word, first))
         known = [first]
         n = 2
@@ -455,10 +469,12 @@ def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: 
             return WhisperRecognizer(players, game, model=model), None
         except RecognizerUnavailable as err:
             note = f"Whisper unavailable ({err}); listening with PocketSphinx"
-            return CommandRecognizer(players, game), note
+            fallback = CommandRecognizer(players, game)
+            return fallback, "; ".join(n for n in (note, fallback.note) if n)
     if engine != "pocketsphinx":
         raise RecognizerUnavailable(f"unknown speech engine {engine!r}: whisper or pocketsphinx")
-    return CommandRecognizer(players, game), None
+    recognizer = CommandRecognizer(players, game)
+    return recognizer, recognizer.note
 
 
 def speech_recognition() -> Any:
@@ -469,9 +485,54 @@ def speech_recognition() -> Any:
     return sr
 
 
+#: The sample rates a recording may have (Hz). Below 4 kHz nothing above 2 kHz survives, where
+#: most of what tells consonants apart lies; no recorder writes speech that way (telephony's
+#: 8 kHz is the lowest rate in use). 384 kHz is the top rate of studio converters (DXD is 352.8
+#: kHz). A rate outside is a damaged or made-up header: 4294967295 Hz overflowed ``audioop``'s
+#: C int, and 1 Hz made a 200 KB file gigabytes once brought to 16 kHz.
+MIN_SAMPLE_RATE = 4_000
+MAX_SAMPLE_RATE = 384_000
+#: The longest recording read: the ten minutes that ``assistant.commands.files.MAX_AUDIO`` is
+#: sized for. That size limit alone does not bound the duration (a low rate packs more seconds
+#: into the same bytes), and the duration is what the 16 kHz copy costs.
+MAX_AUDIO_SECONDS = 10 * 60
+
+
 def read_wav(path: str) -> AudioData:
-    """A WAV/AIFF/FLAC file (any rate, mono or stereo) as SpeechRecognition ``AudioData``."""
+    """A WAV/AIFF/FLAC file (any rate, mono or stereo) as SpeechRecognition ``AudioData``.
+
+    A last frame cut short (a recording cut mid-sample) is dropped. Raises ``ValueError`` (or
+    what SpeechRecognition raises: ``AssertionError`` for three channels, ``ZeroDivisionError``
+    for a rate of 0, ...) for a file that is not a recording to hear; its message, a clause, is
+    said after the file's name by ``lifeguard hear`` and the listener's audio input.
+    """
     sr = speech_recognition()
     with sr.AudioFile(path) as source:
-        audio: AudioData = sr.Recognizer().record(source)
-        return audio
+        rate = source.SAMPLE_RATE
+        if not MIN_SAMPLE_RATE <= rate <= MAX_SAMPLE_RATE:
+            raise ValueError(f"its sample rate, {rate} Hz, is not between {MIN_SAMPLE_RATE} "
+                             f"and {MAX_SAMPLE_RATE} Hz")
+        _drop_partial_frame(source.audio_reader)
+        recorded = sr.Recognizer().record(source)
+    seconds = len(recorded.frame_data) / (recorded.sample_rate * recorded.sample_width)
+    if seconds > MAX_AUDIO_SECONDS:
+        whole = int(seconds)
+        raise ValueError(f"it lasts {whole // 60} min {whole % 60} s, over the "
+                         f"{MAX_AUDIO_SECONDS // 60} minutes heard at most")
+    audio: AudioData = recorded
+    return audio
+
+
+def _drop_partial_frame(reader: Any) -> None:
+    """Make ``reader`` (``wave``'s or ``aifc``'s, as ``sr.AudioFile`` opened it) leave out a frame
+    cut short at the end of the file. Its bytes shifted every later sample: ``audioop`` refused
+    them (a traceback in ``hear``), and the listener, which plays files in one after another,
+    heard byte-shifted noise in every file after it."""
+    read = reader.readframes
+    size = reader.getsampwidth() * reader.getnchannels()
+
+    def readframes(count: int) -> bytes:
+        data: bytes = read(count)
+        return data[: len(data) - len(data) % size]
+
+    reader.readframes = readframes

@@ -97,7 +97,7 @@ def test_hear_a_missing_or_bad_file_is_one_sentence(tmp_path: Path, isolated_env
     bad.write_text("RIFF? no")
     config = tmp_path / "lifeguard.toml"
     config.write_text(f'[voice]\nengine = "whisper"\nwhisper_model = "{tmp_path / "no-model"}"\n')
-    done = lifeguard("hear", str(tmp_path / "missing.wav"), str(bad), "--players", "a", "b", "c",
+    done = lifeguard("hear", str(tmp_path / "missing.wav"), str(bad), "--players", "ann", "ben", "cid",
                      env={**isolated_env, "LIFEGUARD_CONFIG": str(config)})
     assert done.returncode == 2
     assert "There is no audio file " in done.stderr and "missing.wav." in done.stderr
