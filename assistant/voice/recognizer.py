@@ -492,10 +492,11 @@ def speech_recognition() -> Any:
 #: C int, and 1 Hz made a 200 KB file gigabytes once brought to 16 kHz.
 MIN_SAMPLE_RATE = 4_000
 MAX_SAMPLE_RATE = 384_000
-#: The longest recording read: the ten minutes that ``assistant.commands.files.MAX_AUDIO`` is
-#: sized for. That size limit alone does not bound the duration (a low rate packs more seconds
-#: into the same bytes), and the duration is what the 16 kHz copy costs.
-MAX_AUDIO_SECONDS = 10 * 60
+#: The longest recording read: an hour, about what ``assistant.commands.files.MAX_AUDIO`` holds
+#: at the 16 kHz mono the recognisers hear (a whole game recorded to be played in fits). That
+#: size limit alone does not bound the duration (a low rate packs more seconds into the same
+#: bytes), and the duration is what the 16 kHz copy costs.
+MAX_AUDIO_SECONDS = 60 * 60
 
 
 def read_wav(path: str) -> AudioData:

@@ -111,15 +111,15 @@ def test_an_absurd_sample_rate_or_length_is_refused_by_the_reader(tmp_path: Path
         read_wav(str(wav(tmp_path / "slow.wav", 1, speech)))
     with pytest.raises(ValueError, match=r"sample rate, 4294967295 Hz"):
         read_wav(str(wav(tmp_path / "fast.wav", 4294967295, speech)))
-    with pytest.raises(ValueError, match=r"^it lasts 10 min 1 s, over the 10 minutes heard at most$"):
-        read_wav(str(wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 601, width=1)))
-    # The bounds themselves are taken: a second at 4 and at 384 kHz, and ten minutes exactly.
+    with pytest.raises(ValueError, match=r"^it lasts 60 min 1 s, over the 60 minutes heard at most$"):
+        read_wav(str(wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 3601, width=1)))
+    # The bounds themselves are taken: a second at 4 and at 384 kHz, and an hour exactly.
     for rate in (4000, 384000):
         audio = read_wav(str(wav(tmp_path / f"r{rate}.wav", rate, bytes(rate * 2))))
         assert abs(len(audio.get_raw_data(convert_rate=16000, convert_width=2)) - 32000) <= 16
-    assert MAX_AUDIO_SECONDS == 600
-    ten = read_wav(str(wav(tmp_path / "ten.wav", 4000, bytes([128]) * 4000 * 600, width=1)))
-    assert len(ten.get_raw_data()) == 4000 * 600
+    assert MAX_AUDIO_SECONDS == 3600
+    hour = read_wav(str(wav(tmp_path / "hour.wav", 4000, bytes([128]) * 4000 * 3600, width=1)))
+    assert len(hour.get_raw_data()) == 4000 * 3600
 
 
 def test_hear_refuses_absurd_headers_in_a_sentence_and_hears_the_rest(tmp_path: Path, isolated_env) -> None:
@@ -135,7 +135,7 @@ def test_hear_refuses_absurd_headers_in_a_sentence_and_hears_the_rest(tmp_path: 
                wav(tmp_path / "c_int.wav", 2**31, speech),
                wav(tmp_path / "too_low.wav", 3999, speech),
                wav(tmp_path / "too_high.wav", 384001, speech),
-               wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 612, width=1),
+               wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 3612, width=1),
                three]
     fine = wav(tmp_path / "fine.wav", 16000, speech)
     done = lifeguard("hear", "--engine", "pocketsphinx", *PLAYERS, "--json", "--",
@@ -151,7 +151,7 @@ def test_hear_refuses_absurd_headers_in_a_sentence_and_hears_the_rest(tmp_path: 
         "(its sample rate, 2147483648 Hz, is not between 4000 and 384000 Hz).",
         "(its sample rate, 3999 Hz, is not between 4000 and 384000 Hz).",
         "(its sample rate, 384001 Hz, is not between 4000 and 384000 Hz).",
-        "(it lasts 10 min 12 s, over the 10 minutes heard at most).",
+        "(it lasts 60 min 12 s, over the 60 minutes heard at most).",
         "(Audio must be mono or stereo).",
     ]
 
@@ -159,9 +159,9 @@ def test_hear_refuses_absurd_headers_in_a_sentence_and_hears_the_rest(tmp_path: 
 def test_the_audio_input_refuses_an_absurd_header_as_it_does_three_channels(tmp_path: Path) -> None:
     """``WavSource.load`` (``listen --audio-input`` and the table) names the file and says why."""
     fast = wav(tmp_path / "fast.wav", 4294967295, bytes(32000))
-    long = wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 612, width=1)
+    long = wav(tmp_path / "long.wav", 4000, bytes([128]) * 4000 * 3612, width=1)
     for path, why in [(fast, "its sample rate, 4294967295 Hz, is not between 4000 and 384000 Hz"),
-                      (long, "it lasts 10 min 12 s, over the 10 minutes heard at most")]:
+                      (long, "it lasts 60 min 12 s, over the 60 minutes heard at most")]:
         source = WavSource([str(wav(tmp_path / "ok.wav", 16000, bytes(3200))), str(path)], realtime=False)
         with pytest.raises(AudioUnavailable) as refused:
             source.load()
