@@ -400,9 +400,13 @@ def read_command_file(
 def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules:
     """The house rules of a ``# house rules: {...}`` comment, else ``rules``."""
     problems: list[str] = []
+    found = 0
     for comment in comments:
         text = comment.strip().lstrip("#").strip()
         if text.startswith("house rules:"):
+            found += 1
+            if found == 2:  # which one was meant? (the last one was taken without a word)
+                problems.append("two house rules comments: keep the one meant for this game")
             try:
                 rules = HouseRules(**json.loads(text.split(":", 1)[1]))
             except (ValueError, TypeError, RecursionError) as err:

@@ -62,6 +62,9 @@ def special_files(tmp_path: Path) -> dict[str, str]:
     escape.write_bytes(b'# house rules: {"\\u001b[31m\\u0007\\u009b": 1}\nnew game ann ben cid\n')
     cascade = tmp_path / "cascade.txt"
     cascade.write_text("new game ann ben cid\nann starts\nrow 1 pig pig\n" + "row 2 cat cat\n" * 60)
+    twice = tmp_path / "twice.txt"
+    twice.write_text('# house rules: {"lowest_tie_loses": 1}\n# house rules: {"lowest_tie_loses": 2}\n'
+                     "new game ann ben cid\n")
     taken = tmp_path / "taken.txt"
     taken.write_text("precious\n")
     rate0 = tmp_path / "rate0.wav"
@@ -74,7 +77,7 @@ def special_files(tmp_path: Path) -> dict[str, str]:
     raw[24:32] = struct.pack("<II", 0, 0)
     rate0.write_bytes(bytes(raw))
     return {"fifo": str(fifo), "big": str(big), "deep": str(deep), "shallow": str(shallow),
-            "escape": str(escape), "cascade": str(cascade), "taken": str(taken),
+            "escape": str(escape), "cascade": str(cascade), "taken": str(taken), "twice": str(twice),
             "rate0": str(rate0)}
 
 
@@ -107,6 +110,7 @@ FAULTS = [
     ("deep house rules", ["import", "{deep}"], "", 1, ["line 1: That line is longer than"]),
     ("nested house rules", ["import", "{shallow}"], "", 1, ["house rules comment:"]),
     ("escaped import", ["import", "{escape}"], "", 1, ["\\x1b[31m\\x07\\x9b"]),
+    ("house rules twice", ["import", "{twice}"], "", 1, ["two house rules comments"]),
     ("cascade", ["import", "{cascade}"], "", 1,
      ["line 3: Row 1 holds exactly 1 card", "The 60 lines after it were not checked"]),
     ("export overflow", ["export", "99999999999999999999999"], "", 2, ["There is no game"]),
