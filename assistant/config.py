@@ -262,8 +262,10 @@ _MODIFIERS = ("ctrl", "alt", "shift")
 _NAMED_KEYS = frozenset({"home", "end", "pageup", "pagedown", "insert", "delete", "up", "down",
                          "left", "right", "space", "tab", "enter", "escape", "backspace"})
 #: Keys the terminal sends for others (ctrl+m is Enter, ctrl+i Tab, ctrl+h Backspace, ctrl+j a
-#: newline) and the keys the screens keep for themselves (copy, start, same group, palette).
-_TAKEN_KEYS = frozenset({"ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+c", "ctrl+s", "ctrl+g", "ctrl+p"})
+#: newline) and the keys the screens keep for themselves (copy, start, same group, palette,
+#: new players).
+_TAKEN_KEYS = frozenset({"ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+c", "ctrl+s", "ctrl+g", "ctrl+p",
+                         "ctrl+n"})
 _KEYS_ALLOWED = ('a function key ("f5", "shift+f5") or a key with ctrl or alt ("ctrl+z", "alt+u"); '
                  "a key of its own is typing")
 

@@ -227,6 +227,8 @@ class LifeguardApp(App):
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
         self.voice_enabled = voice
+        #: The voice switch as last set on the setup screen (None: not yet).
+        self.voice_chosen: bool | None = None
         self.clock = clock
         self.voice: VoiceBridge | None = None
         self.game_started_at: float | None = None
@@ -481,6 +483,9 @@ class LifeguardApp(App):
 
     @property
     def voice_on_default(self) -> bool:
+        """The setup screen's voice switch: as last chosen there, else as the settings say."""
+        if self.voice_chosen is not None:
+            return self.voice_chosen
         return self.voice_enabled and self.settings.voice.speak
 
     @property
@@ -505,6 +510,7 @@ class LifeguardApp(App):
             self.voice.say(text)
 
     def set_voice(self, on: bool) -> None:
+        self.voice_chosen = on
         if self.voice is not None:
             self.voice.set_voice(on)
 
@@ -642,9 +648,14 @@ class LifeguardApp(App):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """On the game-over and setup screens the table's view keys have nothing to show (game
-        over has the score sheet itself): they leave the footer to those screens' own keys."""
+        over has the score sheet itself): they leave the footer to those screens' own keys.
+        Undo and redo act where the game is on show, the table and game over: on the setup,
+        help or rules screen Ctrl+Z took back the last game's last hand unseen (meant for the
+        name being typed)."""
         if action in ("toggle_known", "score_sheet", "large_print", "push_to_talk") \
                 and isinstance(self.screen, GameOverScreen | SetupScreen):
+            return False
+        if action in ("undo", "redo") and not isinstance(self.screen, TableScreen | GameOverScreen):
             return False
         return True
 

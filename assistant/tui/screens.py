@@ -10,6 +10,7 @@ hands them when it opens them; what people do goes up as messages (``SetupScreen
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,8 @@ class SetupScreen(Screen):
                     value = self.names[i] if self.filled and i < len(self.names) else ""
                     yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
                                 suggester=suggester, classes="name", compact=True)
+            # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
+            yield Static("", id="setup-error")  # shown by ``_say``
             if self.recent:
                 yield Label("Recent players: " + ", ".join(self.recent[:8]) + " (→ completes)",
                             id="recent", classes="hint")
@@ -226,12 +229,14 @@ class SetupScreen(Screen):
                 yield Label("Voice (speak and listen)", classes="rule-label")
                 yield Switch(value=self.voice_on, id="voice")
                 yield Label(on_off(self.voice_on), id="voice-word", classes="switch-word")
-            yield Static("", id="setup-error")
             yield Button("Start the game (ctrl+s)", variant="primary", id="start", compact=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#name-0", Input).focus()
+        """The first empty name takes the focus: with the last group filled in (after a game
+        over), typing at once adds a player rather than typing over the first one's name."""
+        fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
+        next((f for f in fields if not f.value), fields[0]).focus()
 
     def names_entered(self) -> list[str]:
         """One field, one player: the names as typed (the referee checks and normalises them)."""
@@ -260,7 +265,7 @@ class SetupScreen(Screen):
         over (told only at the start, it left people on the empty field after it)."""
         index = int((event.input.id or "name-0").split("-")[1])
         problem = self._field_problem(index)
-        self.query_one("#setup-error", Static).update(Text(problem or "", style="bold red"))
+        self._say(problem)
         if problem is not None:
             event.input.select_all()  # typed over at once
             return
@@ -268,6 +273,12 @@ class SetupScreen(Screen):
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             self.action_start()
+
+    def _say(self, problem: str | None) -> None:
+        """What is wrong, under the names; the line takes no room while nothing is."""
+        error = self.query_one("#setup-error", Static)
+        error.update(Text(problem or "", style="bold red"))
+        error.display = bool(problem)
 
     def _field_problem(self, index: int) -> str | None:
         """What is wrong with the name in field ``index`` alone, or as a name typed before it."""
@@ -287,8 +298,7 @@ class SetupScreen(Screen):
     def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
         if not self.names:
-            self.query_one("#setup-error", Static).update(
-                Text("No earlier game to take the group from: type the names.", style="bold"))
+            self._say("No earlier game to take the group from: type the names.")
             return
         for i in range(MAX_PLAYERS):
             self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
@@ -302,7 +312,7 @@ class SetupScreen(Screen):
         voice_on = self.query_one("#voice", Switch).value
         error = await ask(self, self.StartRequested(self.names_entered(), self.rules_chosen(), voice_on))
         if error and self.is_attached:
-            self.query_one("#setup-error", Static).update(Text(error, style="bold red"))
+            self._say(error)
             self._focus_field_at_fault()
 
 
@@ -562,20 +572,25 @@ class TableScreen(ViewWatcher, Screen):
 # ============================================================================ game over
 class GameOverScreen(ViewWatcher, Screen):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
-    anything else goes back to the table's command line (nothing typed is swallowed)."""
+    goes back to the table's command line (nothing typed is swallowed): the keys of this screen
+    are no letters, since "new game ann ben cy" typed here once began with the "n" that started
+    a game with the old group."""
 
     BINDINGS = [
-        Binding("n", "new_game", "Same players"),
-        Binding("s", "setup", "Set up"),
+        Binding("enter", "new_game", "Same players"),
+        Binding("ctrl+n", "setup", "New players"),
         Binding("escape", "app.pop_screen", "Table"),
     ]
+    #: Seconds after the screen appears in which Enter starts nothing: the Enter that declared
+    #: the last hand, pressed twice or held, must not start the next game.
+    ENTER_GUARD_SECONDS = 0.8
 
     @dataclass
     class NewGameRequested(Request):
-        """A new game with the same players (``n``); answered once it is on the table."""
+        """A new game with the same players (Enter); answered once it is on the table."""
 
     class SetupRequested(Message):
-        """The setup screen, for other players or house rules (``s``)."""
+        """The setup screen, for other players or house rules (Ctrl+N)."""
 
     @dataclass
     class TypedAhead(Message):
@@ -588,6 +603,7 @@ class GameOverScreen(ViewWatcher, Screen):
         self.view = view
         #: A key went back to the table already: every later key follows it there.
         self.leaving = False
+        self._shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="over-body"):
@@ -624,15 +640,16 @@ class GameOverScreen(ViewWatcher, Screen):
         self.query_one(ResultsView).show(ended, hands, game.players)
 
     def on_key(self, event: Key) -> None:
-        """A printable key that is not one of this screen's keys (or any key once one has
-        gone): back to the table, where the command line takes it."""
-        if event.is_printable and event.character and (self.leaving or event.key not in ("n", "s")):
+        """A printable key: back to the table, where the command line takes it."""
+        if event.is_printable and event.character:
             event.stop()
             event.prevent_default()
             self.leaving = True
             self.post_message(self.TypedAhead(event.character))
 
     def action_new_game(self) -> None:
+        if time.monotonic() - self._shown_at < self.ENTER_GUARD_SECONDS:
+            return
         self.call_later(ask, self, self.NewGameRequested())  # on this screen's queue (``ask``)
 
     def action_setup(self) -> None:

@@ -102,7 +102,12 @@ async def test_after_game_over_a_new_game_types_into_the_command_line(make_app) 
         await pilot.press("escape")
         await submit_all(pilot, game_lines())
         assert isinstance(app.screen, GameOverScreen)
-        await pilot.press("n")  # new game, same players
+        finished = app.view.game
+        await pilot.press("enter")  # the last hand's Enter pressed again: nothing starts yet
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.view.game is finished
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS)
+        await pilot.press("enter")  # new game, same players
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.view.game.round == 1
         assert isinstance(app.focused, CommandInput)
@@ -111,6 +116,20 @@ async def test_after_game_over_a_new_game_types_into_the_command_line(make_app) 
         await pilot.press("enter")
         await pilot.pause()
         assert app.view.game.rows[0] == Cards.of("giraffe")
+
+
+async def test_a_command_typed_on_the_game_over_screen_is_never_taken_for_its_keys(make_app) -> None:
+    """"new game ann ben cy" and "status" begin with no key of the screen: typed whole on the
+    command line ("n" once started a game with the old group, "s" opened the setup screen)."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        finished = app.view.game
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(pilot, "new game ann ben cy")
+        assert isinstance(app.screen, TableScreen) and app.view.game is finished
+        assert app.command_input.value == "new game ann ben cy"
 
 
 async def test_typing_on_the_game_over_screen_goes_to_the_command_line(make_app) -> None:
@@ -349,7 +368,8 @@ async def test_setup_offers_the_last_group_in_one_key_and_its_house_rules(make_a
         assert app.screen.recent[:3] == ["ann", "ben", "cid"] and "minji" in app.screen.recent
         await pilot.press(*"mi")
         await pilot.pause()
-        assert app.screen.query_one("#name-0")._suggestion == "minji"  # offered from recent games
+        assert app.focused is app.screen.query_one("#name-3")  # the first empty name
+        assert app.focused._suggestion == "minji"  # offered from recent games
         await pilot.press("ctrl+g")  # the same group: in one key
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)

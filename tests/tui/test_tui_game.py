@@ -55,7 +55,8 @@ async def test_whole_game_with_sudden_death_elimination_and_game_over(make_app) 
         assert any("Sudden death! Carol has all rabbits." in line for line in plain)
         assert any("Carol wins the game!" in line for line in plain)
         # one key: a new game with the same players
-        await pilot.press("n")
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS)
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.view.game.players == game.players
@@ -356,11 +357,22 @@ async def test_game_over_setup_key_keeps_the_players(make_app) -> None:
         await pilot.press("escape")
         await submit_all(pilot, game_lines())
         assert isinstance(app.screen, GameOverScreen)
-        await pilot.press("s")
+        await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         names = [app.screen.query_one(f"#name-{i}").value for i in range(3)]
         assert names == list(app.view.game.players)
+        # typing adds a player (the first empty field has the focus), and Ctrl+Z there takes
+        # nothing back from the finished game
+        assert app.focused is app.screen.query_one("#name-3")
+        finished = app.view.game.snapshot()
+        await pilot.press("D", "ctrl+z")
+        await pilot.pause()
+        assert app.screen.query_one("#name-3").value == "D"
+        assert app.view.game.snapshot() == finished and app.view.game.is_over
+        offered = {binding.action for _node, binding, enabled, _tip in app.screen.active_bindings.values()
+                   if enabled}
+        assert "undo" not in offered and "redo" not in offered
 
 
 async def test_odd_input_in_the_table_gets_sentences_not_a_traceback(make_app) -> None:
