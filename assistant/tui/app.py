@@ -440,7 +440,8 @@ class LifeguardApp(App):
         self.open_setup()
 
     def on_game_over_screen_typed_ahead(self, message: GameOverScreen.TypedAhead) -> None:
-        while isinstance(self.screen, GameOverScreen):
+        """Typing on the game-over screen or the score sheet: on to the table's command line."""
+        while isinstance(self.screen, GameOverScreen | ScoreSheetScreen):
             self.pop_screen()
         if not self.table_gone:
             self.table.type_ahead(message.text)

@@ -657,13 +657,24 @@ class GameOverScreen(ViewWatcher, Screen):
 
 
 class ScoreSheetScreen(ViewWatcher, ModalScreen):
-    """The score sheet on its own (its key, or the palette), over the table."""
+    """The score sheet on its own (its key, or the palette), over the table. Typing (but the
+    "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
+    a command begun here was lost."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
 
     def __init__(self, view: TableView) -> None:
         super().__init__()
         self.view = view
+        #: A key went back to the table already: every later key follows it there.
+        self.leaving = False
+
+    def on_key(self, event: Key) -> None:
+        if event.is_printable and event.character and (self.leaving or event.key != "q"):
+            event.stop()
+            event.prevent_default()
+            self.leaving = True
+            self.post_message(GameOverScreen.TypedAhead(event.character))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="sheet-body"):

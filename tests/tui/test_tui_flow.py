@@ -691,3 +691,20 @@ async def test_a_knock_with_two_players_left_says_who_has_the_last_turn(make_app
         assert not any("each" in line for line in app.table_log.plain[-2:])
         panel = "\n".join(line.plain for line in app.table.query_one(PlayersPanel).lines())
         assert panel.count("OUT · 3rd place") == 2
+
+
+async def test_typing_on_the_score_sheet_goes_on_in_the_command_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        await keys(pilot, "alice knocks")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.command_input.value == "alice knocks" and isinstance(app.focused, CommandInput)
+        await pilot.press("f3", "q")  # q still closes it
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.command_input.value == "alice knocks"
