@@ -2,12 +2,15 @@
 
 ``parse(text, players=...)`` is a pure function over the tables of ``grammar``: templates are
 expanded once into token patterns, then matched left to right. Anything not understood raises
-``ParseError`` with a short sentence that names the closest command.
+``ParseError`` with a short sentence. Its ``suggestion`` (what Tab or Enter takes at the table) is
+only ever the line typed with its misspelt words corrected; when there is none, the sentence
+shows the closest command as an example ("e.g. ...") and there is no suggestion.
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -444,9 +447,12 @@ def parse(text: str, players: Iterable[str] | None = None) -> Command:
     command, error = _recognize(tokens, known)
     if command is not None:
         return command
+    correction = _correction(tokens, known)
+    if correction is not None:
+        raise _did_you_mean(tokens, *correction, known)
     if error is not None:
         raise ParseError(error)
-    raise _not_understood(text, tokens, known)
+    raise _not_understood(tokens, known)
 
 
 def _recognize(
@@ -476,33 +482,128 @@ def _command(intent: str, slots: dict[str, object]) -> Command:
     )
 
 
-def _not_understood(
-    text: str, tokens: list[str], players: Mapping[str, str] | None
+#: A line is corrected only if it has at most this many words the language does not know (more is
+#: another sentence, not a typo), and at most ``_MAX_FIXES`` of them are changed.
+_MAX_UNKNOWN = 8
+_MAX_FIXES = 2
+
+
+def _correction(
+    tokens: list[str], players: Mapping[str, str] | None
+) -> tuple[str, dict[int, str]] | None:
+    """The line with its misspelt words corrected so that it is a command, and the words changed
+    (place -> the word put there); None if there is no such line.
+
+    Only words the language does not know (nor a player's name, nor a number) are changed,
+    each to a known word or a player's name spelt alike, the fewest changes first; every other
+    word stays as typed, in its place (the row, the cards and their order, the names of a new
+    game). This is what Tab or Enter may take; a made-up example never is.
+
+    No word becomes 'and', 'plus', 'with', 'a' or 'an': that would drop it from a list or
+    count the next one, not correct it ('new game ann ben cid dan eve fay' is six players, not
+    'and' and five)."""
+    vocabulary = sorted(RESERVED_WORDS - LIST_SEPARATORS - {"a", "an"} | set(players or ()))
+    unknown = [i for i, tok in enumerate(tokens) if not (
+        is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players))]
+    if not unknown or len(unknown) > _MAX_UNKNOWN:
+        return None
+    options = {i: _spelt_alike(tokens[i], vocabulary) for i in unknown}
+    fixable = [i for i, words in options.items() if words]
+    for count in range(1, _MAX_FIXES + 1):
+        best: tuple[tuple[int, int, float], list[str]] | None = None
+        for places in itertools.combinations(fixable, count):
+            for words in itertools.product(*(options[i] for i in places)):
+                changes = dict(zip(places, words, strict=True))
+                trial = [Token(players[changes[i]] if players and changes[i] in players
+                               else changes[i], getattr(tok, "gap", " ")) if i in changes else tok
+                         for i, tok in enumerate(tokens)]
+                command, _ = _recognize(trial, players)
+                if command is None:
+                    continue
+                # The canonical word first ('swop' is 'swaps', not 'swap'), then the nearest
+                # ('pigss' is 'pigs': an animal's plural is as good as its singular).
+                usual = set(tokenize(command.canonical))
+                rank = (sum(_meaning(word) in usual for word in words),
+                        -sum(_distance(tokens[i], word) for i, word in changes.items()),
+                        sum(difflib.SequenceMatcher(None, tokens[i], word).ratio()
+                            for i, word in changes.items()))
+                if best is None or rank > best[0]:
+                    best = (rank, trial)
+        if best is not None:
+            trial = best[1]
+            line = "".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
+            changed = {i: trial[i] for i in range(len(tokens)) if trial[i] != tokens[i]}
+            return line, changed
+    return None
+
+
+def _spelt_alike(word: str, vocabulary: Sequence[str], most: int = 4) -> list[str]:
+    """The words of ``vocabulary`` that ``word`` may be a typo of, the nearest first: one slip
+    (a letter wrong, missing, extra, or two swapped) in a word of up to 3 letters, two in a
+    longer one ('swop' -> 'swaps', 'dgo' -> 'dog'; not 'plese' -> 'moles')."""
+    limit = 1 if len(word) <= 3 else 2
+    near = [(d, w) for w in vocabulary if (d := _distance(word, w, limit)) <= limit]
+    return [w for _, w in sorted(near)[:most]]
+
+
+def _distance(a: str, b: str, limit: int = 2) -> int:
+    """The number of slips (a letter changed, added, dropped, or two neighbours swapped)
+    between ``a`` and ``b``; anything above ``limit`` is ``limit + 1``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        before, row = row, current
+    return min(row[-1], limit + 1)
+
+
+def _meaning(word: str) -> str:
+    """The word as a canonical form writes it: an animal by its name, any other word as is."""
+    animal = ANIMAL_WORDS.get(word)
+    return animal.value if animal is not None else word
+
+
+def _did_you_mean(
+    tokens: list[str], guess: str, changed: dict[int, str], players: Mapping[str, str] | None
 ) -> ParseError:
-    """The closest command, by the words used: a misspelt name or verb, or the whole shape."""
+    """The refusal of a line with misspelt words, naming them, with the corrected line as the
+    suggestion (Tab or Enter takes it at the table)."""
+    quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
+    if players and all(word in players for word in changed.values()):
+        problem = f"There is no player {quoted}."
+    elif all(word in ANIMAL_WORDS for word in changed.values()):
+        problem = f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
+    else:
+        problem = f"I didn't understand '{' '.join(tokens)[:60]}'."
+    return ParseError(f"{problem} Did you mean '{guess}'?", suggestion=guess)
+
+
+def _not_understood(tokens: list[str], players: Mapping[str, str] | None) -> ParseError:
+    """A line with no faithful correction: an unknown player, else the closest command as an
+    example of the form only. It has no suggestion: its row, cards and names are made up, and
+    taking it would apply what nobody said."""
     names = list(players.values()) if players else ["alice"]
     player = names[0]
     if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
         rest = tokens[1:]
-        close = difflib.get_close_matches(tokens[0], list(players), n=1, cutoff=0.5)
-        # Blame the name only when the rest of the line is a command for some player:
-        # 'alise knocks' is a misspelt name, 'undoo' and 'rwo 2 bear dog' are not.
-        if close and _recognize([Token(close[0]), *rest], players)[0] is not None:
-            guess = " ".join([players[close[0]], *map(_raw, rest)])
-            return ParseError(
-                f"There is no player '{_typed(tokens[0])}'. Did you mean '{guess}'?", suggestion=guess
-            )
         if rest and any(_recognize([Token(names[0]), *rest], players)):
             return ParseError(f"{title(_typed(tokens[0]))} is not playing: the players are "
                               f"{player_names(names)}.")
     if players and tokens[0] in players:
         player = players[tokens[0]]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
-    guess = max(examples, key=lambda ex: _closeness(tokens, ex))
+    example = max(examples, key=lambda ex: _closeness(tokens, ex))
     return ParseError(
-        f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is '{guess}'; "
-        "say 'help' for all commands.",
-        suggestion=guess,
+        f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is of the form "
+        f"e.g. '{example}'; say 'help' for all commands."
     )
 
 

@@ -391,9 +391,8 @@ class LifeguardApp(App):
         the table knows what was heard before it hears why not."""
         log = self.table_log
         log.refused(text, reply.error or "not understood")
-        if reply.suggestion:
-            take = " Tab or Enter takes it." if source == "typed" else ""
-            log.note(f"  Did you mean '{reply.suggestion}'?{take}")
+        if reply.suggestion and source == "typed":  # the refusal names it ("Did you mean ...?")
+            log.note("  Tab or Enter takes it.")
         self.say(" ".join([*readback, reply.error or ""]).strip())
 
     def watch_view(self, view: TableView) -> None:

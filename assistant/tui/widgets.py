@@ -541,7 +541,9 @@ class CommandInput(Input):
 
     def action_complete(self) -> None:
         """Tab: the suggestion of a refused line, else the word being typed, else the start of
-        the command expected now. Never moves the focus (Shift+Tab does, at the reveal)."""
+        the command expected now. Never moves the focus (Shift+Tab does, at the reveal). With
+        nothing to take, the line stays as it is, still selected if it was (a refused line:
+        typing replaces it rather than being added to its end)."""
         if self.offer:
             self.value = self.offer
             self.refused = self.offered = None
@@ -549,6 +551,8 @@ class CommandInput(Input):
             self.value = self._suggestion
         elif not self.value:
             self.value = expected_start(self.game())
+        else:
+            return
         self.cursor_position = len(self.value)
 
     def action_scroll_log(self, step: int) -> None:

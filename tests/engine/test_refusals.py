@@ -177,7 +177,7 @@ PARSE_REFUSALS = [
     (BASE, "alice has all bears", "Sudden death needs all cats, all rabbits or all pigs, not all bears."),
     (BASE, "alice has 11 pigs", "Counts go from 1 to 10."),
     (BASE, "alice swaps 1 owl", "I don't know the animal 'owl'."),
-    (BASE, "row 1 pigg", "Did you mean pig?"),
+    (BASE, "row 1 pigg", "Did you mean 'row 1 pig'?"),
     (BASE, "yes", "Nothing to confirm."),
     (BASE, "redo", "Nothing to redo."),
     (NEW[:1], "undo", "Nothing to undo: the game has just started."),
