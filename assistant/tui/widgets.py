@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
+from textual.events import Resize
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -320,6 +321,9 @@ class TableLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=1,
                          **kwargs)
         self.plain: list[str] = []
+        #: Everything written, to wrap again at a new width (``on_resize``).
+        self._written: list[RenderableType] = []
+        self._width = 0  # the width the lines were wrapped at
 
     def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
         """An accepted command and what the referee said, in one write (one relayout)."""
@@ -336,7 +340,21 @@ class TableLog(RichLog):
         self._write(Group(*_indented(lines)))
 
     def _write(self, renderable: RenderableType) -> None:
+        self._written.append(renderable)
         self.write(renderable, expand=True)  # the log's whole width, however wide
+
+    def on_resize(self, event: Resize) -> None:
+        """At a new width every line is wrapped again, and after any change of size (F8, F4, a
+        resized terminal) the newest lines are in view: RichLog keeps lines as first wrapped,
+        so a narrower log cut them at its edge, and a shorter one hid the last ones."""
+        width = self.scrollable_content_region.width
+        if self._size_known and width and width != self._width and self._written:
+            self.clear()
+            for renderable in self._written:
+                self.write(renderable, expand=True, scroll_end=False)
+        if width:
+            self._width = width
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def refused(self, text: str, reason: str) -> None:
         line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (" refused: ", "bold red"), reason)

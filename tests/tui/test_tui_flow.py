@@ -156,7 +156,8 @@ async def test_a_refused_line_stays_and_its_suggestion_is_taken_with_enter_or_ta
         await pilot.press("enter")
         await pilot.pause()
         assert field.value == "alise swaps 2 cat mouse"  # stays, to be edited
-        assert app.table_log.plain[-1] == "  Did you mean 'alice swaps 2 cat mouse'? Tab or Enter takes it."
+        assert app.table_log.plain[-2].endswith("Did you mean 'alice swaps 2 cat mouse'?")
+        assert app.table_log.plain[-1] == "  Tab or Enter takes it."
         await pilot.press("enter")  # takes the suggestion
         await pilot.pause()
         assert app.view.game.rows[1] == Cards.of("cat", "mouse")
@@ -708,3 +709,26 @@ async def test_typing_on_the_score_sheet_goes_on_in_the_command_line(make_app) -
         await pilot.press("f3", "q")  # q still closes it
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.command_input.value == "alice knocks"
+
+
+async def test_the_log_wraps_again_and_keeps_its_newest_lines_in_view(make_app) -> None:
+    """RichLog keeps lines as first wrapped: narrowed, the log cut them at its edge, and after
+    a change of layout (F8, a smaller terminal) its newest lines were out of view."""
+    app = make_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*OPENING, "bob swaps " + "giraffe and " * 12])  # a long refusal
+        log = app.table_log
+        wide = len(log.lines)
+        assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
+        await pilot.resize_terminal(80, 24)
+
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.lines) > wide  # wrapped again at the new width
+        assert all(strip.cell_length <= log.scrollable_content_region.width for strip in log.lines)
+        assert log.scroll_offset.y == log.max_scroll_y  # the newest line in view
+        await pilot.press("f8")
+        await pilot.pause()
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y
