@@ -56,7 +56,7 @@ from engine.events import (
     TurnsBegin,
 )
 from engine.rules import HouseRules
-from engine.words import describe, plural, title
+from engine.words import describe, listed, plural, title
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 #: The longest player name, in characters.
@@ -494,12 +494,30 @@ class Game:
                 f"{title(player)}'s hand must hold {'them' if len(check.missing) > 1 else 'one'}."
                 f"{why}"
             )
-        _refuse_overflow(check.overflow, what="the rows and the declared hands")
+        _refuse_overflow(check.overflow, what=self._counted_for_hand(player, check.overflow))
         self.declared[player] = hand
         events: list[Event] = [HandDeclared(player, hand, self.waiting_to_declare())]
         if not self.waiting_to_declare():
             events.extend(self._score_round())
         return events
+
+    def _counted_for_hand(self, player: str, overflow: Mapping[Animal, int]) -> str:
+        """What ``check_hand`` counted for the first animal of ``overflow``, in words: the rows,
+        the declared hands and, when they hold some of it, the cards known to be in the hands
+        still to be declared (named, so that the count in the refusal adds up)."""
+        counted = "the rows and the declared hands"
+        animal = next(iter(overflow), None)
+        if animal is None:
+            return counted
+        holders = {p: self.known[p].count(animal) for p in self.waiting_to_declare()
+                   if p != player and self.known[p].count(animal)}
+        if not holders:
+            return counted
+        n = sum(holders.values())
+        cards = f"{n} {plural(animal, n)}" if n > 1 else plural(animal, 1)
+        whose = listed([title(p) + "'s" for p in holders])
+        hands = "hands" if len(holders) > 1 else "hand"
+        return f"the rows, the declared hands and the {cards} known to be in {whose} {hands}"
 
     def _sudden_death(self, action: SuddenDeath) -> list[Event]:
         animal = action.animal

@@ -27,7 +27,7 @@ from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
 from engine.game import Game, places
-from engine.words import title
+from engine.words import names, title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
 
@@ -66,7 +66,10 @@ class HandGrid(DataTable):
     """Animal x player counts for the hands revealed this round.
 
     Digits set a count, + and - change it, Enter declares the column's player; a letter starts
-    a command in the command line.
+    a command in the command line. The cursor follows the reveal: when it begins, and after
+    each hand declared (here, typed or spoken), it goes to the first player the game still
+    waits for (``Game.waiting_to_declare``), on the animal row it was on (the first row at a
+    new reveal), so the digits typed next land in the hand being read out.
     """
 
     BINDINGS = [
@@ -97,6 +100,8 @@ class HandGrid(DataTable):
         self.counts: dict[str, dict[Animal, int]] = {}
         self.players: tuple[str, ...] = ()
         self._round_key: tuple[int, tuple[str, ...]] | None = None
+        #: The players seen declared at the last update: one more means the cursor moves on.
+        self._declared_seen: frozenset[str] = frozenset()
         #: Large print (the screen sets it): names and animals in capitals, wider cells and,
         #: when ``roomy``, a blank line under each row.
         self.large = False
@@ -122,14 +127,20 @@ class HandGrid(DataTable):
     def update_from(self, game: Game | None,
                     drafts: dict[str, dict[str, int]] | None = None) -> None:
         """Show ``game``'s reveal; at a new round the counts start from the known cards, or
-        from ``drafts`` (counts typed before a restart, by player and animal name)."""
+        from ``drafts`` (counts typed before a restart, by player and animal name). At a new
+        reveal, and when a hand has been declared since the last update, the cursor goes to the
+        first player still to declare (an undo moves nothing)."""
         self.game = game
         if game is None:
             return
         players = game.alive
         key = (game.round, players)
-        if key != self._round_key:
+        row = self.cursor_coordinate.row
+        new_reveal = key != self._round_key
+        if new_reveal:
             self._round_key = key
+            self._declared_seen = frozenset()
+            row = 0
             self.counts = {p: dict(game.known[p].counts()) for p in players}
             for p, counts in (drafts or {}).items():
                 if p in self.counts:
@@ -140,7 +151,18 @@ class HandGrid(DataTable):
             if p in self.counts:
                 self.counts[p] = dict(hand.counts())
         self.players = players
+        declared = frozenset(game.declared)
+        moved_on = new_reveal or not declared <= self._declared_seen
+        self._declared_seen = declared
         self._rebuild()
+        if moved_on:
+            self._to_first_waiting(row)
+
+    def _to_first_waiting(self, row: int) -> None:
+        """The cursor on ``row`` of the first player the game waits for, if any."""
+        waiting = self.game.waiting_to_declare() if self.game is not None else ()
+        if waiting and waiting[0] in self.players:
+            self.cursor_coordinate = Coordinate(row, self.players.index(waiting[0]) + 1)
 
     def _rebuild(self) -> None:
         game = self.game
@@ -202,7 +224,21 @@ class HandGrid(DataTable):
         return self.players[column - 1], ANIMALS[row]
 
     def set_count(self, player: str, animal: Animal, n: int) -> None:
-        if self.game is None or player in self.game.declared:
+        """``player``'s count of ``animal``, within what the deck holds.
+
+        A declared hand keeps its counts, and the grid says so rather than ignoring the key:
+        the cursor moves on by itself after each declaration, so on a declared column it was
+        put there by hand, to that hand on purpose, and the way to change a declared hand is
+        'undo'. Moving the cursor on and putting the digit in another hand would write a count
+        nobody aimed at.
+        """
+        if self.game is None:
+            return
+        if player in self.game.declared:
+            waiting = self.game.waiting_to_declare()
+            still = f" Still to declare: {names(waiting)}." if waiting else ""
+            self.notify(f"{title(player)} has declared already, so the count stays; 'undo' "
+                        f"takes the hand back to change it.{still}", severity="warning")
             return
         self.counts[player][animal] = max(0, min(COPIES[animal], n))
         self._rebuild()
