@@ -390,7 +390,8 @@ class Game:
         put_down = action.cards
         if len(put_down) != k:
             raise BadCards(
-                f"Row {k} holds {k} card{'s' if k > 1 else ''}, you put down {len(put_down)}."
+                f"Row {k} holds {k} card{'s' if k > 1 else ''}, you put down {len(put_down)}: "
+                f"a swap puts down as many cards as it takes, {k} for row {k}."
             )
         if put_down == taken:
             raise BadCards(
@@ -483,7 +484,10 @@ class Game:
         hand = action.cards
         check = self.check_hand(player, hand)
         if check.size != HAND_SIZE:
-            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {check.size}.")
+            # A hand typed without the cards taken from the rows is short by just those.
+            also = (f" {title(player)} took {describe(check.missing)} from the rows: count "
+                    f"{'them' if len(check.missing) > 1 else 'it'} in." if check.missing else "")
+            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {check.size}.{also}")
         if check.missing:
             why = "" if self.rules.take_first else (
                 " A swap puts down first, then takes the row, so a card taken stays in hand "

@@ -373,7 +373,7 @@ class TableScreen(ViewWatcher, Screen):
             yield PlayersPanel(id="players")
         yield TableLog(id="log")
         yield CommandInput(lambda: self.view.game, id="command",
-                           placeholder=command_hint(self.view.game))
+                           placeholder=command_hint(self.view.game, self.view.question))
         yield StatusLine(self.data_label, id="status")
         yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
@@ -445,7 +445,7 @@ class TableScreen(ViewWatcher, Screen):
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
-        field.placeholder = command_hint(game)
+        field.placeholder = command_hint(game, self.view.question)
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
         if switcher.current != view:

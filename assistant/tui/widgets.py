@@ -440,8 +440,11 @@ def expected_start(game: Game | None) -> str:
     return ""
 
 
-def command_hint(game: Game | None) -> str:
-    """The command line's placeholder: what to type now, with the table's own names."""
+def command_hint(game: Game | None, question: str | None = None) -> str:
+    """The command line's placeholder: what to type now, with the table's own names; while a
+    ``question`` waits (a new game, a heard hand read back), the answer it waits for."""
+    if question:
+        return "yes to go ahead, no to drop it · F2 help"
     if game is None or game.phase is Phase.GAME_OVER:
         return "new game and 3 to 5 names · F2 help"
     turn = game.turn or ""

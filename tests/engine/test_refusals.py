@@ -88,9 +88,10 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
     (KNOCKED, "alice passes", NotYourTurn, "Alice knocked and does not play again"),
     (KNOCKED, "carol passes", NotYourTurn, "It's Bob's turn, not Carol's: expected 'bob swaps' or 'bob passes'."),
     # -- a swap: as many cards as the row holds, not the same animals, within the deck
-    (BASE, "alice swaps 2 bear", BadCards, "Row 2 holds 2 cards, you put down 1."),
-    (BASE, "alice swaps 4 pig pig", BadCards, "Row 4 holds 4 cards, you put down 2."),
-    (BASE, "alice swaps 1 pig cat", BadCards, "Row 1 holds 1 card, you put down 2."),
+    (BASE, "alice swaps 2 bear", BadCards,
+     "Row 2 holds 2 cards, you put down 1: a swap puts down as many cards as it takes, 2 for row 2."),
+    (BASE, "alice swaps 4 pig pig", BadCards, "Row 4 holds 4 cards, you put down 2:"),
+    (BASE, "alice swaps 1 pig cat", BadCards, "Row 1 holds 1 card, you put down 2:"),
     (BASE, "alice swaps 1 giraffe", BadCards, "Row 1 already holds a giraffe: putting down the same animals is not a swap."),
     (BASE, "alice swaps 3 mole mole mole", BadCards, "Row 3 already holds 3 moles"),
     (BASE, "alice swaps 2 bear bear", BadCards, "not a swap"),
@@ -99,6 +100,9 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
      "That makes 4 mice in the rows and the known hands, but the deck holds only 3."),
     # -- declared hands: 10 cards, the known cards, deck limits
     (REVEAL, "alice has 9 giraffe", BadHand, "A hand holds exactly 10 cards; Alice's has 9."),
+    # typed without the card taken from the rows: short by that card, which is named
+    (REVEAL, "alice has 9 sheep", BadHand,
+     "A hand holds exactly 10 cards; Alice's has 9. Alice took a giraffe from the rows: count it in."),
     (REVEAL, "alice has 5 giraffe 6 sheep", BadHand, "A hand holds exactly 10 cards; Alice's has 11."),
     (REVEAL, "alice has 5 sheep 5 dog", BadHand,
      "Alice took a giraffe from the rows, so Alice's hand must hold one."),

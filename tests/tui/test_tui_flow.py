@@ -732,3 +732,16 @@ async def test_the_log_wraps_again_and_keeps_its_newest_lines_in_view(make_app) 
         await pilot.pause()
         await pilot.pause()
         assert log.scroll_offset.y == log.max_scroll_y
+
+
+async def test_the_hint_gives_the_answer_a_question_waits_for(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        assert app.command_input.placeholder.startswith("alice swaps ROW")
+        await submit_all(pilot, ["new game dan eve fay"])  # a game under way: asked first
+        assert app.view.question
+        assert app.command_input.placeholder.startswith("yes to go ahead, no to drop it")
+        await submit_all(pilot, ["no"])
+        assert app.command_input.placeholder.startswith("alice swaps ROW")

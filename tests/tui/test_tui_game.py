@@ -455,3 +455,15 @@ async def test_a_heard_hand_is_a_question_in_the_table(make_app) -> None:
         await type_command(pilot, "yes")
         assert history(app)[-1] == "bob has all rabbits"
         assert not app._listen_context().question
+
+
+def test_a_sudden_death_result_names_every_copy_in_the_plural() -> None:
+    """"Carol revealed all 5 rabbits": one space, the plural (it read "all 5  RABBIT")."""
+    game = headless(game_lines()).game
+    ended = next(r for r in game.rounds if r.sudden_death)
+    for large in (False, True):
+        view = ResultsView()
+        view.large = large
+        view.ended, view.hands, view.players = ended, {}, game.players
+        text = view.build().plain
+        assert ("Carol revealed all 5 RABBITS " if large else "Carol revealed all 5 rabbits ") in text

@@ -102,6 +102,8 @@ def test_the_grids_checks_are_the_games_answers_in_the_grids_words() -> None:
 
 def test_hint_and_tab_name_what_is_expected_with_the_tables_names() -> None:
     assert command_hint(ROWS).startswith("row 1 and its 1 animal")
+    # a question waiting (a new game under way): its answer, not the rows
+    assert command_hint(ROWS, "Start a new game? Say 'yes' or 'no'.").startswith("yes to go ahead, no to drop it")
     assert expected_start(ROWS) == "row 1 "
     assert command_hint(BOBS_TURN).startswith("bob swaps ROW")
     assert "knocks" not in command_hint(BOBS_TURN)  # Bob has not swapped yet
