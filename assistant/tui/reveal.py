@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.coordinate import Coordinate
-from textual.events import Key
+from textual.events import Key, Paste
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -90,7 +90,8 @@ class HandGrid(DataTable):
 
     @dataclass
     class TypedAhead(Message):
-        """A letter typed on the grid: the start of a command for the command line."""
+        """A letter typed on the grid, the start of a command for the command line, or what
+        followed it; "\n" is the Enter that sends it."""
 
         text: str
 
@@ -100,6 +101,8 @@ class HandGrid(DataTable):
         self.counts: dict[str, dict[Animal, int]] = {}
         self.players: tuple[str, ...] = ()
         self._round_key: tuple[int, tuple[str, ...]] | None = None
+        #: A letter went to the command line: the keys that follow it go there too.
+        self._typing_ahead = False
         #: The players seen declared at the last update: one more means the cursor moves on.
         self._declared_seen: frozenset[str] = frozenset()
         #: Large print (the screen sets it): names and animals in capitals, wider cells and,
@@ -110,11 +113,29 @@ class HandGrid(DataTable):
     def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
         "ann has" and the cards typed, and a whole hand typed on the grid set the counts under
-        the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter."""
-        if event.character and event.character.isalpha():
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.TypedAhead(event.character))
+        the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter. Keys
+        typed faster than the focus moves follow the letter there, digits and Enter too
+        (until the grid has the focus again)."""
+        character = event.character
+        if self._typing_ahead and (event.is_printable or event.key == "enter"):
+            character = "\n" if event.key == "enter" else character
+        elif not (character and character.isalpha()):
+            return
+        event.stop()
+        event.prevent_default()
+        self._typing_ahead = True
+        self.post_message(self.TypedAhead(character or ""))
+
+    def on_paste(self, event: Paste) -> None:
+        """Pasted text is a command for the command line, not counts."""
+        event.stop()
+        lines = event.text.splitlines()
+        if lines:
+            self._typing_ahead = True
+            self.post_message(self.TypedAhead(lines[0]))  # one line, as the command line takes it
+
+    def on_focus(self) -> None:
+        self._typing_ahead = False
 
     def set_large(self, large: bool, roomy: bool = False) -> None:
         """Large print on or off (``roomy``: there are lines enough for a gap under each row)."""

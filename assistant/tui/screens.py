@@ -551,9 +551,12 @@ class TableScreen(ViewWatcher, Screen):
         await ask(self, self.CommandEntered(event.command, source="grid"))
 
     @on(HandGrid.TypedAhead)
-    def _typed_on_grid(self, event: HandGrid.TypedAhead) -> None:
+    async def _typed_on_grid(self, event: HandGrid.TypedAhead) -> None:
         event.stop()
-        self.type_ahead(event.text)
+        if event.text == "\n":
+            await self.query_one("#command", CommandInput).action_submit()
+        else:
+            self.type_ahead(event.text)
 
     @on(HandGrid.Changed)
     def _grid_changed(self) -> None:

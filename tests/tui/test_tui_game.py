@@ -467,3 +467,33 @@ def test_a_sudden_death_result_names_every_copy_in_the_plural() -> None:
         view.ended, view.hands, view.players = ended, {}, game.players
         text = view.build().plain
         assert ("Carol revealed all 5 RABBITS " if large else "Carol revealed all 5 rabbits ") in text
+
+
+async def test_a_hand_typed_faster_than_the_focus_moves_reaches_the_command_line_whole(make_app) -> None:
+    """Keys that reach the grid before the focus has gone to the command line (fast typing,
+    dictation software) follow the first letter there, its digits and Enter too; a paste is a
+    command too. None of it sets a count."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await play(pilot, OPENING)
+        await play(pilot, ["alice swaps 1 mouse", "bob swaps 4 bear bear dog dog", "carol swaps 1 cat",
+                           "alice knocks", "bob passes", "carol passes"])
+        grid = app.table.query_one(HandGrid)
+        assert app.focused is grid
+        counts = {p: dict(c) for p, c in grid.counts.items()}
+        for character in "alice has 3 giraffe 2 bear 2 mole 3 goat":  # all at once
+            grid.post_message(events.Key("space" if character == " " else character, character))
+        grid.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+        assert str(app.view.game.declared["alice"]) == str(parse("alice has 3 giraffe 2 bear 2 mole 3 goat").cards)
+        assert {p: c for p, c in grid.counts.items() if p != "alice"} == \
+            {p: c for p, c in counts.items() if p != "alice"}
+        grid.focus()
+        await pilot.pause()
+        grid.post_message(events.Paste("bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit\nmore"))
+        await pilot.pause()
+        assert app.command_input.value == "bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit"
