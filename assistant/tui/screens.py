@@ -402,7 +402,8 @@ class TableScreen(ViewWatcher, Screen):
         large = self.large
         self.set_class(large, "large")
         # The log, the input and the lines around them always stay on screen.
-        self.query_one("#main").styles.max_height = max(8, height - (11 if large else 9))
+        main_height = max(8, height - (11 if large else 9))
+        self.query_one("#main").styles.max_height = main_height
         rows = self.query_one(CardRows)
         if large:
             # The rows take about three fifths of the width, the players the rest.
@@ -416,7 +417,9 @@ class TableScreen(ViewWatcher, Screen):
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
         self.query_one(ResultsView).set_large(large, roomy)
-        self.query_one(PlayersPanel).update_from(self.view.game, large=large)
+        players = self.query_one(PlayersPanel)
+        players.budget = main_height - 1  # under the panel's top padding
+        players.update_from(self.view.game, large=large)
         self.update_table()
 
     # -------------------------------------------------------------------- state -> widgets

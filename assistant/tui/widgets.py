@@ -165,6 +165,8 @@ class PlayersPanel(Static):
         self.large = False
         #: The lines drawn last (None: nothing drawn yet), to repaint only when they change.
         self._lines: list[Text] | None = None
+        #: The lines the screen has room for (None: any number); large print closes up to fit.
+        self.budget: int | None = None
 
     def update_from(self, game: Game | None, show_known: bool | None = None,
                     large: bool | None = None) -> None:
@@ -184,20 +186,33 @@ class PlayersPanel(Static):
         self.update_from(self.game)  # the known cards wrap to the new width
 
     def lines(self) -> list[Text]:
+        """Each player's lines. Large print closes up when they would not fit in ``budget``:
+        first no blank line between players and no empty detail line, then name and hearts on
+        one line (at 80x24 the fourth player, whose turn it was, was below the screen's edge)."""
         game = self.game
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
+        for tight in ((0, 1, 2) if self.large else (0,)):
+            out = self._all_lines(game, tight)
+            if self.budget is None or len(out) <= self.budget:
+                break
+        return out
+
+    def _all_lines(self, game: Game, tight: int) -> list[Text]:
+        out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
-            out.extend(self._name_lines(game, p))
-            out.extend(self._detail_lines(game, p, player_marks(game, p, ranked)))
-            if self.large:
+            out.extend(self._name_lines(game, p, one_line=tight >= 2))
+            details = self._detail_lines(game, p, player_marks(game, p, ranked))
+            out.extend(d for d in details if not tight or d.plain.strip())
+            if self.large and not tight:
                 out.append(Text())
-        return out[:-1] if self.large and out else out
+        return out[:-1] if self.large and not tight and out else out
 
-    def _name_lines(self, game: Game, player: str) -> list[Text]:
-        """The name (the turn marked) and the hearts: one line, or two in large print."""
+    def _name_lines(self, game: Game, player: str, one_line: bool = False) -> list[Text]:
+        """The name (the turn marked) and the hearts: one line, or two in large print (one
+        when ``one_line``: the screen is short)."""
         lives = game.lives[player]
         is_turn = player == game.turn
         name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
@@ -208,6 +223,12 @@ class PlayersPanel(Static):
             line.append_text(hearts(lives))
             return [line]
         line.append(f" {' '.join(title(player).upper())} ", style=name_style)
+        if one_line:
+            line.append("  ")
+            line.append_text(hearts(lives))
+            if is_turn:
+                line.append("  ◀", style="bold")
+            return [line]
         if is_turn:
             line.append("  ◀ TURN", style="bold")
         second = Text("   ")

@@ -745,3 +745,23 @@ async def test_the_hint_gives_the_answer_a_question_waits_for(make_app) -> None:
         assert app.command_input.placeholder.startswith("yes to go ahead, no to drop it")
         await submit_all(pilot, ["no"])
         assert app.command_input.placeholder.startswith("alice swaps ROW")
+
+
+async def test_large_print_on_a_small_screen_keeps_every_player_in_view(make_app) -> None:
+    """F4 at 80x24 with four players: the panel closes up rather than lose the fourth player
+    (whose turn it may be) below the screen's edge."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game alice bob carol dave", "dave starts", "row 1 pig",
+                                 "row 2 cat dog", "row 3 bear bear mole", "row 4 goat goat sheep mouse",
+                                 "dave swaps 1 cat", "alice swaps 1 dog"])
+        await pilot.press("f4")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        lines = [line.plain for line in panel.lines()]
+        assert panel.large and panel.budget is not None and len(lines) <= panel.budget
+        for name in ("A L I C E", "B O B", "C A R O L", "D A V E"):
+            assert any(name in line for line in lines), (name, lines)
+        shown = panel.region.y + len(lines)
+        assert shown <= app.table.query_one("#log").region.y  # all above the log
