@@ -249,7 +249,8 @@ class Referee:
             assert game is not None
             said = [
                 f"A game is under way (round {game.round}). Say 'yes' to start the new game "
-                "with " + announce.names(cmd.names) + "; the current game stays in the history."
+                "with " + announce.names(cmd.names) + " (the current game stays in the history), "
+                "or 'no' to go on with this one."
             ]
         self._pending = cmd
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, question=True)

@@ -51,6 +51,7 @@ def test_a_new_game_during_a_game_needs_a_yes() -> None:
     reply = ref.handle("new game dora eve fred")
     assert reply.ok and reply.question and reply.to_json()["question"] is True
     assert "Say 'yes' to start the new game with Dora, Eve and Fred" in reply.said[0]
+    assert reply.said[0].endswith("or 'no' to go on with this one.")  # both answers named
     assert state(ref) == before
     assert ref.handle("no").said[0] == "Fine, the new game was not started."
     assert state(ref) == before
