@@ -223,6 +223,8 @@ class LifeguardApp(App):
         self.referee = self.session.referee
         self.set_reactive(LifeguardApp.view, replace(TableView.of(self.referee),
                                                      game_id=self.game_id))
+        #: The game on show is over (``watch_view`` shows the game-over screen as it ends).
+        self._game_over = self.view.game is not None and self.view.game.is_over
         self.desk = CommandDesk(self.referee)
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
@@ -397,13 +399,17 @@ class LifeguardApp(App):
 
     def watch_view(self, view: TableView) -> None:
         """The game-over screen comes with the game's end and goes with an undo or a new game
-        (the screens draw the rest themselves: they watch ``view`` too)."""
+        (the screens draw the rest themselves: they watch ``view`` too). It comes once, when the
+        game ends: put back at every later update, it covered the table after each command
+        typed at game over (and the setup screen after a refused start), and the next Enter,
+        meant for the table, started a game with the old players behind it."""
         if self.table_gone:
             return
         game = view.game
         over = game is not None and game.phase is Phase.GAME_OVER
+        ended_now, self._game_over = over and not self._game_over, over
         on_top = self.screen
-        if over and not isinstance(on_top, GameOverScreen):
+        if ended_now and not isinstance(on_top, GameOverScreen):
             self.push_screen(GameOverScreen(view))
         elif not over and isinstance(on_top, GameOverScreen):
             self.pop_screen()

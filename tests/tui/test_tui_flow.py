@@ -765,3 +765,36 @@ async def test_large_print_on_a_small_screen_keeps_every_player_in_view(make_app
             assert any(name in line for line in lines), (name, lines)
         shown = panel.region.y + len(lines)
         assert shown <= app.table.query_one("#log").region.y  # all above the log
+
+
+async def test_after_game_over_the_table_and_setup_stay_on_top_and_enter_starts_nothing(make_app) -> None:
+    """The game-over screen comes once, when the game ends: it came back after every command
+    typed at game over, and after a refused start on the setup screen, and the next Enter
+    (meant for the table) started a game with the old players behind it."""
+    from assistant.tui.screens import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines())
+        game_id = app.view.game_id
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(pilot, "stauts")
+        await pilot.press("enter")
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.2)
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("enter")  # takes the offered 'status'
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.view.game.is_over
+        assert any(line.startswith("› status") for line in app.table_log.plain[-6:])
+        app.open_setup()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#name-3").value = "d!ve"
+        await pilot.press("ctrl+s")
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.2)
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and app.view.game.is_over
+        assert app.view.game_id == game_id  # no game was started behind the screens
