@@ -490,14 +490,17 @@ _MAX_FIXES = 2
 
 def _correction(
     tokens: list[str], players: Mapping[str, str] | None
-) -> tuple[str, dict[int, str]] | None:
-    """The line with its misspelt words corrected so that it is a command, and the words changed
-    (place -> the word put there); None if there is no such line.
+) -> tuple[list[str], dict[int, str]] | None:
+    """The lines the typed one may have meant, its misspelt words corrected so that it is a
+    command (the nearest first; more than one when another is within a slip of it and means a
+    different command), and the words changed in the first (place -> the word put there); None if there
+    is no such line.
 
     Only words the language does not know (nor a player's name, nor a number) are changed,
-    each to a known word or a player's name spelt alike, the fewest changes first; every other
-    word stays as typed, in its place (the row, the cards and their order, the names of a new
-    game). This is what Tab or Enter may take; a made-up example never is.
+    each to a known word or a player's name spelt alike, the fewest changes first, then the
+    fewest slips ('thre' is 'three', not 'hare'); every other word stays as typed, in its place
+    (the row, the cards and their order, the names of a new game). This is what Tab or Enter may
+    take when it is the only one; a made-up example never is.
 
     No word becomes 'and', 'plus', 'with', 'a' or 'an': that would drop it from a list or
     count the next one, not correct it ('new game ann ben cid dan eve fay' is six players, not
@@ -510,7 +513,7 @@ def _correction(
     options = {i: _spelt_alike(tokens[i], vocabulary) for i in unknown}
     fixable = [i for i, words in options.items() if words]
     for count in range(1, _MAX_FIXES + 1):
-        best: tuple[tuple[int, int, float], list[str]] | None = None
+        found: list[tuple[int, tuple[int, int, float], str, list[str]]] = []  # slips, rank, ...
         for places in itertools.combinations(fixable, count):
             for words in itertools.product(*(options[i] for i in places)):
                 changes = dict(zip(places, words, strict=True))
@@ -520,20 +523,28 @@ def _correction(
                 command, _ = _recognize(trial, players)
                 if command is None:
                     continue
-                # The canonical word first ('swop' is 'swaps', not 'swap'), then the nearest
-                # ('pigss' is 'pigs': an animal's plural is as good as its singular).
+                # Of one meaning, the canonical word first ('swop' is 'swaps', not 'swap'),
+                # then the nearest, then the likeliest spelling.
                 usual = set(tokenize(command.canonical))
-                rank = (sum(_meaning(word) in usual for word in words),
-                        -sum(_distance(tokens[i], word) for i, word in changes.items()),
+                slips = sum(_distance(tokens[i], word) for i, word in changes.items())
+                rank = (sum(_meaning(word) in usual for word in words), -slips,
                         sum(difflib.SequenceMatcher(None, tokens[i], word).ratio()
                             for i, word in changes.items()))
-                if best is None or rank > best[0]:
-                    best = (rank, trial)
-        if best is not None:
-            trial = best[1]
-            line = "".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
-            changed = {i: trial[i] for i in range(len(tokens)) if trial[i] != tokens[i]}
-            return line, changed
+                found.append((slips, rank, command.canonical, trial))
+        if found:
+            # Every meaning within one slip of the nearest: 'bare' is one slip from 'hare' and
+            # two from 'bear', which it meant.
+            fewest = min(f[0] for f in found)
+            near = sorted((f for f in found if f[0] <= fewest + 1), key=lambda f: f[0])  # nearest first
+            best_of: dict[str, tuple[tuple[int, int, float], list[str]]] = {}  # canonical -> its line
+            for _, rank, canonical, trial in near:
+                if canonical not in best_of or rank > best_of[canonical][0]:
+                    best_of[canonical] = (rank, trial)
+            lines = {c: "".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
+                     for c, (_, trial) in best_of.items()}
+            first = next(iter(best_of.values()))[1]
+            changed = {i: first[i] for i in range(len(tokens)) if first[i] != tokens[i]}
+            return list(lines.values()), changed
     return None
 
 
@@ -572,10 +583,12 @@ def _meaning(word: str) -> str:
 
 
 def _did_you_mean(
-    tokens: list[str], guess: str, changed: dict[int, str], players: Mapping[str, str] | None
+    tokens: list[str], guesses: list[str], changed: dict[int, str], players: Mapping[str, str] | None
 ) -> ParseError:
     """The refusal of a line with misspelt words, naming them, with the corrected line as the
-    suggestion (Tab or Enter takes it at the table)."""
+    suggestion (Tab or Enter takes it at the table). When two corrections are about as near and
+    mean different commands ('teo pigs': two or ten? 'gob' among Bob and Rob; 'bare': hare or
+    bear), both are named and neither is taken: the table must not pick for the person."""
     quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
     if players and all(word in players for word in changed.values()):
         problem = f"There is no player {quoted}."
@@ -583,7 +596,9 @@ def _did_you_mean(
         problem = f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
     else:
         problem = f"I didn't understand '{' '.join(tokens)[:60]}'."
-    return ParseError(f"{problem} Did you mean '{guess}'?", suggestion=guess)
+    if len(guesses) > 1:
+        return ParseError(f"{problem} Did you mean " + " or ".join(f"'{g}'" for g in guesses[:3]) + "?")
+    return ParseError(f"{problem} Did you mean '{guesses[0]}'?", suggestion=guesses[0])
 
 
 def _not_understood(tokens: list[str], players: Mapping[str, str] | None) -> ParseError:

@@ -128,3 +128,24 @@ def test_chat_shows_the_corrected_line_and_the_example() -> None:
         "! I didn't understand 'alice swaps'. The closest command is of the form e.g. "
         "'alice swaps 2 bear dog'; say 'help' for all commands.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "players", "meant"),
+    [
+        # as near as each other, different commands: two or ten pigs? Bob or Rob?
+        ("bob has 3 dog teo pig 5 cat", PLAYERS, ["bob has 3 dog ten pig 5 cat", "bob has 3 dog two pig 5 cat"]),
+        ("gob swaps 1 pig", ("bob", "rob", "carol"), ["bob swaps 1 pig", "rob swaps 1 pig"]),
+        ("bob swaps 4 mole goat sheep mose", PLAYERS,
+         ["bob swaps 4 mole goat sheep mouse", "bob swaps 4 mole goat sheep mole"]),
+        # within a slip of the nearest: 'bare' is one slip from 'hare', two from 'bear' (meant)
+        ("bob swaps 2 bare dog", PLAYERS, ["bob swaps 2 hare dog", "bob swaps 2 bear dog"]),
+        ("alice has thre giraffe 3 bear 4 dog", PLAYERS,
+         ["alice has three giraffe 3 bear 4 dog", "alice has hare giraffe 3 bear 4 dog"]),
+    ],
+)
+def test_corrections_that_mean_different_commands_are_named_and_none_is_taken(
+        typed: str, players: tuple[str, ...], meant: list[str]) -> None:
+    refused = refusal(typed, players)
+    assert refused.suggestion is None  # the table must not pick for the person
+    assert refused.message.endswith("Did you mean " + " or ".join(f"'{m}'" for m in meant) + "?")
