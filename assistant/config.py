@@ -265,7 +265,13 @@ _NAMED_KEYS = frozenset({"home", "end", "pageup", "pagedown", "insert", "delete"
 #: newline) and the keys the screens keep for themselves (copy, start, same group, palette,
 #: new players).
 _TAKEN_KEYS = frozenset({"ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+c", "ctrl+s", "ctrl+g", "ctrl+p",
-                         "ctrl+n"})
+                         "ctrl+n",
+                         # the command line's editing keys (Textual's Input): bound to an action,
+                         # clearing the line with ctrl+u would take back a move
+                         "ctrl+a", "ctrl+e", "ctrl+k", "ctrl+u", "ctrl+w", "ctrl+d", "ctrl+x", "ctrl+v",
+                         "ctrl+left", "ctrl+right", "ctrl+backspace", "alt+backspace"})
+#: Keys most terminals cannot send: a binding to them would never act.
+_UNSENDABLE_BASES = frozenset({"tab", "space", "enter", "escape", *"0123456789"})
 _KEYS_ALLOWED = ('a function key ("f5", "shift+f5") or a key with ctrl or alt ("ctrl+z", "alt+u"); '
                  "a key of its own is typing")
 
@@ -280,9 +286,17 @@ def _key_problem(key: str) -> str | None:
         return "not a key name"
     if base not in _FUNCTION_KEYS and not {"ctrl", "alt"} & set(modifiers):
         return "a key of its own is typing"
-    if key in _TAKEN_KEYS:
+    if "ctrl" in modifiers and base in _UNSENDABLE_BASES:
+        return "most terminals cannot send that key"
+    if _same_key(key) in _TAKEN_KEYS:
         return "the terminal or a screen of Lifeguard's uses that key already"
     return None
+
+
+def _same_key(key: str) -> str:
+    """``key`` with its modifiers in one order: 'alt+ctrl+z' is 'ctrl+alt+z'."""
+    *modifiers, base = key.split("+")
+    return "+".join([*(m for m in _MODIFIERS if m in modifiers), base])
 
 
 def _keys(table: Any, source: str) -> dict[str, str]:
@@ -290,14 +304,15 @@ def _keys(table: Any, source: str) -> dict[str, str]:
             **_section(table, source, "keys", dict.fromkeys(DEFAULT_KEYS, _KEY), DEFAULT_KEYS)}
     bound: dict[str, str] = {}
     for action, value in keys.items():
-        for key in (k.strip() for k in value.split(",")):
+        for key in dict.fromkeys(k.strip() for k in value.split(",")):  # each key once
             problem = _key_problem(key)
             if problem is not None:
                 raise ConfigError(f"{source}: 'keys.{action}' is {value!r}: {problem}; allowed: {_KEYS_ALLOWED}.")
-            if key in bound:
-                raise ConfigError(f"{source}: 'keys.{action}' and 'keys.{bound[key]}' are both {key!r}: "
+            same = _same_key(key)
+            if same in bound:
+                raise ConfigError(f"{source}: 'keys.{action}' and 'keys.{bound[same]}' are both {key!r}: "
                                   "give each action a key of its own.")
-            bound[key] = action
+            bound[same] = action
     return keys
 
 

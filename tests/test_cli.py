@@ -296,6 +296,12 @@ BAD_CONFIGS = [
     ("[keys]\nquit = \"nonsense+key+x\"\n", "'keys.quit' is 'nonsense+key+x': not a key name", "ctrl+z"),
     ("[keys]\nmute = \"ctrl+m\"\n", "the terminal or a screen", "function key"),
     ("[keys]\nundo = \"f5\"\n", "'keys.undo' and 'keys.push_to_talk' are both 'f5'", "a key of its own"),
+    # the same key with its modifiers in another order; the command line's editing keys;
+    # keys terminals cannot send
+    ("[keys]\nundo = \"ctrl+alt+z\"\nredo = \"alt+ctrl+z\"\n", "'keys.redo' and 'keys.undo' are both",
+     "a key of its own"),
+    ("[keys]\nundo = \"ctrl+u\"\n", "the terminal or a screen of Lifeguard's uses that key", "function key"),
+    ("[keys]\nundo = \"ctrl+space\"\n", "most terminals cannot send that key", "function key"),
     ("[serve]\nport = 70000\n", "'serve.port' is 70000", "1 to 65535, or 0"),
     ("[serve]\nport = \"8765\"\n", "'serve.port'", "1 to 65535"),
     ("[serve]\nlan = \"yes\"\n", "'serve.lan'", "true or false"),
