@@ -343,13 +343,16 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
         raise _SlotError(
             f"Name 3 to 5 players in seating order, e.g. 'new game alice bob carol'; you named {len(names)}."
         )
-    if len({fold(n) for n in names}) != len(names):
-        raise _SlotError(SAME_NAME)
+    for i, name in enumerate(names):
+        if fold(name) in {fold(n) for n in names[:i]}:
+            raise _SlotError(_same_name(name))
     return names
 
 
-#: Why two players' names are refused when they fold to the same name.
-SAME_NAME = "Two players have the same name: give each a different name."
+def _same_name(name: str) -> str:
+    """Why a player's name is refused when an earlier one folds to it: the name, so that the
+    table knows which one ('Zoë' and 'ZOË' are one name)."""
+    return f"Two players have the same name, '{printable(name, 30)}': give each a different name."
 
 
 def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
@@ -358,7 +361,7 @@ def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
     the field at fault keeps the focus."""
     name = normalize(name).strip()
     if fold(name) in {fold(normalize(n).strip()) for n in earlier}:
-        return SAME_NAME
+        return _same_name(name)
     if is_number(name):
         return f"'{name}' is not a name: player names are words."
     if fold(name) in RESERVED_WORDS:

@@ -63,7 +63,7 @@ def test_names_and_digits(text: str, canonical: str) -> None:
     ("new game o.brien carol dan", "'o.brien' is not a name"),
     ("new game jo/ann carol dan", "'jo/ann' is not a name"),
     ("new game mary--jane carol dan", "'mary--jane' is not a name"),
-    ("new game zoë ZOË carol", "Two players have the same name"),
+    ("new game zoë ZOË carol", "Two players have the same name, 'ZOË': give each a different name."),
     ("x" * 1001, "longer than 1,000 characters"),
 ])
 def test_refused_as_typed(text: str, error: str) -> None:
