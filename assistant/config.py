@@ -141,9 +141,15 @@ def find_config(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     if env:
         return Path(env)
     path = default_config_path()
+    return path if _exists(path) else None
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a path the system will not look at (a name too long, a folder
+    that may not be entered) is a ``ConfigError`` saying so, not an ``OSError``."""
     try:
-        return path if path.exists() else None
-    except OSError as err:  # $XDG_CONFIG_HOME too long, or a folder that may not be entered
+        return path.exists()
+    except OSError as err:
         raise ConfigError(f"{path}: cannot be read ({err.strerror or err}).") from None
 
 
@@ -154,11 +160,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
         return Settings()
     from assistant.commands.files import InputRefused, read_input
 
-    try:
-        exists = Path(found).exists()
-    except OSError as err:  # a name too long, a folder that may not be entered
-        raise ConfigError(f"{found}: cannot be read ({err.strerror or err}).") from None
-    if not exists:
+    if not _exists(Path(found)):
         raise ConfigError(f"{found}: no such config file.")
     try:
         # A regular file of at most MAX_CONFIG bytes: --config /dev/zero once read until the

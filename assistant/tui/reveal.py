@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.tui.widgets import animal_chip, animal_style, ordinal
+from assistant.tui.widgets import animal_chip, ordinal
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
@@ -401,10 +401,8 @@ class ResultsView(Static):
         claimant, animal = ended.sudden_death
         text = Text()
         text.append(f"Round {ended.round}: sudden death!\n", style="bold")
-        text.append(f"{title(claimant)} revealed all {COPIES[animal]}")
-        # The chip in the plural, its own padding the one space before it ("all 5 rabbits").
-        name = plural(animal, COPIES[animal])
-        text.append_text(Text(f" {name.upper() if self.large else name} ", style=animal_style(animal)))
+        text.append(f"{title(claimant)} revealed all {COPIES[animal]}")  # the chip's padding spaces it
+        text.append_text(animal_chip(animal, large=self.large, many=True))
         text.append("\n\n")
         for p in players:
             text.append(f"{title(p):<8} lives: ")

@@ -576,7 +576,24 @@ class TableScreen(ViewWatcher, Screen):
 
 
 # ============================================================================ game over
-class GameOverScreen(ViewWatcher, Screen):
+class TypingGoesOn:
+    """For a screen over the table: a printable key goes back to the table's command line
+    (``GameOverScreen.TypedAhead``; nothing typed is swallowed), and every key after it. Until
+    then the screen keeps its ``KEPT_KEYS`` (the score sheet's "q" that closes it)."""
+
+    KEPT_KEYS: frozenset[str] = frozenset()
+    #: A key went back to the table already: every later key follows it there.
+    leaving = False
+
+    def on_key(self, event: Key) -> None:
+        if event.is_printable and event.character and (self.leaving or event.key not in self.KEPT_KEYS):
+            event.stop()
+            event.prevent_default()
+            self.leaving = True
+            self.post_message(GameOverScreen.TypedAhead(event.character))  # type: ignore[attr-defined]
+
+
+class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
@@ -607,8 +624,6 @@ class GameOverScreen(ViewWatcher, Screen):
     def __init__(self, view: TableView) -> None:
         super().__init__()
         self.view = view
-        #: A key went back to the table already: every later key follows it there.
-        self.leaving = False
         self._shown_at = time.monotonic()
 
     def compose(self) -> ComposeResult:
@@ -645,14 +660,6 @@ class GameOverScreen(ViewWatcher, Screen):
         hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
 
-    def on_key(self, event: Key) -> None:
-        """A printable key: back to the table, where the command line takes it."""
-        if event.is_printable and event.character:
-            event.stop()
-            event.prevent_default()
-            self.leaving = True
-            self.post_message(self.TypedAhead(event.character))
-
     def action_new_game(self) -> None:
         if time.monotonic() - self._shown_at < self.ENTER_GUARD_SECONDS:
             return
@@ -662,25 +669,18 @@ class GameOverScreen(ViewWatcher, Screen):
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(ViewWatcher, ModalScreen):
+class ScoreSheetScreen(TypingGoesOn, ViewWatcher, ModalScreen):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
 
+    KEPT_KEYS = frozenset({"q"})
+
     def __init__(self, view: TableView) -> None:
         super().__init__()
         self.view = view
-        #: A key went back to the table already: every later key follows it there.
-        self.leaving = False
-
-    def on_key(self, event: Key) -> None:
-        if event.is_printable and event.character and (self.leaving or event.key != "q"):
-            event.stop()
-            event.prevent_default()
-            self.leaving = True
-            self.post_message(GameOverScreen.TypedAhead(event.character))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="sheet-body"):

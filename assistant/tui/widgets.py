@@ -25,7 +25,7 @@ from assistant.commands.templates import first_required_word
 from engine.actions import Action, Knock, Pass, Swap
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
-from engine.words import title
+from engine.words import plural, title
 
 CARD_WIDTH = 9
 PHASE_WORDS = {
@@ -69,10 +69,11 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
 
 
 def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
-                large: bool = False) -> Text:
-    """An animal's name in its card colours (``2x pig`` with a count), for lists and tables;
-    in capitals in large print."""
-    name = animal.value.upper() if large else animal.value
+                large: bool = False, many: bool = False) -> Text:
+    """An animal's name in its card colours (``2x pig`` with a count; ``rabbits`` when
+    ``many``), for lists and tables; in capitals in large print."""
+    name = plural(animal, 2) if many else animal.value
+    name = name.upper() if large else name
     label = name if count is None else f"{count}x {name}"
     if pad:
         label = f" {label} "
@@ -369,7 +370,7 @@ class TableLog(RichLog):
         resized terminal) the newest lines are in view: RichLog keeps lines as first wrapped,
         so a narrower log cut them at its edge, and a shorter one hid the last ones."""
         width = self.scrollable_content_region.width
-        if self._size_known and width and width != self._width and self._written:
+        if self.lines and width and width != self._width:  # lines: the size was known
             self.clear()
             for renderable in self._written:
                 self.write(renderable, expand=True, scroll_end=False)

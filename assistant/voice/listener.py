@@ -359,8 +359,7 @@ class Listener:
         self._settled = threading.Event()
         self._settled.set()
         #: Why the recogniser in use is not the one asked for (Whisper fell back), or None.
-        self.note: str | None = None
-        self._engine_note: str | None = None  # what choosing the recogniser had to say
+        self._engine_note: str | None = None
         self.context = context
         self.on_event = on_event
         files = audio_input if audio_input is not None else settings.audio_input
@@ -378,6 +377,13 @@ class Listener:
         self._input_ended = False
 
     # ------------------------------------------------------------------ public interface
+    @property
+    def note(self) -> str | None:
+        """What to know of the hearing, or None: why the recogniser in use is not the one asked
+        for (Whisper fell back), and which players PocketSphinx cannot listen for (no
+        pronunciation of a name, in the context it hears against)."""
+        return "; ".join(n for n in (self._engine_note, getattr(self.recognizer, "note", None)) if n) or None
+
     def start(self) -> None:
         """Start the listener thread; the decoder loads there, in the background."""
         if self._thread is not None:
@@ -436,7 +442,6 @@ class Listener:
         try:
             self.recognizer, self._engine_note = make_recognizer(
                 self.settings.engine, model=self.settings.whisper_model)
-            self.note = self._engine_note
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return
@@ -641,8 +646,6 @@ class Listener:
             context = None
         if context is not None:
             engine.set_context(context.players, context.game, context.question)
-            # PocketSphinx says which players it cannot listen for (no pronunciation of a name).
-            self.note = "; ".join(n for n in (self._engine_note, getattr(engine, "note", None)) if n) or None
         engine.start()
 
     def _decode(self, chunks: list[bytes]) -> Decoded:
