@@ -136,16 +136,25 @@ class Hub:
     def publish(self, changes: list[Change], state: dict) -> None:
         for change in changes:
             self.version += 1
-            event = sse({**change.to_json(), "version": self.version, "state": state}, self.version)
-            for queue in list(self.streams):
-                try:
-                    queue.put_nowait(event)
-                except asyncio.QueueFull:  # a client that stopped reading: let its page reconnect
-                    self.streams.discard(queue)
-                    with contextlib.suppress(asyncio.QueueFull):
-                        queue.get_nowait()
-                        queue.put_nowait(None)
+            self.send(sse({**change.to_json(), "version": self.version, "state": state},
+                          self.version))
         self.set_state(state)
+
+    def publish_state(self, state: dict) -> None:
+        """A new state that no command explains: sent whole, as a stream's first event is."""
+        self.version += 1
+        self.set_state(state)
+        self.send(self.state_event)
+
+    def send(self, event: bytes) -> None:
+        for queue in list(self.streams):
+            try:
+                queue.put_nowait(event)
+            except asyncio.QueueFull:  # a client that stopped reading: let its page reconnect
+                self.streams.discard(queue)
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.get_nowait()
+                    queue.put_nowait(None)
 
     def close(self) -> None:
         self.closed = True
@@ -175,7 +184,8 @@ async def follow_store(watch: TableWatch, hub: Hub, poll_interval: float,
         if changes:
             hub.publish(changes, watch.state)
         elif watch.state is not hub.state:
-            hub.set_state(watch.state)  # e.g. a game marked finished: no command, new state
+            # No command, a new state: a game marked finished, a store moved aside or replaced
+            hub.publish_state(watch.state)
         await asyncio.sleep(poll_interval)
     hub.close()
 
@@ -249,6 +259,9 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
         Route("/state.json", state), Route("/events", events),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    # No redirects at all: Starlette's answer to "/state.json/" is a redirect built from the
+    # request's Host header, with the token in it (a link to anywhere, carrying the token).
+    app.router.redirect_slashes = False
     app.state.hub = hub
     return TokenGate(app, token)
 
@@ -272,15 +285,21 @@ class TokenGate:
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        given = (query.get("t") or [""])[0].encode("utf-8", "surrogateescape")
-        if not secrets.compare_digest(given, self.token):
+        if not has_token(scope.get("query_string", b""), self.token):
             await plain(send_with_headers, 404, "Not found.")
         elif scope["method"] not in ("GET", "HEAD"):
             await plain(send_with_headers, 405, "This page can only be read.",
                         [(b"allow", b"GET, HEAD")])
         else:
             await self.app(scope, receive, send_with_headers)
+
+
+def has_token(query_string: bytes, token: bytes) -> bool:
+    """Whether a request's query string carries the token (``t=``), compared in constant time.
+    The token gate and the connection guard (``assistant.web.guard``) both ask this."""
+    query = parse_qs(query_string.decode("latin-1"))
+    given = (query.get("t") or [""])[0].encode("utf-8", "surrogateescape")
+    return secrets.compare_digest(given, token)
 
 
 async def plain(send: Callable, status: int, text: str, headers: list | None = None) -> None:
@@ -314,6 +333,7 @@ class TableServer:
         self._socket: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._failure: BaseException | None = None
+        self.guard: Any = None
 
     @property
     def url(self) -> str:
@@ -350,12 +370,14 @@ class TableServer:
     def _make_server(self) -> Any:
         import uvicorn
 
+        from assistant.web.guard import GuardedServer
+
         app = build_app(self.watch, self.token, self.poll_interval,
                         should_exit=lambda: bool(self._server and self._server.should_exit))
         options: dict[str, Any] = {
-            "log_level": "warning", "access_log": False, "lifespan": "on", "http": "h11",
+            "log_level": "warning", "access_log": False, "lifespan": "on",
             "ws": "none", "loop": "asyncio", "timeout_graceful_shutdown": 2,
-            "server_header": False,
+            "server_header": False, **self._connection_options(),
         }
         if self.quiet:
             options["log_config"] = None
@@ -364,7 +386,17 @@ class TableServer:
                 logger.propagate = False
                 if not logger.handlers:
                     logger.addHandler(logging.NullHandler())
-        return uvicorn.Server(uvicorn.Config(app, **options))
+        return GuardedServer(uvicorn.Config(app, **options), self.guard)
+
+    def _connection_options(self) -> dict[str, Any]:
+        """uvicorn's options for connections: h11 with the guard's deadlines and caps
+        (``assistant.web.guard``); made after the socket and the store are open, so the cap on
+        connections counts the file descriptors they use."""
+        from assistant.web.guard import IDLE_TIMEOUT, ConnectionGuard, protocol_for
+
+        token = self.token.encode()
+        self.guard = ConnectionGuard(lambda query: has_token(query, token))
+        return {"http": protocol_for(self.guard), "timeout_keep_alive": IDLE_TIMEOUT}
 
     def run(self) -> None:
         """Serve in this thread until stopped (Ctrl+C); ``prepare`` first."""

@@ -88,10 +88,12 @@ def request(host: str, port: int, path: str, token: str | None, method: str = "G
         conn.close()
 
 
-def start_server(env: dict[str, str], *args: str) -> Served:
+def start_server(env: dict[str, str], *args: str, limit_files: int | None = None) -> Served:
+    """``lifeguard serve --port 0``; ``limit_files``: its soft limit of open files, lowered."""
     process = subprocess.Popen(
         [sys.executable, "-m", "assistant.cli", "serve", "--port", "0", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=None if limit_files is None else lambda: lower_file_limit(limit_files),
     )
     assert process.stdout is not None
     line = process.stdout.readline().rstrip("\n")
@@ -104,13 +106,32 @@ def start_server(env: dict[str, str], *args: str) -> Served:
     return Served(process, line, host, int(port), token)
 
 
+def lower_file_limit(soft: int) -> None:
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def raise_file_limit(wanted: int) -> int:
+    """This process's soft limit of open files raised towards ``wanted`` (as far as the hard
+    limit allows); returns the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return soft
+
+
 @pytest.fixture
 def serve(env: dict[str, str]) -> Iterator:
     """``serve()`` starts ``lifeguard serve --port 0`` on the test's store; all are stopped after."""
     started: list[Served] = []
 
-    def start(*args: str) -> Served:
-        served = start_server(env, *args)
+    def start(*args: str, limit_files: int | None = None) -> Served:
+        served = start_server(env, *args, limit_files=limit_files)
         started.append(served)
         return served
 
