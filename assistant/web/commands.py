@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from assistant.commands.text import printable
 from assistant.config import settings_or_exit
 
 
@@ -28,8 +29,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = TableServer(data_dir(), port=port, lan=args.lan)
     try:
         server.prepare()
-    except ServeError as err:
-        print(f"lifeguard: {err}", file=sys.stderr)
+    except ServeError as err:  # the path and the reason, as every other subcommand says them
+        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
     print(f"Serving the table at {server.url}", flush=True)
     if args.lan:

@@ -2,7 +2,9 @@
 
 ``TableWatch`` is a reader of the store (WAL lets it read while the table or ``chat`` holds the
 writer's lock). ``poll`` is meant to be called every ~100 ms: when no other connection committed
-since the last call it costs one ``PRAGMA data_version``; after a commit it reads the current
+since the last call it costs one ``stat`` of the file (a store moved aside or replaced is
+followed: the file at the path is read, never an old one kept open) and one
+``PRAGMA data_version``; after a commit it reads the current
 game (the unfinished one, else the newest, as ``lifeguard status`` does) in one read transaction,
 replays it through the engine and returns one ``Change`` per accepted command, undo or redo,
 also when several commits fell between two polls. No web library is imported here.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +28,7 @@ from assistant.store.db import (
     StoredEntry,
     StoreError,
     StoreErrorKind,
+    explain,
 )
 from assistant.store.db import data_dir as default_data_dir
 from assistant.store.session import rebuild
@@ -79,13 +83,17 @@ class TableWatch:
         self.state: dict = no_game_state()
         self._data_version: int | None = None
         self.looked = False
+        #: The open store's file as (device, inode), to notice another file at the path.
+        self.identity: tuple[int, int] | None = None
 
     def open(self) -> bool:
         """Open the store if it is there (a missing store is no error: no game yet). Raises
-        ``StoreError`` for a store that cannot be read (damaged, foreign, newer)."""
+        ``StoreError`` for a store that cannot be read (damaged, foreign, newer) and for a path
+        the system refuses (a name too long, a folder that may not be entered)."""
         if self.store is not None:
             return True
-        if not self.path.exists():
+        identity = self.file_identity()
+        if identity is None:
             return False
         try:
             self.store = GameStore.open(self.folder, create=False)
@@ -93,17 +101,46 @@ class TableWatch:
             if err.kind == StoreErrorKind.MISSING:
                 return False
             raise
+        if self.file_identity() != identity:  # replaced while being opened: look again next time
+            self.close()
+            return False
+        self.identity = identity
         return True
 
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
             self.store = None
+        self.identity = None
+
+    def file_identity(self) -> tuple[int, int] | None:
+        """The file at the store's path as (device, inode); None when there is none."""
+        try:
+            info = os.stat(self.path)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as err:
+            raise explain(err, self.path, "read") from None
+        return info.st_dev, info.st_ino
+
+    def follow_path(self) -> bool:
+        """Whether the open store is no longer the file at its path (moved aside, replaced or
+        deleted: an open SQLite connection keeps reading the old file for ever). If so it is
+        closed and what was seen in it forgotten; the next ``open`` takes the file at the path."""
+        if self.store is None or self.file_identity() == self.identity:
+            return False
+        self.close()
+        self._data_version = None
+        self.seen = None
+        self.state = no_game_state()
+        return True
 
     def poll(self) -> list[Change]:
         """What was committed since the last poll; ``state`` is brought up to date. The first
-        poll only looks (a game under way when the server starts is no change)."""
+        poll only looks (a game under way when the server starts is no change). A store
+        replaced at its path is followed: its game comes as new."""
         first, self.looked = not self.looked, True
+        self.follow_path()
         if not self.open():
             return []
         assert self.store is not None

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import EventReader, Served, game_lines, play
+from tests.web.conftest import RIGHT, EventReader, Served, game_lines, play
 
 PATHS = ("/", "/state.json", "/events", "/table.css", "/table.js")
 
@@ -312,3 +312,110 @@ def test_the_page_reconnects_by_itself(serve, data: Path) -> None:
     probe = js[js.index("function probe()"):]
     assert "answer.status === 404" in probe and 'setLink("gone")' in probe
     assert "connect();" in probe and ".catch(later)" in probe
+
+
+# --------------------------------------------------------------------------- hostile passes
+NOT_QUITE = ("/state.json/", "/events/", "/table.css/", "/table.js/", "//state.json",
+             "/state.json//", "/./state.json", "/%2e/state.json", "//evil.example/state.json",
+             "/state.json%2f", "/?t=x", "/index.html", "/..")
+
+
+def test_there_are_no_redirects_at_all(serve, data: Path) -> None:
+    """A redirect would be built from the request's Host header, with the token in it: a link
+    to anywhere, carrying the token. Every near miss is a 404, with or without the token."""
+    play(data, game_lines(7)[:4])
+    served = serve()
+    for path in NOT_QUITE:
+        for token in (RIGHT, None):
+            status, headers, body = served.get(path, token=token,
+                                               headers={"Host": "evil.example"})
+            assert status == 404, (path, token, status, headers.get("location"))
+            assert "location" not in headers
+            assert b"evil.example" not in body and served.token.encode() not in body
+
+
+def move_store_aside(data: Path) -> Path:
+    """The store and its -wal/-shm renamed, as ``chat --move-aside-bad-store`` does."""
+    from assistant.store.db import DB_NAME, move_aside
+
+    return move_aside(data / DB_NAME)
+
+
+def test_a_store_moved_aside_is_noticed_and_the_new_one_followed(
+        serve, data: Path, env: dict[str, str]) -> None:
+    play(data, game_lines(8)[:10])
+    served = serve()
+    before = state(served)
+    assert before["game"]["id"] == 1 and before["phase"] != "no_game"
+    reader = EventReader(served.host, served.port, served.token)
+    try:
+        reader.next()
+        moved = move_store_aside(data)
+        _, event = reader.next(timeout=5)  # the store is gone: no game, said at once
+        assert event is not None and event["kind"] == "state"
+        assert event["state"]["phase"] == "no_game" and state(served)["phase"] == "no_game"
+        chat = subprocess.run([sys.executable, "-m", "assistant.cli", "--seed", "3", "chat",
+                               "--jsonl"], input="new game dave erin frank\n", text=True,
+                              capture_output=True, env=env, timeout=60)
+        assert json.loads(chat.stdout.splitlines()[0])["ok"], chat.stdout + chat.stderr
+        _, event = reader.next(timeout=5)  # the new store's game, as a new game
+        assert event is not None and event["kind"] == "new_game"
+        assert event["command"] == "new game dave erin frank"
+        players = [p["name"] for p in event["state"]["players"]]
+        assert players == ["dave", "erin", "frank"]
+        after = state(served)
+        assert [p["name"] for p in after["players"]] == players and after["game"]["id"] == 1
+        assert moved.exists()  # the old store is where it was put, untouched
+    finally:
+        reader.close()
+
+
+def test_a_bad_store_moved_aside_by_chat_is_followed(
+        serve, data: Path, env: dict[str, str]) -> None:
+    """The store is replaced by a file that is no store (the server says so once and goes on),
+    then ``chat --move-aside-bad-store`` renames it and starts a new one: the page follows."""
+    play(data, game_lines(9)[:10])
+    served = serve()
+    assert state(served)["players"]
+    store = data / "lifeguard.sqlite3"
+    for side in ("-wal", "-shm"):
+        store.with_name(store.name + side).unlink(missing_ok=True)
+    garbage = data / "garbage"
+    garbage.write_bytes(b"not a game store at all\n" * 100)
+    garbage.replace(store)  # another file at the path
+    deadline = time.monotonic() + 5
+    while state(served)["phase"] != "no_game" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert state(served)["players"] == []  # the old game is no longer at the path
+    chat = subprocess.run([sys.executable, "-m", "assistant.cli", "--seed", "3", "chat",
+                           "--jsonl", "--move-aside-bad-store"],
+                          input="new game gina hank ivy\n", text=True, capture_output=True,
+                          env=env, timeout=60)
+    assert json.loads(chat.stdout.splitlines()[-1])["ok"], chat.stdout + chat.stderr
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        players = [p["name"] for p in state(served)["players"]]
+        if players:
+            break
+        time.sleep(0.1)
+    assert players == ["gina", "hank", "ivy"]
+    served.stop()
+    assert served.process.stderr is not None
+    err = served.process.stderr.read()
+    assert "Traceback" not in err
+    assert err.count("is not a Lifeguard game store") <= 1, err  # said once, not every poll
+
+
+@pytest.mark.parametrize("shape", ["a name too long", "a path too long"])
+def test_a_data_folder_the_system_refuses_is_a_sentence(
+        env: dict[str, str], tmp_path: Path, shape: str) -> None:
+    folder = (tmp_path / ("a" * 300) if shape == "a name too long"
+              else tmp_path.joinpath(*["b" * 200] * 25))
+    done = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--port", "0"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**env, "LIFEGUARD_DATA_DIR": str(folder)})
+    assert done.returncode == 2 and done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("lifeguard: Cannot open the game store")
+    if shape == "a name too long":  # (a path of 5,000 letters is cut, as every command cuts it)
+        assert "File name too long" in done.stderr and "LIFEGUARD_DATA_DIR" in done.stderr
