@@ -46,6 +46,10 @@ GRACE = 0.5
 MAX_CONNECTIONS = 512
 #: File descriptors kept free for everything else: the event loop, the store (and a new one).
 FD_RESERVE = 16
+#: Connections accepted per turn of the event loop (uvicorn's ``backlog``), and the kernel's
+#: queue of connections waiting to be accepted.
+ACCEPT_BATCH = 32
+LISTEN_QUEUE = 2048
 #: At most one sentence in the log this often while accepting fails for want of descriptors.
 LOG_EVERY = 10.0
 #: Connections without the token closed when accepting fails for want of descriptors.
@@ -246,3 +250,9 @@ class GuardedServer(uvicorn.Server):
     async def startup(self, sockets: Any = None) -> None:
         self.guard.attach(asyncio.get_running_loop())
         await super().startup(sockets=sockets)
+        # asyncio accepts at most ``backlog`` connections per turn of the loop and asks the
+        # kernel for a queue as long: a short turn (ACCEPT_BATCH, uvicorn's ``backlog``) keeps
+        # the pages' events flowing during a flood of connections, a long queue keeps a phone's
+        # connection from being dropped (and tried again a second later) when the flood fills it.
+        for sock in sockets or ():
+            sock.listen(LISTEN_QUEUE)

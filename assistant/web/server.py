@@ -392,11 +392,12 @@ class TableServer:
         """uvicorn's options for connections: h11 with the guard's deadlines and caps
         (``assistant.web.guard``); made after the socket and the store are open, so the cap on
         connections counts the file descriptors they use."""
-        from assistant.web.guard import IDLE_TIMEOUT, ConnectionGuard, protocol_for
+        from assistant.web.guard import ACCEPT_BATCH, IDLE_TIMEOUT, ConnectionGuard, protocol_for
 
         token = self.token.encode()
         self.guard = ConnectionGuard(lambda query: has_token(query, token))
-        return {"http": protocol_for(self.guard), "timeout_keep_alive": IDLE_TIMEOUT}
+        return {"http": protocol_for(self.guard), "timeout_keep_alive": IDLE_TIMEOUT,
+                "backlog": ACCEPT_BATCH}
 
     def run(self) -> None:
         """Serve in this thread until stopped (Ctrl+C); ``prepare`` first."""
