@@ -6,8 +6,11 @@ stops it) or on a thread of its own (``start``/``stop``: the table, whose UI loo
 blocked). The app answers GET only, and only with the start's random token in the query string
 (``?t=``, compared in constant time); anything else is 404 (405 for another method with the
 token). Every answer carries a Content-Security-Policy that allows the page's own script and
-style only, and no CORS header. A watch task polls the store (``TableWatch.poll`` off the event
-loop, every ``poll_interval`` seconds) and sends each change to every open ``/events`` stream.
+style only, and no CORS header, and nothing answers with a redirect. A watch task polls the
+store (``TableWatch.poll`` off the event loop, every ``poll_interval`` seconds; it follows the file
+at the store's path) and sends each change to every open ``/events`` stream. Connections are
+bounded by ``assistant.web.guard``: a deadline for each request's header, an idle deadline, a cap
+on connections that have not shown the token and a ceiling under the process's file limit.
 
 Routes, each with ``?t=TOKEN``: ``/`` the page, ``/table.css``, ``/table.js``, ``/state.json`` (the
 shape of ``lifeguard status --json`` plus ``game``, ``announcements``, ``sheet`` and ``points``)
