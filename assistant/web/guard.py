@@ -103,8 +103,7 @@ class ConnectionGuard:
         now = conn.loop.time()
         self.untrusted[conn] = now
         if len(self.untrusted) + len(self.trusted) > self.max_connections:
-            if self.shed(1) == 0:  # all the others showed the token: refuse the newcomer
-                self.drop(conn)
+            self.shed(1)  # the oldest without the token (the newcomer, if all others showed it)
         elif len(self.untrusted) > self.max_untrusted:
             self.enforce(conn.loop)
 
