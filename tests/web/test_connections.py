@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from assistant.web.guard import GRACE, HEADER_TIMEOUT, IDLE_TIMEOUT, MAX_UNTRUSTED
@@ -46,7 +47,7 @@ def is_closed(sock: socket.socket) -> bool:
 
 
 def wait_closed(socks: list[socket.socket], seconds: float,
-                between: callable = lambda: None) -> list[bool]:  # type: ignore[valid-type]
+                between: Callable[[], None] = lambda: None) -> list[bool]:
     """Which of ``socks`` the server closed within ``seconds`` (``between`` runs each 0.25 s)."""
     closed = [False] * len(socks)
     deadline = time.monotonic() + seconds
