@@ -18,7 +18,9 @@ protocol and the server made here; they add:
   leaves): beyond it the oldest connection without the token is closed at once, so accepting
   never fails for want of a descriptor;
 - should accepting fail all the same (other files), one sentence in the log per ``LOG_EVERY``
-  instead of a traceback per attempt, and the oldest connections without the token are closed.
+  instead of a traceback per attempt, and the oldest connections without the token are closed;
+- uvicorn's warnings about what a client sent (an invalid request, an upgrade) said once per
+  ``LOG_EVERY`` each, not once per request.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import errno
 import logging
 import math
 import os
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -239,12 +242,40 @@ def protocol_for(guard: ConnectionGuard) -> type[GuardedH11]:
     return type("GuardedH11ForServer", (GuardedH11,), {"guard": guard})
 
 
+class OnceAWhile(logging.Filter):
+    """Lets each message through at most once per ``every`` seconds. uvicorn warns about every
+    invalid request and every upgrade asked for, so anyone who can reach the port could fill the
+    terminal with warnings."""
+
+    def __init__(self, every: float = LOG_EVERY) -> None:
+        super().__init__()
+        self.every = every
+        self.said: dict[str, float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key, now = str(record.msg), time.monotonic()
+        if now - self.said.get(key, -math.inf) < self.every:
+            return False
+        if len(self.said) >= 1000:  # messages with their own text each time: forget the old
+            self.said.clear()
+        self.said[key] = now
+        return True
+
+
+#: On uvicorn's error log (which carries its warnings), once for the process.
+ONCE_A_WHILE = OnceAWhile()
+
+
 class GuardedServer(uvicorn.Server):
-    """uvicorn's server with the guard's exception handler on its loop."""
+    """uvicorn's server with the guard's exception handler on its loop, and its warnings said
+    once a while (``OnceAWhile``)."""
 
     def __init__(self, config: uvicorn.Config, guard: ConnectionGuard) -> None:
-        super().__init__(config)
+        super().__init__(config)  # the config has set up uvicorn's loggers by now
         self.guard = guard
+        log = logging.getLogger("uvicorn.error")
+        if ONCE_A_WHILE not in log.filters:
+            log.addFilter(ONCE_A_WHILE)
 
     async def startup(self, sockets: Any = None) -> None:
         self.guard.attach(asyncio.get_running_loop())

@@ -237,3 +237,28 @@ def test_when_accepting_fails_for_want_of_files_it_is_said_once_and_served_after
     assert "Traceback" not in err, err[:3000]
     assert err.count("Too many connections for this process's file limit") == 1, err[:3000]
     assert len(err.splitlines()) <= 3, err[:3000]
+
+
+# --------------------------------------------------------------------------- the log
+NOISE = {
+    "not HTTP": b"this is not a request\r\n\r\n",
+    "an upgrade": b"GET /?t=x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: upgrade\r\n"
+                  b"Upgrade: websocket\r\n\r\n",
+    "a header too long": b"GET / HTTP/1.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n",
+}
+
+
+def test_what_a_client_sends_cannot_flood_the_terminal(serve, data: Path) -> None:
+    """uvicorn warns about an invalid request or an upgrade; 40 of each say it once."""
+    served = serve()
+    for payload in NOISE.values():
+        for _ in range(40):
+            with connect(served) as sock:
+                sock.sendall(payload)
+                with contextlib.suppress(OSError):
+                    sock.recv(4096)
+    assert get_state(served)[0] == 200
+    served.stop()
+    assert served.process.stderr is not None
+    lines = served.process.stderr.read().splitlines()
+    assert lines and len(lines) == len(set(lines)) <= 2 * len(NOISE), lines[:20]
