@@ -74,6 +74,8 @@ class Reply:
     #: What happened in the game with this answer (what ``said`` announces): ``spoken`` picks
     #: from it what is said aloud.
     events: tuple[Event, ...] = ()
+    #: A 'yes' applied the question asked before: ``command`` and ``intent`` are the question's.
+    confirmed: bool = False
 
     @property
     def text(self) -> str:
@@ -121,14 +123,21 @@ def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
     if reply.intent in _ASKED_IN_FULL and reply.ok:
         return list(reply.said)
     if speech == "full":
-        readback = (announce.heard_readback(reply.command, reply.intent, reply.ok, reply.question)
-                    if heard and reply.command is not None and reply.intent is not None else [])
-        return [*readback, *(reply.said if reply.ok else [reply.error or ""])]
+        return [*heard_readback(reply, heard), *(reply.said if reply.ok else [reply.error or ""])]
     if speech == "results":
         return announce.results(reply.events, short=False) if reply.ok else []
     if not heard:
         return announce.results(reply.events, short=True) if reply.ok else []
     return _brief_heard(reply)
+
+
+def heard_readback(reply: Reply, heard: bool) -> list[str]:
+    """The full read-back of a ``heard`` command, shown (and in ``full`` said) before its answer;
+    none for a typed one, a question, a confirming 'yes', or an answer that says the command
+    again (``announce.heard_readback``)."""
+    if not heard or reply.confirmed or reply.command is None or reply.intent is None:
+        return []
+    return announce.heard_readback(reply.command, reply.intent, reply.ok, reply.question)
 
 
 def _brief_heard(reply: Reply) -> list[str]:
@@ -140,13 +149,13 @@ def _brief_heard(reply: Reply) -> list[str]:
     if reply.question:
         readback = announce.brief_readback(text, intent, asked=True)
         return [readback] if readback else list(reply.said)
+    if reply.confirmed:  # the question read the command back already
+        return [announce.APPLIED, *announce.results(reply.events, short=True)]
     match intent:
         case "status":
             return list(reply.said)
         case "help":
             return [announce.COMMANDS_ON_SCREEN]
-        case "yes":
-            return [announce.APPLIED, *announce.results(reply.events, short=True)]
         case "undo" | "redo" | "no":  # what was undone, redone or not applied
             return [*reply.said[:1], *announce.results(reply.events, short=True)]
     said: list[str] = []
@@ -418,9 +427,10 @@ class Referee:
         pending, self._pending = self._pending, None
         if pending is None:
             raise RuleError("Nothing to confirm.")
-        if pending.intent == "new_game":
-            return self._start(pending)
-        return self._game_action(pending, confirmed=True)
+        reply = self._start(pending) if pending.intent == "new_game" else \
+            self._game_action(pending, confirmed=True)
+        reply.confirmed = True
+        return reply
 
     def _meta_status(self, cmd: Command) -> Reply:
         return Reply(True, announce.status(self.game), command="status", intent="status")
@@ -443,4 +453,5 @@ class Referee:
         return [f"Resuming the game of {announce.names(game.players)}.", *announce.status(game)]
 
 
-__all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "help_lines", "spoken", "title"]
+__all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "heard_readback", "help_lines", "spoken",
+           "title"]

@@ -31,11 +31,10 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from assistant import announce
 from assistant.commands import ParseError, new_game_command
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
-from assistant.referee import Referee, Reply, spoken
+from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.screens import (
@@ -375,8 +374,7 @@ class LifeguardApp(App):
             return
         log = self.table_log
         heard = source == "heard"
-        readback = announce.heard_readback(reply.command, reply.intent or "", reply.ok, bool(reply.question)) \
-            if heard and reply.command is not None else []
+        readback = heard_readback(reply, heard)
         if is_question(reply):  # nothing changed: waiting for yes or no
             log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
         elif reply.ok:

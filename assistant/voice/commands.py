@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from assistant import announce
 from assistant.commands import Command
 from assistant.config import Settings, settings_or_exit
-from assistant.referee import Referee, Reply, spoken
+from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.voice.listener import Heard, ListenerState, Rejected
 
 if TYPE_CHECKING:
@@ -229,8 +229,7 @@ class _ListenSession:
     def answer_reply(self, reply: Reply, heard: bool) -> None:
         """``reply`` printed in full (a heard command's read-back first) and said aloud as the
         ``speech`` setting says (``spoken``)."""
-        readback = announce.heard_readback(reply.command, reply.intent or "", reply.ok, reply.question) \
-            if heard and reply.command is not None else []
+        readback = heard_readback(reply, heard)
         for line in [*readback, *(reply.said if reply.ok else [f"! {reply.error}"])]:
             self.say_line(line)
         aloud = " ".join(spoken(reply, heard, self.speech)).strip()
