@@ -153,12 +153,12 @@ def round_summary(event: RoundEnded) -> list[str]:
     return said
 
 
-def _losses(event: RoundEnded) -> list[str]:
+def _losses(event: RoundEnded, out: Iterable[str] = ()) -> list[str]:
     """``Bob loses 2 lives`` / ``Alice and Carol lose 1 life each``: one clause per number of
-    lives lost, in the order the round lists the players."""
+    lives lost, in the order the round lists the players (those ``out`` left out)."""
     losing: dict[int, list[str]] = {}  # lives lost -> who
     for p, n in event.losses.items():
-        if n:
+        if n and p not in out:
             losing.setdefault(n, []).append(p)
     return [f"{title(ps[0])} loses {lives_word(n)}" if len(ps) == 1
             else f"{names(ps)} lose {lives_word(n)} each" for n, ps in losing.items()]
@@ -267,10 +267,9 @@ def status(game: Game | None) -> list[str]:
     return [f"Round {game.round}. {lives}.", expecting(game)]
 
 
-
 # ---------------------------------------------------------------------------- brief speech
-#: Said aloud in brief when a heard "yes" applies the command asked about (the question read it
-#: back already); also the first sentence of that answer on screen.
+#: Said aloud in brief when a heard "yes" applies the command asked about and no result follows
+#: (the question read it back already); also the first sentence of that answer on screen.
 APPLIED = "Applied."
 #: Said aloud in brief for a heard "help": the list of commands is read, not listened to.
 COMMANDS_ON_SCREEN = "The commands are on the screen."
@@ -282,8 +281,9 @@ _RESULTS = (RoundEnded, GameWon)
 
 
 def _card_words(words: Iterable[str]) -> str:
-    """``bear, dog``: cards one by one, as a quick read-back (no "and": the list is the point)."""
-    return ", ".join(words)
+    """``bear dog``: cards one by one, as a quick read-back. No commas: espeak-ng pauses about
+    0.3 s at each, which made a 4-card row's read-back a third longer (bench/talk_time.py)."""
+    return " ".join(words)
 
 
 def _brief_row(row: int, cards: Iterable[str]) -> str:
@@ -295,13 +295,15 @@ def _brief_swap(player: str, row: int, put_down: Iterable[str]) -> str:
 
 
 def _brief_hand(player: str, cards: Cards, asked: bool) -> str:
-    return f"{title(player)}: {describe(cards)}{', right?' if asked else '.'}"
+    """``Carol: 2 bears a dog and 3 pigs, right?``: the cards as a person says them, without
+    the pause at every comma (1.7 s of a 10-card hand's 6 s)."""
+    return f"{title(player)}: {describe(cards).replace(',', '')}{', right?' if asked else '.'}"
 
 
 def brief(event: Event) -> list[str]:
     """What ``speech = "brief"`` says aloud of one event, when it says anything of it (see
     ``spoken_kind``): a command's events read it back as far as it could have been misheard
-    ("Row 2: bear, dog.", "Bob: pig, sheep for row 2.", "Bob knocks."), a round's result is who
+    ("Row 2: bear dog.", "Bob: pig sheep for row 2.", "Bob knocks."), a round's result is who
     loses how many lives and who is out, the game's end who wins. Events the screen shows well
     enough (a new round, rows set, a start player drawn by lot, the reveal begun) say nothing."""
     match event:
@@ -338,17 +340,19 @@ def spoken_kind(event: Event) -> str:
 
 
 def _brief_round(event: RoundEnded) -> list[str]:
-    """A round's result in one or two short sentences: the points and the animals won are on
-    screen (and 'repeat' says them)."""
+    """A round's result in one or two short sentences: who loses how many lives, who is out
+    (a player out is only said to be out: "Heidi loses 2 lives. Heidi is out." said the one
+    thing twice). The points and the animals won are on screen, and 'repeat' says them."""
     said: list[str] = []
     if event.sudden_death:
         player, animal = event.sudden_death
         said.append(f"Sudden death: {title(player)} has all {plural(animal, 2)}.")
-    losses = _losses(event)
-    said.append(", ".join(losses) + "." if losses else "Nobody loses a life.")
+    losses = _losses(event, out=event.out)
+    if losses:
+        said.append(", ".join(losses) + ".")
     if event.out:
         said.append(f"{names(event.out)} {'is' if len(event.out) == 1 else 'are'} out.")
-    return said
+    return said or ["Nobody loses a life."]
 
 
 def results(events: Iterable[Event], short: bool) -> list[str]:

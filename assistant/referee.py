@@ -149,8 +149,8 @@ def _brief_heard(reply: Reply) -> list[str]:
     if reply.question:
         readback = announce.brief_readback(text, intent, asked=True)
         return [readback] if readback else list(reply.said)
-    if reply.confirmed:  # the question read the command back already
-        return [announce.APPLIED, *announce.results(reply.events, short=True)]
+    if reply.confirmed:  # the question read the command back; a result says it was taken
+        return announce.results(reply.events, short=True) or [announce.APPLIED]
     match intent:
         case "status":
             return list(reply.said)
