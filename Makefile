@@ -68,7 +68,10 @@ bench: setup
 # listener at real-time pace (21 minutes of audio, so about 25 minutes per engine: see
 # bench/voice_game.py), then the real table's memory through the 4-player game (tmux, about 8
 # minutes: bench/table_memory.py). One engine at a time, so each step uses at most the 2 cores.
+# First, how long the referee talks against the players in each [voice] speech setting (espeak-ng,
+# half a minute: bench/talk_time.py).
 bench-voice: setup
+	$(BIN)/python bench/talk_time.py
 	$(BIN)/python bench/voice_corpus.py --jobs 2
 	$(BIN)/python bench/voice_run.py --engine both --voices --intents
 	$(BIN)/python bench/voice_game.py --engine both

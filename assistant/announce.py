@@ -31,8 +31,9 @@ from engine.events import (
 from engine.game import Game, Phase
 from engine.words import describe, listed, names, plural, title
 
-__all__ = ["announce", "cards_list", "describe", "expecting", "lives_word", "names", "plural",
-           "readback", "round_summary", "sentences", "status"]
+__all__ = ["APPLIED", "COMMANDS_ON_SCREEN", "announce", "brief", "brief_readback", "cards_list",
+           "describe", "expecting", "lives_word", "names", "plural", "readback", "results",
+           "round_summary", "sentences", "status"]
 
 
 def cards_list(cards: Cards) -> str:
@@ -145,18 +146,22 @@ def round_summary(event: RoundEnded) -> list[str]:
         said.append(f"Sudden death! {title(player)} has all {plural(animal, 2)}.")
     else:
         said.extend(_majorities(event))
-    losing: dict[int, list[str]] = {}  # lives lost -> who, in the order the round lists them
-    for p, n in event.losses.items():
-        if n:
-            losing.setdefault(n, []).append(p)
-    if losing:
-        said.append(" ".join(f"{title(ps[0])} loses {lives_word(n)}." if len(ps) == 1
-                             else f"{names(ps)} lose {lives_word(n)} each." for n, ps in losing.items()))
-    else:
-        said.append("Nobody loses a life.")
+    losses = _losses(event)
+    said.append(" ".join(f"{clause}." for clause in losses) if losses else "Nobody loses a life.")
     for p in event.out:
         said.append(f"{title(p)} is out.")
     return said
+
+
+def _losses(event: RoundEnded, out: Iterable[str] = ()) -> list[str]:
+    """``Bob loses 2 lives`` / ``Alice and Carol lose 1 life each``: one clause per number of
+    lives lost, in the order the round lists the players (those ``out`` left out)."""
+    losing: dict[int, list[str]] = {}  # lives lost -> who
+    for p, n in event.losses.items():
+        if n and p not in out:
+            losing.setdefault(n, []).append(p)
+    return [f"{title(ps[0])} loses {lives_word(n)}" if len(ps) == 1
+            else f"{names(ps)} lose {lives_word(n)} each" for n, ps in losing.items()]
 
 
 def announce(events: Iterable[Event]) -> list[str]:
@@ -260,3 +265,121 @@ def status(game: Game | None) -> list[str]:
         for p in game.players
     )
     return [f"Round {game.round}. {lives}.", expecting(game)]
+
+
+# ---------------------------------------------------------------------------- brief speech
+#: Said aloud in brief when a heard "yes" applies the command asked about and no result follows
+#: (the question read it back already); also the first sentence of that answer on screen.
+APPLIED = "Applied."
+#: Said aloud in brief for a heard "help": the list of commands is read, not listened to.
+COMMANDS_ON_SCREEN = "The commands are on the screen."
+#: Events that say the command again (its read-back, when it was heard) and events that are a
+#: result the table needs aloud whoever gave the command; the others (a new round, rows set,
+#: the reveal begun, a start player drawn by lot) are on screen only.
+_ECHOES = (GameStarted, StarterSet, RowSet, Swapped, Knocked, Passed, HandDeclared)
+_RESULTS = (RoundEnded, GameWon)
+
+
+def _card_words(words: Iterable[str]) -> str:
+    """``bear dog``: cards one by one, as a quick read-back. No commas: espeak-ng pauses about
+    0.3 s at each, which made a 4-card row's read-back a third longer (bench/talk_time.py)."""
+    return " ".join(words)
+
+
+def _brief_row(row: int, cards: Iterable[str]) -> str:
+    return f"Row {row}: {_card_words(cards)}."
+
+
+def _brief_swap(player: str, row: int, put_down: Iterable[str]) -> str:
+    return f"{title(player)}: {_card_words(put_down)} for row {row}."
+
+
+def _brief_hand(player: str, cards: Cards, asked: bool) -> str:
+    """``Carol: 2 bears a dog and 3 pigs, right?``: the cards as a person says them, without
+    the pause at every comma (1.7 s of a 10-card hand's 6 s)."""
+    return f"{title(player)}: {describe(cards).replace(',', '')}{', right?' if asked else '.'}"
+
+
+def brief(event: Event) -> list[str]:
+    """What ``speech = "brief"`` says aloud of one event, when it says anything of it (see
+    ``spoken_kind``): a command's events read it back as far as it could have been misheard
+    ("Row 2: bear dog.", "Bob: pig sheep for row 2.", "Bob knocks."), a round's result is who
+    loses how many lives and who is out, the game's end who wins. Events the screen shows well
+    enough (a new round, rows set, a start player drawn by lot, the reveal begun) say nothing."""
+    match event:
+        case GameStarted(players=players):
+            return [f"New game: {names(players)}."]
+        case StarterSet(player=p, by_lot=False):
+            return [f"{title(p)} starts."]
+        case RowSet(row=k, cards=cards):
+            return [_brief_row(k, (a.value for a in cards))]
+        case Swapped(player=p, row=k, put_down=put):
+            return [_brief_swap(p, k, (a.value for a in put))]
+        case Knocked(player=p):
+            return [f"{title(p)} knocks."]
+        case Passed(player=p):
+            return [f"{title(p)} passes."]
+        case HandDeclared(player=p, cards=cards):
+            return [_brief_hand(p, cards, asked=False)]
+        case RoundEnded():
+            return _brief_round(event)
+        case GameWon(winners=winners):
+            return [f"{title(winners[0])} wins the game!" if len(winners) == 1
+                    else f"{names(winners)} share the win!"]
+    return []
+
+
+def spoken_kind(event: Event) -> str:
+    """"echo" (says the command again: aloud in brief only when it was heard), "result" (aloud in
+    every setting) or "quiet" (aloud in full only)."""
+    if isinstance(event, _RESULTS):
+        return "result"
+    if isinstance(event, StarterSet) and event.by_lot:
+        return "quiet"
+    return "echo" if isinstance(event, _ECHOES) else "quiet"
+
+
+def _brief_round(event: RoundEnded) -> list[str]:
+    """A round's result in one or two short sentences: who loses how many lives, who is out
+    (a player out is only said to be out: "Heidi loses 2 lives. Heidi is out." said the one
+    thing twice). The points and the animals won are on screen, and 'repeat' says them."""
+    said: list[str] = []
+    if event.sudden_death:
+        player, animal = event.sudden_death
+        said.append(f"Sudden death: {title(player)} has all {plural(animal, 2)}.")
+    losses = _losses(event, out=event.out)
+    if losses:
+        said.append(", ".join(losses) + ".")
+    if event.out:
+        said.append(f"{names(event.out)} {'is' if len(event.out) == 1 else 'are'} out.")
+    return said or ["Nobody loses a life."]
+
+
+def results(events: Iterable[Event], short: bool) -> list[str]:
+    """The round results and the game's end among ``events``: in full (as on screen), or
+    ``short`` (``brief``)."""
+    said: list[str] = []
+    for event in events:
+        if isinstance(event, _RESULTS):
+            said.extend(brief(event) if short else sentences(event))
+    return said
+
+
+def brief_readback(command_text: str, intent: str, asked: bool = False) -> str | None:
+    """A heard game command's brief read-back from its canonical text, for when it has no
+    events to say it (refused, or asked about: ``asked`` ends it in "right?"); the same words
+    as ``brief`` says of its events. None for a meta command (its answer says what it did)."""
+    words = command_text.split()
+    end = ", right?" if asked else "."
+    match intent:
+        case "row" if len(words) > 2:
+            return _brief_row(int(words[1]), words[2:])
+        case "swap" if len(words) > 3:
+            return _brief_swap(words[0], int(words[2]), words[3:])
+        case "hand" if len(words) > 3 and (hand := _hand(words[2:])) is not None:
+            return _brief_hand(words[0], hand, asked)
+        case "new_game" if len(words) > 2:
+            return f"New game: {names(words[2:])}{end}"
+        case "starts" | "knock" | "pass" | "hand" | "sudden_death" if words:
+            return title(command_text) + end
+    return None

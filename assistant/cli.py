@@ -84,12 +84,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- chat
-def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greeting: Sequence[str] = ()) -> int:
-    """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl)."""
+def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greeting: Sequence[str] = (),
+             speech: str = "full") -> int:
+    """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl,
+    with ``spoken`` when the ``speech`` setting says aloud other than ``said``)."""
 
     def emit(reply: Reply) -> None:
         if jsonl:
-            stdout.write(json.dumps(reply.to_json()) + "\n")
+            stdout.write(json.dumps(reply.to_json(speech)) + "\n")
         elif reply.ok:
             stdout.write("\n".join(reply.said) + "\n")
         else:
@@ -187,7 +189,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     if args.no_store:
         referee = Referee(settings.rules, rng)
-        return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout), False)
+        return _until_stopped(lambda: run_chat(referee, args.jsonl, sys.stdin, sys.stdout,
+                                               speech=settings.voice.speech), False)
     from assistant.store import StoreError
 
     try:
@@ -218,7 +221,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
                         "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
                         *session.greeting]
         return _until_stopped(
-            lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting), True)
+            lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting,
+                             settings.voice.speech), True)
 
 
 def _open_chat_session(args: argparse.Namespace, settings: Settings,

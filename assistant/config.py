@@ -43,6 +43,9 @@ LISTEN_MODES: tuple[ListenMode, ...] = get_args(ListenMode)
 #: Speech recognisers: see ``VoiceSettings.engine``.
 Engine = Literal["whisper", "pocketsphinx"]
 ENGINES: tuple[Engine, ...] = get_args(Engine)
+#: What the referee says aloud: see ``VoiceSettings.speech``.
+Speech = Literal["brief", "full", "results"]
+SPEECH_SETTINGS: tuple[Speech, ...] = get_args(Speech)
 #: The largest settings file read, in bytes (the documented one is about 3 KB).
 MAX_CONFIG = 1024 * 1024
 
@@ -84,6 +87,11 @@ class VoiceSettings:
     #: espeak-ng voice name, e.g. "en", "en-us", "en-gb".
     voice: Annotated[str, Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
                                   'an espeak-ng voice name such as "en"')] = "en"
+    #: What is said aloud (the screen and the log always keep every sentence): "brief" (default;
+    #: a typed command is not read back, a heard one only as far as it could be misheard, a
+    #: round's result in a sentence or two), "full" (every sentence) or "results" (only round
+    #: results and the game's end).
+    speech: Speech = "brief"
     #: Volume from 0.0 to 1.0.
     volume: Annotated[float, Allowed(
         lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1,

@@ -26,6 +26,7 @@ from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.grammar import EXAMPLES
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
+from engine.events import Event
 from engine.game import Game, Phase, draw_start_player
 from engine.log import GameLog
 from engine.rules import HouseRules
@@ -70,13 +71,24 @@ class Reply:
     suggestion: str | None = None
     #: The command was not applied: it waits for 'yes' or 'no' (``said`` asks).
     question: bool = False
+    #: What happened in the game with this answer (what ``said`` announces): ``spoken`` picks
+    #: from it what is said aloud.
+    events: tuple[Event, ...] = ()
+    #: A 'yes' applied the question asked before: ``command`` and ``intent`` are the question's.
+    confirmed: bool = False
 
     @property
     def text(self) -> str:
         return " ".join(self.said) if self.ok else (self.error or "")
 
-    def to_json(self) -> dict:
+    def to_json(self, speech: str | None = None) -> dict:
+        """The JSON of ``chat --jsonl``; with ``speech`` (a typed command under that setting),
+        ``spoken`` is what was said aloud when it is not what ``full`` says."""
         data: dict = {"ok": self.ok, "said": " ".join(self.said)}
+        if speech is not None:
+            aloud = spoken(self, False, speech)
+            if aloud != spoken(self, False, "full"):
+                data["spoken"] = " ".join(aloud)
         if self.command is not None:
             data["command"] = self.command
         if self.intent is not None:
@@ -93,6 +105,64 @@ class Reply:
 #: Heard (not typed) commands that are only asked about: the ones a mishearing would make costly
 #: (a whole hand, the end of a round by sudden death, a new game).
 QUESTIONED_WHEN_HEARD = frozenset({"hand", "sudden_death", "new_game"})
+
+
+#: Answers that are asked for: 'repeat' says the last announcement in full in every setting.
+_ASKED_IN_FULL = frozenset({"repeat"})
+
+
+def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
+    """What is said aloud of ``reply`` to a command that was ``heard`` (else typed, or a key)
+    under the ``[voice] speech`` setting; every front end that speaks asks this. ``said`` is
+    always shown in full; the sentences themselves are ``announce``'s.
+
+    ``full``: every sentence, and a heard command's read-back first (``announce.heard_readback``).
+    ``results``: only round results and the game's end. ``brief``: a typed command says only the
+    results, in short; a heard one its brief read-back (what could have been misheard), then the
+    short results; a refusal of a heard command says what was heard and why not."""
+    if reply.intent in _ASKED_IN_FULL and reply.ok:
+        return list(reply.said)
+    if speech == "full":
+        return [*heard_readback(reply, heard), *(reply.said if reply.ok else [reply.error or ""])]
+    if speech == "results":
+        return announce.results(reply.events, short=False) if reply.ok else []
+    if not heard:
+        return announce.results(reply.events, short=True) if reply.ok else []
+    return _brief_heard(reply)
+
+
+def heard_readback(reply: Reply, heard: bool) -> list[str]:
+    """The full read-back of a ``heard`` command, shown (and in ``full`` said) before its answer;
+    none for a typed one, a question, a confirming 'yes', or an answer that says the command
+    again (``announce.heard_readback``)."""
+    if not heard or reply.confirmed or reply.command is None or reply.intent is None:
+        return []
+    return announce.heard_readback(reply.command, reply.intent, reply.ok, reply.question)
+
+
+def _brief_heard(reply: Reply) -> list[str]:
+    """``brief`` for a heard command (or a hearing the referee answers, ``reply.error``)."""
+    text, intent = reply.command or "", reply.intent or ""
+    if not reply.ok:
+        readback = announce.brief_readback(text, intent)
+        return [*([readback] if readback else []), reply.error or ""]
+    if reply.question:
+        readback = announce.brief_readback(text, intent, asked=True)
+        return [readback] if readback else list(reply.said)
+    if reply.confirmed:  # the question read the command back; a result says it was taken
+        return announce.results(reply.events, short=True) or [announce.APPLIED]
+    match intent:
+        case "status":
+            return list(reply.said)
+        case "help":
+            return [announce.COMMANDS_ON_SCREEN]
+        case "undo" | "redo" | "no":  # what was undone, redone or not applied
+            return [*reply.said[:1], *announce.results(reply.events, short=True)]
+    said: list[str] = []
+    for event in reply.events:
+        if announce.spoken_kind(event) != "quiet":
+            said.extend(announce.brief(event))
+    return said
 
 
 def _dropped(pending: Command) -> str:
@@ -270,8 +340,8 @@ class Referee:
         said = announce.announce(events)
         self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
         if confirmed:
-            said = ["Applied.", *announce.confirmed(events)]
-        return Reply(True, said, command=cmd.canonical, intent=cmd.intent)
+            said = [announce.APPLIED, *announce.confirmed(events)]
+        return Reply(True, said, command=cmd.canonical, intent=cmd.intent, events=tuple(events))
 
     def _new_game(self, cmd: Command) -> Reply:
         game = self.game
@@ -298,7 +368,7 @@ class Referee:
             ],
             0,
         )
-        return Reply(True, said, command=cmd.canonical, intent=cmd.intent)
+        return Reply(True, said, command=cmd.canonical, intent=cmd.intent, events=tuple(events))
 
     def _commit(self, entries: list[Entry], cursor_before: int) -> None:
         if self.journal is None:
@@ -351,15 +421,16 @@ class Referee:
             if game is not None and game.is_over:
                 self.journal.finish(game.winners)
         said = [f"Redone: {canonical(redone[0])}.", *announce.announce(events)]
-        return Reply(True, said, command="redo", intent="redo")
+        return Reply(True, said, command="redo", intent="redo", events=tuple(events))
 
     def _meta_yes(self, cmd: Command) -> Reply:
         pending, self._pending = self._pending, None
         if pending is None:
             raise RuleError("Nothing to confirm.")
-        if pending.intent == "new_game":
-            return self._start(pending)
-        return self._game_action(pending, confirmed=True)
+        reply = self._start(pending) if pending.intent == "new_game" else \
+            self._game_action(pending, confirmed=True)
+        reply.confirmed = True
+        return reply
 
     def _meta_status(self, cmd: Command) -> Reply:
         return Reply(True, announce.status(self.game), command="status", intent="status")
@@ -382,4 +453,5 @@ class Referee:
         return [f"Resuming the game of {announce.names(game.players)}.", *announce.status(game)]
 
 
-__all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "help_lines", "title"]
+__all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "heard_readback", "help_lines", "spoken",
+           "title"]

@@ -18,7 +18,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
@@ -31,11 +31,10 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from assistant import announce
 from assistant.commands import ParseError, new_game_command
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
-from assistant.referee import Referee, Reply
+from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.tui import viewstate
 from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.screens import (
@@ -355,10 +354,7 @@ class LifeguardApp(App):
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
-        readback = announce.heard_readback(command.canonical, command.intent, reply.ok, bool(reply.question))
-        if reply.ok:
-            reply.said = [*readback, *reply.said]
-        self._show_reply(command.canonical, reply, "heard", readback)
+        self._show_reply(command.canonical, reply, "heard")
         return reply
 
     def _clear_heard(self, shown: str) -> None:
@@ -370,32 +366,34 @@ class LifeguardApp(App):
         """The app is closing: an answer arriving now is stored but has nowhere to be shown."""
         return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
 
-    def _show_reply(self, text: str, reply: Reply, source: str, readback: Sequence[str] = ()) -> None:
-        """The answer in the log and aloud (the screens drew the table when it was published)."""
+    def _show_reply(self, text: str, reply: Reply, source: str) -> None:
+        """The answer in the log, in full, and aloud as the ``speech`` setting says (``spoken``);
+        the screens drew the table when it was published. A heard command's read-back is
+        written before the answer, so the log shows what was heard."""
         if self.table_gone:
             return
         log = self.table_log
+        heard = source == "heard"
+        readback = heard_readback(reply, heard)
         if is_question(reply):  # nothing changed: waiting for yes or no
             log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
-            self.say(" ".join(reply.said))
         elif reply.ok:
-            log.command(reply.command or text, source, reply.said)
-            self.say(" ".join(reply.said))
+            log.command(reply.command or text, source, [*readback, *reply.said])
         else:
-            self._show_refusal(text, reply, source, readback)
+            self._show_refusal(text, reply, source)
+        self.speak(reply, heard)
         game = self.view.game
         if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
                 and game.round == 1 and not game.rounds:
             self.game_started_at = self.clock()
 
-    def _show_refusal(self, text: str, reply: Reply, source: str, readback: Sequence[str] = ()) -> None:
-        """The refusal in the log and aloud; a heard command's ``readback`` is said first, so
-        the table knows what was heard before it hears why not."""
+    def _show_refusal(self, text: str, reply: Reply, source: str) -> None:
+        """The refusal in the log (aloud as ``spoken`` says: for a heard command, what was
+        heard and then why not)."""
         log = self.table_log
         log.refused(text, reply.error or "not understood")
         if reply.suggestion and source == "typed":  # the refusal names it ("Did you mean ...?")
             log.note("  Tab or Enter takes it.")
-        self.say(" ".join([*readback, reply.error or ""]).strip())
 
     def watch_view(self, view: TableView) -> None:
         """The game-over screen comes with the game's end and goes with an undo or a new game
@@ -511,6 +509,11 @@ class LifeguardApp(App):
             viewstate.save(self.view_folder, viewstate.ViewState(**vars(self.view_state)))
 
     # ------------------------------------------------------------------ voice
+    def speak(self, reply: Reply, heard: bool) -> None:
+        """Say ``reply`` aloud as the ``[voice] speech`` setting says (the one choice of what is
+        spoken: ``spoken``), ``heard`` or typed."""
+        self.say(" ".join(spoken(reply, heard, self.settings.voice.speech)).strip())
+
     def say(self, text: str) -> None:
         if self.voice is not None and text:
             self.voice.say(text)
@@ -539,7 +542,7 @@ class LifeguardApp(App):
         heard = f"heard '{message.text}': " if message.text else ""
         self.table_log.note(f"🎤 {heard}{message.reason}")
         if message.addressed:  # talk is written down, not answered aloud
-            self.say(message.reason)
+            self.speak(Reply(False, error=message.reason), heard=True)
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:

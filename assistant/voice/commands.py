@@ -25,9 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant import announce
 from assistant.commands import Command
 from assistant.config import Settings, settings_or_exit
-from assistant.referee import Referee
+from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.voice.listener import Heard, ListenerState, Rejected
 
 if TYPE_CHECKING:
@@ -215,18 +216,25 @@ class _ListenSession:
     on the calling thread, which owns the referee."""
 
     def __init__(self, referee: Referee, speaker: Speaker, listener: Listener,
-                 files: Sequence[str] | None, say_line: Callable[[str], None]) -> None:
+                 files: Sequence[str] | None, say_line: Callable[[str], None],
+                 speech: str = "full") -> None:
         self.referee = referee
         self.speaker = speaker
         self.listener = listener
         self.files = files
         self.say_line = say_line
+        self.speech = speech  # the [voice] speech setting: what is said aloud
         self.noted: str | None = None  # the listener's note last said (each new one once)
 
-    def speak(self, lines: Sequence[str]) -> None:
-        for line in lines:
+    def answer_reply(self, reply: Reply, heard: bool) -> None:
+        """``reply`` printed in full (a heard command's read-back first) and said aloud as the
+        ``speech`` setting says (``spoken``)."""
+        readback = heard_readback(reply, heard)
+        for line in [*readback, *(reply.said if reply.ok else [f"! {reply.error}"])]:
             self.say_line(line)
-            self.speaker.say(line)
+        aloud = " ".join(spoken(reply, heard, self.speech)).strip()
+        if aloud:
+            self.speaker.say(aloud)
 
     def run(self, events: queue.Queue[_Event]) -> int:
         """Answer events until the input ends, stdin ends or hearing stops: the exit status."""
@@ -257,7 +265,8 @@ class _ListenSession:
         heard = f" (heard '{event.text}')" if event.text else ""
         self.say_line(f"not a command: {event.reason}{heard}")
         if event.addressed:
-            self.speaker.say(event.reason)
+            for line in spoken(Reply(False, error=event.reason), True, self.speech):
+                self.speaker.say(line)
 
     def on_speaker(self, state: str, reason: str | None) -> None:
         if state == "speaking":
@@ -271,19 +280,14 @@ class _ListenSession:
         if line is None:
             return 0  # stdin ended
         if line.strip():
-            reply = self.referee.handle(line)
-            self.speak(reply.said if reply.ok else [f"! {reply.error}"])
+            self.answer_reply(self.referee.handle(line), heard=False)
         else:
             self.listener.push_to_talk()
         return None
 
     def on_heard(self, command: Command) -> None:
-        from assistant import announce
-
         self.say_line(f"heard: {command.canonical}")
-        reply = self.referee.execute(command, heard=True)
-        self.speak(announce.heard_readback(command.canonical, command.intent, reply.ok, bool(reply.question)))
-        self.speak(reply.said if reply.ok else [f"! {reply.error}"])
+        self.answer_reply(self.referee.execute(command, heard=True), heard=True)
         self.listener.settled()  # the next command is heard against the game as it is now
 
     def on_listener(self, state: str, reason: str | None) -> int | None:
@@ -300,7 +304,6 @@ class _ListenSession:
 
 def _listen_session(args: argparse.Namespace, settings: Settings, referee: Referee,
                     files: Sequence[str] | None, say_line: Callable[[str], None]) -> int:
-    from assistant import announce
     from assistant.voice.listener import ListenContext, Listener
     from assistant.voice.speaker import Speaker
 
@@ -313,8 +316,10 @@ def _listen_session(args: argparse.Namespace, settings: Settings, referee: Refer
                         audio_input=files, settle=True)
     speaker.start()
     listener.start()
-    session = _ListenSession(referee, speaker, listener, files, say_line)
-    session.speak(referee.last_said[-2:] if referee.last_said else [announce.expecting(referee.game)])
+    session = _ListenSession(referee, speaker, listener, files, say_line, settings.voice.speech)
+    # Where the game stands, as a 'status' asked by voice would say it.
+    session.answer_reply(Reply(True, referee.last_said[-2:] if referee.last_said
+                               else [announce.expecting(referee.game)], intent="status"), heard=True)
     if not files:
         say_line("Press Enter and speak a command (or type one); Ctrl+D to leave.")
         _start_stdin_reader(events)

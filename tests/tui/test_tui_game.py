@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from assistant.commands import parse
-from assistant.config import Settings
+from assistant.config import Settings, VoiceSettings
 from assistant.referee import Referee
 from assistant.tui.reveal import HandGrid, ResultsView
 from assistant.tui.screens import GameOverScreen, HelpScreen, RulesScreen, SetupScreen, TableScreen
@@ -215,7 +215,8 @@ async def test_hand_grid_declares_hands_and_shows_results(make_app) -> None:
 
 
 async def test_heard_command_is_shown_read_back_and_applied(make_app) -> None:
-    app = make_app()
+    # Speech "full": every sentence aloud (tests/test_speech_brief.py has the brief one's).
+    app = make_app(Settings(voice=VoiceSettings(speech="full")))
     said: list[str] = []
     app.say = said.append  # what the table asks its speaker to say
     async with app.run_test() as pilot:
