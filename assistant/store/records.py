@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from assistant.commands import ParseError, canonical, parse
+from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
@@ -27,11 +27,12 @@ from assistant.store.db import (
     StoreError,
     StoreErrorKind,
 )
+from assistant.store.decode import stored_command
 from assistant.store.session import rebuild
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.game import Game, draw_start_player, name_key, places
-from engine.log import GameLog
+from engine.log import MAX_ACTIONS, GameLog
 from engine.rules import HouseRules
 
 GAME_NAME = "Life is Life"
@@ -382,19 +383,28 @@ def read_command_file(
     first refused line (every later command depends on it, so later refusals would only echo
     it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
     rules = _rules_of_comments(comments, rules)
-    lines = list(lines)
     reader = _GameReader(rules, rng or random.Random())
-    for index, (number, text) in enumerate(lines):
+    lines = iter(lines)  # read as they come: nothing is kept but the game
+    for number, text in lines:
         problem = reader.read(number, text)
         if problem is not None:
             problems = [f"line {number}: {problem}"]
-            later = len(lines) - index - 1
+            later = sum(1 for _ in lines)  # counted, not kept
             if later:
                 problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
                                 f"{'were' if later > 1 else 'was'} not checked: each command "
                                 "depends on the ones before it.")
             raise ImportRefused(problems)
     return reader.finish()
+
+
+class _HouseRulesComments(list[str]):
+    """The comments of a command file that set house rules, and only the first two (a second
+    one is refused): a file of ten million comments must not be ten million strings."""
+
+    def append(self, comment: str) -> None:
+        if len(self) < 2 and comment.strip().lstrip("#").strip().startswith("house rules:"):
+            super().append(comment)
 
 
 def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules:
@@ -435,8 +445,10 @@ class _GameReader:
         """Apply one line; what is wrong with it (None: it is a command of this game)."""
         if text is None:
             return NOT_UTF8
+        if len(self.entries) >= MAX_ACTIONS:
+            return f"a game holds at most {MAX_ACTIONS:,} commands, and this file holds more."
         try:
-            cmd = parse(text, self.players)
+            cmd = stored_command(text, self.players)
         except ParseError as err:
             return err.message
         if not cmd.is_game_action:
@@ -491,17 +503,21 @@ class ImportRefused(Exception):
 def read_import_file(path: Path, rules: HouseRules) -> Imported:
     """Read and check a command file before the store is touched (the store's lock is taken
     only afterwards, so a slow or endless input never holds it)."""
-    comments: list[str] = []
+    comments = _HouseRulesComments()
     try:
         with open_input(path, "command file") as f:
-            lines = list(command_lines(f, comments))
+            # Read twice, keeping nothing but the game: first for a house rules comment (it
+            # may stand anywhere), then each line checked as it is read.
+            for _ in command_lines(f, comments):
+                pass
+            f.seek(0)
+            return read_command_file(command_lines(f), comments, rules)
     except InputRefused as err:
         raise StoreError(printable(str(err), 300), StoreErrorKind.MISSING) from None
     except OSError as err:
         raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", StoreErrorKind.MISSING) from None
     except NotText:
         raise StoreError(f"{printable(str(path))} is not a text file.", StoreErrorKind.FOREIGN) from None
-    return read_command_file(lines, comments, rules)
 
 
 def import_file(
