@@ -54,7 +54,10 @@ class Record:
         return self.referee.game
 
     def current_commands(self) -> list[str]:
-        return [e.command for e in self.entries[: self.row.cursor]]
+        """The game's commands as the replayed game writes them (``canonical``), never the
+        stored text: another tool may have written a line with control characters or a line
+        break that the parser reads past, and an export must not carry it."""
+        return self.referee.history()
 
     @property
     def last_time(self) -> str:
@@ -88,6 +91,17 @@ class Record:
             elif words[0] not in ("new", "row"):
                 break
         return starter
+
+
+#: The most characters of one name read from the store shown in a line of text.
+SHOWN_NAME = 40
+
+
+def shown_names(names: Iterable[str]) -> str:
+    """Names read from the store, for a line of text: each as typed input is shown
+    (``printable``), so a name edited in by another tool can neither send escape sequences to
+    the terminal nor break a line of an export into two."""
+    return ", ".join(printable(name, SHOWN_NAME) for name in names)
 
 
 def minutes_between(started: str, ended: str) -> int:
@@ -168,12 +182,12 @@ def history_text(rows: list[dict]) -> list[str]:
     lines = []
     for r in rows:
         if "damaged" in r:
-            lines.append(f"#{r['id']:<4} damaged: {r['damaged']}")
+            lines.append(f"#{r['id']:<4} damaged: {printable(r['damaged'], 1000)}")
             continue
-        when = _local(r["date"], "%Y-%m-%d %H:%M")
-        winners = ", ".join(r["winners"]) or "-"
+        when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
+        winners = shown_names(r["winners"]) or "-"
         lines.append(
-            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
+            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
             f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
         )
     return lines
@@ -235,7 +249,7 @@ def stats_text(rows: list[dict]) -> list[str]:
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
              f"{'lives lost/round':>16}"]
     for r in rows:
-        lines.append(f"{r['player']:<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
+        lines.append(f"{printable(r['player'], SHOWN_NAME):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
                      f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
     return lines
 
@@ -246,9 +260,9 @@ def export_text(record: Record) -> str:
     of comments (the house rules line is read back by ``lifeguard import``)."""
     row = record.row
     lines = [
-        f"# Lifeguard game {row.id}: {', '.join(row.players)}",
-        f"# started {row.started}; {row.status}"
-        + (f"; won by {', '.join(row.winners)}" if row.winners else ""),
+        f"# Lifeguard game {row.id}: {shown_names(row.players)}",
+        f"# started {printable(row.started)}; {row.status}"
+        + (f"; won by {shown_names(row.winners)}" if row.winners else ""),
         f"# house rules: {json.dumps(row.rules)}",
         *record.current_commands(),
     ]
@@ -528,7 +542,7 @@ def import_file(
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(
-            f"Game {current.id} ({', '.join(current.players) or 'damaged'}) is unfinished in "
+            f"Game {current.id} ({shown_names(current.players) or 'damaged'}) is unfinished in "
             f"{store.path}; "
             "the imported game is unfinished too. Finish that game first, or import with "
             "--abandon-current to keep it in the history as abandoned and continue the "
