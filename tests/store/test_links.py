@@ -120,3 +120,18 @@ def test_moving_aside_never_overwrites_a_name_taken_by_a_link(data: Path, victim
     moved = move_aside(store)
     assert moved not in links and all(link.is_symlink() for link in links)
     assert moved.read_bytes() == b"not a database at all" * 10 and not store.exists()
+
+
+def test_an_export_never_writes_through_a_link(env, data: Path, victim: Path, tmp_path: Path) -> None:
+    """``export -o`` refuses a name a link holds; with ``--force`` the link itself is replaced
+    by the exported file (a rename), and what it pointed to keeps every byte."""
+    chat_jsonl(env, OPENING)
+    link = tmp_path / "game.txt"
+    link.symlink_to(victim)
+    out = lifeguard(env, "export", "-o", str(link))
+    assert out.returncode == 2 and "exists and was not changed" in out.stderr, out.stderr
+    assert link.is_symlink() and victim.read_bytes() == PRECIOUS
+    out = lifeguard(env, "export", "-o", str(link), "--force")
+    assert out.returncode == 0, out.stderr
+    assert not link.is_symlink() and link.read_text().startswith("# Lifeguard game 1")
+    assert victim.read_bytes() == PRECIOUS
