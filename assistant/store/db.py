@@ -27,9 +27,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from assistant.commands.text import printable
 from assistant.referee import Entry, JournalError
 from engine.rules import HouseRules
 
+#: The longest message a ``StoreError`` carries (the longest written here is under 600).
+MAX_MESSAGE = 2000
 SCHEMA_VERSION = 1
 DB_NAME = "lifeguard.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -59,10 +62,15 @@ class StoreErrorKind(StrEnum):
 
 
 class StoreError(JournalError):
-    """The store cannot be used or written; the message names the file and says what to do."""
+    """The store cannot be used or written; the message names the file and says what to do.
+
+    The message is made printable (``printable``) here, once for every front end: it may carry
+    what a file holds (the tables of another program's database, SQLite's own report of a
+    damaged one, a name another tool wrote), and is shown as typed input is."""
 
     def __init__(self, message: str, kind: StoreErrorKind = StoreErrorKind.IO,
                  path: Path | None = None) -> None:
+        message = printable(message, MAX_MESSAGE)
         super().__init__(message)
         self.message = message
         self.kind = kind

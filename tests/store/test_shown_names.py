@@ -61,3 +61,22 @@ def test_names_and_commands_edited_into_the_store_are_shown_escaped(env, data: P
     assert stored["game"]["players"] == HOSTILE_NAMES
     assert stored["entries"][0]["command"].endswith("\r\x1b\u202e")
 
+
+
+def test_what_a_foreign_database_holds_is_named_escaped(env, data: Path) -> None:
+    """The tables of another program's database are named in the refusal: escaped, for the
+    terminal (``chat``) and for the table and the web view, which show the same message."""
+    from assistant.store import GameStore, StoreError
+
+    with sqlite3.connect(data / STORE) as conn:
+        conn.execute('CREATE TABLE "notes\x1b]0;pwned\x07\nrow 1 cat" (x)')
+    out = lifeguard(env, "chat", "--jsonl", input="new game ann ben cid\n")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "it has tables notes\\x1b]0;pwned\\x07\\nrow 1 cat" in out.stderr, out.stderr
+    assert not any(ch in out.stderr for ch in RAW) and out.stderr.count("\n") == 1
+    try:
+        GameStore.open(data)
+    except StoreError as err:
+        assert not any(ch in str(err) for ch in RAW)
+    else:
+        raise AssertionError("a foreign database was opened")
