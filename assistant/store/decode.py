@@ -18,7 +18,7 @@ from assistant.commands import Command, canonical, parse
 from assistant.commands.grammar import CANONICAL
 from assistant.commands.parser import GAME_INTENTS
 from engine.actions import SuddenDeath
-from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal, Cards
+from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 
 Parser = Callable[[str, tuple[str, ...] | None], Command]
 
@@ -29,7 +29,10 @@ _TEMPLATES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     if intent in GAME_INTENTS and intent != "new_game"
 )
 _ANIMALS = {a.value: a for a in ANIMALS}
-_ROWS = {str(k): k for k in (1, 2, 3, 4)}
+_ROWS = {str(k): k for k in ROW_SIZES}
+#: The counts a card list may give one animal: as the parser, one to a whole hand (it refuses
+#: '11 giraffe' itself, so such a line goes to it).
+_COUNTS = {str(n): n for n in range(1, HAND_SIZE + 1)}
 
 
 @cache
@@ -97,8 +100,8 @@ def _cards(words: list[str]) -> Cards | None:
             animal = _ANIMALS[word]
             counts[animal] = counts.get(animal, 0) + count
             count = 1
-        elif word.isascii() and word.isdigit() and len(word) <= 2 and count == 1:
-            count = int(word)
+        elif word in _COUNTS and count == 1:
+            count = _COUNTS[word]
         else:
             return None
     return Cards(counts) if counts and count == 1 else None
