@@ -171,32 +171,31 @@ def test_import_refuses_a_longer_game_naming_the_line_and_keeps_nothing(tmp_path
     assert rest.startswith("The 39 lines after it were not checked")
 
 
+def refused_import(source: Path) -> tuple[list[str], int]:
+    """What importing ``source`` is refused for, and the most memory it held meanwhile."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImportRefused) as refused:
+            read_import_file(source, HouseRules())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return refused.value.problems, peak
+
+
 def test_import_of_many_refused_lines_holds_only_a_line_at_a_time(tmp_path: Path) -> None:
     """Issue 35: a 10 MB file of refused lines peaked at 595 MB (every line kept as a tuple)."""
     source = tmp_path / "refused.txt"
-    with open(source, "w") as f:
-        f.write("# house rules: {}\n" * 1000 + "new game ann ben cid\n")
-        f.write("ann wibbles\n# a comment\n" * 80_000)  # 2 MB, 80,000 command lines and as many comments
-    tracemalloc.start()
-    try:
-        with pytest.raises(ImportRefused) as refused:
-            read_import_file(source, HouseRules())
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    lines = "ann wibbles\n# a comment\n" * 80_000  # 2 MB: 80,000 command lines, as many comments
+    source.write_text("# house rules: {}\n" * 1000 + "new game ann ben cid\n" + lines)
+    problems, peak = refused_import(source)
     # the thousand house rules comments are one refusal (two are enough to say so)
-    assert refused.value.problems == ["two house rules comments: keep the one meant for this game"]
+    assert problems == ["two house rules comments: keep the one meant for this game"]
     assert peak < 2_000_000, f"{peak:,} bytes held for a 2 MB file"
-    source.write_text("new game ann ben cid\n" + "ann wibbles\n# a comment\n" * 80_000)
-    tracemalloc.start()
-    try:
-        with pytest.raises(ImportRefused) as refused:
-            read_import_file(source, HouseRules())
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert refused.value.problems[0].startswith("line 2: ")
-    assert refused.value.problems[1].startswith("The 79999 lines after it were not checked")
+    source.write_text("new game ann ben cid\n" + lines)
+    problems, peak = refused_import(source)
+    assert problems[0].startswith("line 2: ")
+    assert problems[1].startswith("The 79999 lines after it were not checked")
     assert peak < 2_000_000, f"{peak:,} bytes held for a 2 MB file"
 
 
