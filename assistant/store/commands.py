@@ -65,7 +65,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     if row is None:
         print(f"No games yet (game store: {path}).")
         return 0
-    print(f"Game {row.id} ({row.status}) of {announce.names(row.players)}; game store: {path}")
+    players = [printable(name, records.SHOWN_NAME) for name in row.players]
+    print(f"Game {row.id} ({row.status}) of {announce.names(players)}; game store: {path}")
     for line in announce.status(referee.game):
         print(line)
     return 0

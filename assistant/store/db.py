@@ -27,9 +27,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from assistant.commands.text import printable
 from assistant.referee import Entry, JournalError
 from engine.rules import HouseRules
 
+#: The longest message a ``StoreError`` carries (the longest written here is under 600).
+MAX_MESSAGE = 2000
 SCHEMA_VERSION = 1
 DB_NAME = "lifeguard.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -59,10 +62,15 @@ class StoreErrorKind(StrEnum):
 
 
 class StoreError(JournalError):
-    """The store cannot be used or written; the message names the file and says what to do."""
+    """The store cannot be used or written; the message names the file and says what to do.
+
+    The message is made printable (``printable``) here, once for every front end: it may carry
+    what a file holds (the tables of another program's database, SQLite's own report of a
+    damaged one, a name another tool wrote), and is shown as typed input is."""
 
     def __init__(self, message: str, kind: StoreErrorKind = StoreErrorKind.IO,
                  path: Path | None = None) -> None:
+        message = printable(message, MAX_MESSAGE)
         super().__init__(message)
         self.message = message
         self.kind = kind
@@ -668,33 +676,82 @@ def _exists(path: Path) -> bool:
                          "LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path) from None
 
 
+#: The files SQLite keeps beside the store: the write-ahead log, its index and the rollback
+#: journal. SQLite opens them by name, following links, and truncates or rewrites them.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+#: How every file of the store is opened: never through a symbolic link (a link planted in
+#: the data folder must not make Lifeguard write another file), never waiting on a FIFO.
+_OPEN_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _not_a_file(info: os.stat_result) -> str | None:
+    """What a file that is not a plain regular file is, in words (None: a regular file)."""
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _look_at(path: Path, owner: Path) -> os.stat_result | None:
+    """``lstat`` (the name itself, never what a link points to); None when there is none."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise explain(err, owner, "read") from None
+
+
 def check_file(path: Path) -> None:
     """Refuse what is not a regular SQLite file before sqlite3 touches it (it could be anything:
-    a FIFO would make every subcommand wait forever)."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return
-    except OSError as err:
-        raise explain(err, path, "read") from None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe (FIFO)" \
-            if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+    a FIFO would make every subcommand wait forever), and the files SQLite keeps beside it when
+    they are links or other names of another file (SQLite would truncate what they point to)."""
+    info = _look_at(path, path)
+    kind = _not_a_file(info) if info is not None else None
+    if kind is not None:
+        follow = (" Lifeguard does not follow links for its files: set LIFEGUARD_DATA_DIR to "
+                  "the folder the store is in." if kind == "a symbolic link" else "")
         raise StoreError(
-            f"The game store {path} is {kind}, not a file; nothing was read or changed. Move it "
-            "away, or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.FOREIGN, path)
+            f"The game store {path} is {kind}, not a file; nothing was read or changed.{follow} "
+            "Move it away, or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.FOREIGN, path)
+    for suffix in SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        info = _look_at(side, path)
+        if info is None:
+            continue
+        kind = _not_a_file(info) or ("a second name of another file (a hard link)"
+                                     if info.st_nlink > 1 else None)
+        if kind is not None:
+            raise StoreError(
+                f"{side}, a file SQLite keeps beside the game store {path}, is {kind}: SQLite "
+                "would write through it, so nothing was read or changed. Move it away, or run "
+                "'lifeguard chat --move-aside-bad-store' to rename the store with it and start "
+                "a new store.", StoreErrorKind.FOREIGN, path)
     check_header(path)
 
 
 def check_header(path: Path) -> None:
     """Refuse a file that is not SQLite before sqlite3 touches it (it could be anything)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE_HEADER))
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
         return
     except OSError as err:
         raise explain(err, path, "read") from None
+    try:
+        head = os.read(fd, len(SQLITE_HEADER))
+    except OSError as err:
+        raise explain(err, path, "read") from None
+    finally:
+        os.close(fd)
     if head and head != SQLITE_HEADER:
         raise StoreError(
             f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
@@ -716,20 +773,27 @@ def take_lock(path: Path) -> int:
     import fcntl
 
     where = lock_path(path)
+    kind: str | None = None
     try:
-        fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o644)
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-        if not regular:
+        # Never through a link, and never a second name of another file: the pid written below
+        # would overwrite what it points to.
+        fd = os.open(where, os.O_RDWR | os.O_CREAT | _OPEN_FLAGS, 0o644)
+        info = os.fstat(fd)
+        kind = _not_a_file(info) or ("a second name of another file (a hard link)"
+                                     if info.st_nlink > 1 else None)
+        if kind is not None:
             os.close(fd)
     except IsADirectoryError:
-        regular = False
+        kind = "a folder"
     except OSError as err:
-        raise explain(err, path, "lock") from None
-    if not regular:
+        if err.errno != errno.ELOOP:
+            raise explain(err, path, "lock") from None
+        kind = "a symbolic link"
+    if kind is not None:
         raise StoreError(
-            f"The lock file {where} is not a file (a folder or a pipe is in its place), so the "
-            f"game store {path} cannot be locked; the store itself is fine. Remove or rename "
-            f"{where} and try again.", StoreErrorKind.LOCKED, path)
+            f"The lock file {where} is {kind}, not a file of its own, so the game store {path} "
+            f"cannot be locked; nothing was written, and the store itself is fine. Remove or "
+            f"rename {where} and try again.", StoreErrorKind.LOCKED, path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -759,17 +823,18 @@ def release_lock(fd: int | None) -> None:
 
 
 def move_aside(path: Path) -> Path:
-    """Rename a bad store (and its -wal/-shm) out of the way; returns the new name."""
+    """Rename a bad store (and the files SQLite keeps beside it) out of the way; returns the
+    new name."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.bad-{stamp}")
     n = 1
-    while target.exists():
+    while os.path.lexists(target):  # a link there is a name taken too
         n += 1
         target = path.with_name(f"{path.name}.bad-{stamp}-{n}")
     try:
-        for suffix in ("-wal", "-shm"):
+        for suffix in SIDE_FILES:
             side = path.with_name(path.name + suffix)
-            if side.exists():
+            if os.path.lexists(side):  # renamed, links too (a rename never follows one)
                 side.rename(target.with_name(target.name + suffix))
         path.rename(target)
     except OSError as err:

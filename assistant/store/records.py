@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from assistant.commands import ParseError, canonical, parse
+from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
@@ -27,11 +27,12 @@ from assistant.store.db import (
     StoreError,
     StoreErrorKind,
 )
+from assistant.store.decode import stored_command
 from assistant.store.session import rebuild
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.game import Game, draw_start_player, name_key, places
-from engine.log import GameLog
+from engine.log import MAX_ACTIONS, GameLog
 from engine.rules import HouseRules
 
 GAME_NAME = "Life is Life"
@@ -53,7 +54,10 @@ class Record:
         return self.referee.game
 
     def current_commands(self) -> list[str]:
-        return [e.command for e in self.entries[: self.row.cursor]]
+        """The game's commands as the replayed game writes them (``canonical``), never the
+        stored text: another tool may have written a line with control characters or a line
+        break that the parser reads past, and an export must not carry it."""
+        return self.referee.history()
 
     @property
     def last_time(self) -> str:
@@ -87,6 +91,17 @@ class Record:
             elif words[0] not in ("new", "row"):
                 break
         return starter
+
+
+#: The most characters of one name read from the store shown in a line of text.
+SHOWN_NAME = 40
+
+
+def shown_names(names: Iterable[str]) -> str:
+    """Names read from the store, for a line of text: each as typed input is shown
+    (``printable``), so a name edited in by another tool can neither send escape sequences to
+    the terminal nor break a line of an export into two."""
+    return ", ".join(printable(name, SHOWN_NAME) for name in names)
 
 
 def minutes_between(started: str, ended: str) -> int:
@@ -167,12 +182,12 @@ def history_text(rows: list[dict]) -> list[str]:
     lines = []
     for r in rows:
         if "damaged" in r:
-            lines.append(f"#{r['id']:<4} damaged: {r['damaged']}")
+            lines.append(f"#{r['id']:<4} damaged: {printable(r['damaged'], 1000)}")
             continue
-        when = _local(r["date"], "%Y-%m-%d %H:%M")
-        winners = ", ".join(r["winners"]) or "-"
+        when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
+        winners = shown_names(r["winners"]) or "-"
         lines.append(
-            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
+            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
             f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
         )
     return lines
@@ -234,7 +249,7 @@ def stats_text(rows: list[dict]) -> list[str]:
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
              f"{'lives lost/round':>16}"]
     for r in rows:
-        lines.append(f"{r['player']:<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
+        lines.append(f"{printable(r['player'], SHOWN_NAME):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
                      f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
     return lines
 
@@ -245,9 +260,9 @@ def export_text(record: Record) -> str:
     of comments (the house rules line is read back by ``lifeguard import``)."""
     row = record.row
     lines = [
-        f"# Lifeguard game {row.id}: {', '.join(row.players)}",
-        f"# started {row.started}; {row.status}"
-        + (f"; won by {', '.join(row.winners)}" if row.winners else ""),
+        f"# Lifeguard game {row.id}: {shown_names(row.players)}",
+        f"# started {printable(row.started)}; {row.status}"
+        + (f"; won by {shown_names(row.winners)}" if row.winners else ""),
         f"# house rules: {json.dumps(row.rules)}",
         *record.current_commands(),
     ]
@@ -382,19 +397,28 @@ def read_command_file(
     first refused line (every later command depends on it, so later refusals would only echo
     it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
     rules = _rules_of_comments(comments, rules)
-    lines = list(lines)
     reader = _GameReader(rules, rng or random.Random())
-    for index, (number, text) in enumerate(lines):
+    lines = iter(lines)  # read as they come: nothing is kept but the game
+    for number, text in lines:
         problem = reader.read(number, text)
         if problem is not None:
             problems = [f"line {number}: {problem}"]
-            later = len(lines) - index - 1
+            later = sum(1 for _ in lines)  # counted, not kept
             if later:
                 problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
                                 f"{'were' if later > 1 else 'was'} not checked: each command "
                                 "depends on the ones before it.")
             raise ImportRefused(problems)
     return reader.finish()
+
+
+class _HouseRulesComments(list[str]):
+    """The comments of a command file that set house rules, and only the first two (a second
+    one is refused): a file of ten million comments must not be ten million strings."""
+
+    def append(self, comment: str) -> None:
+        if len(self) < 2 and comment.strip().lstrip("#").strip().startswith("house rules:"):
+            super().append(comment)
 
 
 def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules:
@@ -435,8 +459,10 @@ class _GameReader:
         """Apply one line; what is wrong with it (None: it is a command of this game)."""
         if text is None:
             return NOT_UTF8
+        if len(self.entries) >= MAX_ACTIONS:
+            return f"a game holds at most {MAX_ACTIONS:,} commands, and this file holds more."
         try:
-            cmd = parse(text, self.players)
+            cmd = stored_command(text, self.players)
         except ParseError as err:
             return err.message
         if not cmd.is_game_action:
@@ -491,17 +517,21 @@ class ImportRefused(Exception):
 def read_import_file(path: Path, rules: HouseRules) -> Imported:
     """Read and check a command file before the store is touched (the store's lock is taken
     only afterwards, so a slow or endless input never holds it)."""
-    comments: list[str] = []
+    comments = _HouseRulesComments()
     try:
         with open_input(path, "command file") as f:
-            lines = list(command_lines(f, comments))
+            # Read twice, keeping nothing but the game: first for a house rules comment (it
+            # may stand anywhere), then each line checked as it is read.
+            for _ in command_lines(f, comments):
+                pass
+            f.seek(0)
+            return read_command_file(command_lines(f), comments, rules)
     except InputRefused as err:
         raise StoreError(printable(str(err), 300), StoreErrorKind.MISSING) from None
     except OSError as err:
         raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", StoreErrorKind.MISSING) from None
     except NotText:
         raise StoreError(f"{printable(str(path))} is not a text file.", StoreErrorKind.FOREIGN) from None
-    return read_command_file(lines, comments, rules)
 
 
 def import_file(
@@ -512,7 +542,7 @@ def import_file(
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(
-            f"Game {current.id} ({', '.join(current.players) or 'damaged'}) is unfinished in "
+            f"Game {current.id} ({shown_names(current.players) or 'damaged'}) is unfinished in "
             f"{store.path}; "
             "the imported game is unfinished too. Finish that game first, or import with "
             "--abandon-current to keep it in the history as abandoned and continue the "

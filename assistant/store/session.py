@@ -6,12 +6,13 @@ commits every accepted command before the referee answers.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import ParseError
+from assistant.commands import ParseError, parse
 from assistant.commands.text import printable
 from assistant.config import Settings
 from assistant.referee import Referee
@@ -23,7 +24,9 @@ from assistant.store.db import (
     StoreJournal,
     move_aside,
 )
+from assistant.store.decode import stored_command
 from engine.errors import RuleError
+from engine.log import MAX_ACTIONS
 
 
 @dataclass
@@ -139,8 +142,15 @@ def rebuild(
                                          f"{printable(str(err), 100)}") from None
     if not all(isinstance(c, str) for c in commands):
         raise DamagedGame(game.id, path, "its log holds a value that is not a command")
+    if len(commands) > MAX_ACTIONS:  # only another tool writes so many: never replayed
+        raise DamagedGame(game.id, path, f"its log holds {len(commands):,} commands; a game "
+                                         f"holds at most {MAX_ACTIONS:,}")
+    # Stored lines are read as the canonical text they are (``stored_command``), the parser
+    # given (``lifeguard serve`` remembers what it parsed) only for what is not.
+    parser = functools.partial(stored_command, parse_command=kwargs.pop("parse_command", parse))
     try:
-        return Referee.resume(commands, joined, game.cursor, rules=rules, **kwargs)
+        return Referee.resume(commands, joined, game.cursor, rules=rules, parse_command=parser,
+                              **kwargs)
     except (RuleError, ParseError, ValueError) as err:
         message = getattr(err, "message", str(err))
         raise DamagedGame(game.id, path, f"its log cannot be replayed: "
