@@ -11,9 +11,15 @@ STAMP  := $(VENV)/.installed
 # screenshot (chromium, headless), and the voice benchmark's held-out synthesisers, never tuned
 # on: flite (its voices are built in) and festival with its English voices (kal and ked diphones,
 # the US "slt" HTS voice).
-SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium flite festival
+# npm (with Node.js) installs axe-core for the phone page's accessibility tests.
+SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium flite festival npm
 SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite festival \
-	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts npm
+# axe-core's own packaged script (axe.min.js, MPL-2.0), from the npm registry into build/ (not
+# committed): tests/web/test_a11y.py runs it in chromium on the phone page. Pinned, so a new
+# release's new rules change the suite only when we choose to.
+AXE_VERSION := 4.14.1
+AXE := build/npm/node_modules/axe-core/axe.min.js
 
 .PHONY: run test setup system-packages lint bench bench-voice clean
 
@@ -29,8 +35,13 @@ run: setup
 # a core per process importing the table); pytest caches its rewritten test modules likewise.
 TEST_JOBS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 1) + 1 )); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
-test: lint
+test: lint $(AXE)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS)
+
+$(AXE): Makefile | system-packages
+	npm install --prefix build/npm --no-save --no-package-lock --no-audit --no-fund \
+		axe-core@$(AXE_VERSION)
+	@test -s $@ && touch $@
 
 setup: system-packages $(STAMP)
 
