@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -340,3 +341,32 @@ def test_large_text_and_a_narrow_screen_overlap_nothing(
         s.focus(); return [document.activeElement === s, s.getAttribute('role'),
                            s.getAttribute('aria-label')]; })()""")
     assert region == [True, "region", "Score sheet"]
+
+
+def test_the_stores_error_is_an_alert_said_once(serve, data: Path, browser: DevTools) -> None:
+    """A game the engine cannot replay (a damaged store): its sentence goes into the alert
+    region when it appears, and is not put in again while it stays the same."""
+    play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:12])
+    served = serve()
+    drawn(browser, served)
+    assert browser.evaluate("document.getElementById('problem').textContent") == ""
+    browser.evaluate("""(() => { window.lgAlerts = 0; new MutationObserver(ms => {
+        window.lgAlerts += ms.length; }).observe(document.getElementById('problem'),
+        {childList: true, subtree: true, characterData: true}); return true; })()""")
+
+    def damage(said: str) -> None:
+        conn = sqlite3.connect(data / "lifeguard.sqlite3")
+        with conn:
+            conn.execute("UPDATE entries SET command = 'dave swaps with the moon', said = ? "
+                         "WHERE seq = (SELECT max(seq) FROM entries)", (said,))
+        conn.close()
+
+    damage("one")
+    wait_for(browser, "document.getElementById('problem').textContent !== ''")
+    error = browser.evaluate("document.getElementById('problem').textContent")
+    assert "game" in error.lower() and browser.evaluate("window.lgAlerts") == 1
+    assert browser.evaluate("document.querySelector('#problem > p').className") == "problem"
+    damage("two")  # another commit, the same error: nothing new to read
+    time.sleep(1.0)
+    assert browser.evaluate("window.lgAlerts") == 1
+    assert browser.evaluate("document.getElementById('problem').textContent") == error
