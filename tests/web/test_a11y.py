@@ -319,8 +319,9 @@ LAYOUT = """(() => {
 
 
 @pytest.mark.parametrize(("width", "height", "text"), [
-    (390, 844, 32), (320, 640, 16), (320, 640, 32), (844, 390, 32), (1280, 800, 32)],
-    ids=["phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%"])
+    (390, 844, 16), (390, 844, 32), (320, 640, 16), (320, 640, 32), (844, 390, 32),
+    (1280, 800, 32)],
+    ids=["phone", "phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%"])
 def test_large_text_and_a_narrow_screen_overlap_nothing(
         serve, data: Path, browser: DevTools, width: int, height: int, text: int) -> None:
     finished_game(data)  # the longest names in the header, every row full, a full sheet
@@ -370,3 +371,18 @@ def test_the_stores_error_is_an_alert_said_once(serve, data: Path, browser: DevT
     time.sleep(1.0)
     assert browser.evaluate("window.lgAlerts") == 1
     assert browser.evaluate("document.getElementById('problem').textContent") == error
+
+
+def test_a_dead_link_is_an_alert(serve, data: Path, browser: DevTools) -> None:
+    """The server restarted (a new token on the same port): the page's stream is refused, it
+    asks /state.json, gets 404 and says so in an alert region."""
+    play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:12])
+    first = serve()
+    drawn(browser, served=first)
+    assert browser.evaluate("document.getElementById('gone').textContent") == ""
+    first.stop()
+    serve("--port", str(first.port))
+    wait_for(browser, "document.getElementById('gone').textContent !== ''", timeout=20)
+    said = browser.evaluate("document.getElementById('gone').textContent")
+    assert "no longer works" in said and "Scan the new code" in said
+    assert browser.evaluate("document.getElementById('gone').getAttribute('role')") == "alert"
