@@ -12,7 +12,10 @@ loop, every ``poll_interval`` seconds) and sends each change to every open ``/ev
 Routes, each with ``?t=TOKEN``: ``/`` the page, ``/table.css``, ``/table.js``, ``/state.json`` (the
 shape of ``lifeguard status --json`` plus ``game``, ``announcements``, ``sheet`` and ``points``)
 and ``/events`` (server-sent events: first the state, then one event per accepted command, undo
-or redo, each ``{"kind", "game", "command", "said", "version", "state"}``).
+or redo, each ``{"kind", "game", "command", "said", "version", "state"}``; ``&since=N``, the
+number the page was served with, leaves out the first state while it is still the same).
+Every answer but the stream is gzipped for a client that accepts it; the style sheet and the
+script are cached (ETag, Cache-Control), everything else is ``no-store``.
 """
 
 from __future__ import annotations
