@@ -1,6 +1,8 @@
 """A real browser for the page: Debian's ``chromium``, headless, at a phone's size (390x844).
 
-Used by ``tests/web/test_browser.py`` and ``docs/screenshot_serve.py`` (the README's picture).
+Used by ``tests/web/test_browser.py`` and ``docs/screenshot_serve.py`` (the README's picture);
+``DevTools`` drives one over its DevTools protocol for ``tests/web/test_a11y.py`` (axe-core, the
+accessibility tree, text size, light and dark) and ``bench/serve_paint.py``.
 The page draws the state it was served with before its load event (the state is in the page),
 so ``--dump-dom`` and ``--screenshot`` see it drawn; ``--virtual-time-budget`` is not used, as
 the page's open event stream would keep virtual time from ever running out.
