@@ -238,7 +238,7 @@
       keyed = [{ quiet: state.phase === "no_game" ? "Nothing yet." : "…", key: "quiet" }];
     }
     var list = $("said");
-    var first = list.firstChild;
+    var before = Array.prototype.slice.call(list.children);
     patch(list, keyed, function (a) { return a.key; }, function (a) { return a.key; }, function (a) {
       if (a.quiet) { return el("li", "quiet", a.quiet); }
       var item = el("li");
@@ -246,7 +246,8 @@
       item.appendChild(el("span", "command", a.command));
       return item;
     });
-    if (fresh && list.firstChild !== first && list.firstChild) {
+    // the newest, when it is new (after an undo the top one is an older one, kept)
+    if (fresh && list.firstChild && before.indexOf(list.firstChild) < 0) {
       list.firstChild.classList.add("fresh");
     }
   }
