@@ -265,6 +265,13 @@ def test_each_new_announcement_is_read_once_and_unchanged_nodes_stay(
     # not vacuous: players whose turn it was not, rows not swapped with, older announcements
     assert kept_in_all["players"] >= 2 and kept_in_all["rows"] >= 4, kept_in_all
     assert kept_in_all["said"] == 8, kept_in_all  # five shown: one new, four kept, twice
+    # an undo is said as what was taken back; the announcements left keep their nodes
+    browser.evaluate(SNAPSHOT)
+    chat(env, ["undo"])
+    wait_for(browser, "window.lgSeen.news.length >= 3")
+    assert browser.evaluate("window.lgSeen.news")[2] == f"Taken back: {lines[DEMO_LINES - 1]}."
+    kept = browser.evaluate(KEPT)
+    assert kept["said"] == {"kept": 4, "remade": []}, kept
 
 
 def wait_for(browser: DevTools, condition: str, timeout: float = 10.0) -> None:
