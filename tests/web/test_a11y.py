@@ -73,7 +73,17 @@ def demo_game(data: Path) -> None:
     play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
 
 
-@pytest.mark.parametrize("game", [demo_game, finished_game], ids=["under-way", "finished"])
+def rows_to_enter(data: Path) -> None:
+    """A new game: the rows not entered yet (the cards say so)."""
+    play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:3])
+
+
+def no_game(data: Path) -> None:
+    """An empty store: the page says there is no game yet."""
+
+
+@pytest.mark.parametrize("game", [demo_game, finished_game, rows_to_enter, no_game],
+                         ids=["under-way", "finished", "rows-to-enter", "no-game"])
 def test_axe_finds_nothing_at_either_size_light_or_dark_sheet_open_or_closed(
         serve, data: Path, browser: DevTools, game) -> None:
     game(data)
@@ -175,6 +185,8 @@ def test_a_reader_hears_words_not_symbols(serve, data: Path, browser: DevTools,
         assert any(t.startswith("lost ") and t.endswith((" life", " lives")) for t in text), joined
     else:  # the rows of the first round are being entered
         assert "not entered yet" in text, joined
+    cards = browser.evaluate("document.querySelectorAll('.card:not(.unknown)').length")
+    assert sum(t.endswith(" points") for t in text) == cards > 0, joined  # "giraffe", "9 points"
     no_label = browser.evaluate("""[...document.querySelectorAll('[aria-label]')]
         .filter(n => !n.getAttribute('role') && !['SECTION', 'NAV', 'MAIN'].includes(n.tagName))
         .map(n => n.outerHTML.slice(0, 80))""")
