@@ -14,6 +14,12 @@ STAMP  := $(VENV)/.installed
 SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium flite festival
 SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite festival \
 	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+# axe-core's own packaged script (axe.min.js, MPL-2.0), from the npm registry into build/ (not
+# committed): tests/web/test_a11y.py runs it in chromium on the phone page. Pinned, so a new
+# release's new rules change the suite only when we choose to. npm is installed from Debian only
+# where there is none: Debian's npm conflicts with a Node.js from elsewhere that brings its own.
+AXE_VERSION := 4.14.1
+AXE := build/npm/node_modules/axe-core/axe.min.js
 
 .PHONY: run test setup system-packages lint bench bench-voice clean
 
@@ -29,8 +35,17 @@ run: setup
 # a core per process importing the table); pytest caches its rewritten test modules likewise.
 TEST_JOBS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 1) + 1 )); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
-test: lint
+test: lint $(AXE)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS)
+
+$(AXE): Makefile | system-packages
+	@command -v npm >/dev/null 2>&1 || { echo "Installing npm"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; fi; }
+	npm install --prefix build/npm --no-save --no-package-lock --no-audit --no-fund \
+		axe-core@$(AXE_VERSION)
+	@test -s $@ && touch $@
 
 setup: system-packages $(STAMP)
 

@@ -336,10 +336,14 @@ def _add_store_commands(subparsers: argparse._SubParsersAction[argparse.Argument
         "export", help="one game as a command file, JSON or a BG Stats import file",
         description="Export a game (default: the current game, else the newest). 'text' is the "
         "command file that 'lifeguard replay' reads; 'json' the full record with undone entries; "
-        "'bgstats' the JSON the BG Stats app imports (finished games only).",
+        "'bgstats' the JSON the BG Stats app imports (finished games only); 'bgstats-link' "
+        "the BG Stats app's 'create play' link, the play filled in for you to confirm.",
     )
     exp.add_argument("game", nargs="?", type=int, metavar="GAME", help="game number (see history)")
-    exp.add_argument("--format", choices=("text", "json", "bgstats"), default="text")
+    exp.add_argument("--format", choices=("text", "json", "bgstats", "bgstats-link"),
+                     default="text")
+    exp.add_argument("--me", metavar="NAME",
+                     help="bgstats: the player who is the BG Stats app's user (its userInfo)")
     exp.add_argument("-o", "--output", metavar="FILE",
                      help="write to FILE instead of stdout (an existing FILE only with --force)")
     exp.add_argument("--force", action="store_true", help="replace FILE if it exists")

@@ -104,7 +104,7 @@ def _print_rows(args: argparse.Namespace, build: Callable[[GameStore], list[dict
     return 0
 
 
-def _export(store: GameStore, row: GameRow, form: str) -> str:
+def _export(store: GameStore, row: GameRow, form: str, me: str | None = None) -> str:
     from assistant.store import records
 
     try:
@@ -120,7 +120,9 @@ def _export(store: GameStore, row: GameRow, form: str) -> str:
         return records.export_text(record)
     if form == "json":
         return json.dumps(records.export_json(record), indent=2) + "\n"
-    return json.dumps(records.export_bgstats(record), indent=2) + "\n"
+    if form == "bgstats-link":
+        return records.bgstats_play_link(record) + "\n"
+    return json.dumps(records.export_bgstats(record, me), indent=2) + "\n"
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -131,7 +133,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         if store is None:
             raise StoreError(f"No games yet: there is no game store in {data_dir()}.", StoreErrorKind.MISSING)
         with store:
-            text = _export(store, records.pick_game(store, args.game), args.format)
+            text = _export(store, records.pick_game(store, args.game), args.format,
+                           args.me)
     except StoreError as err:
         return _fail(err)
     if args.output:

@@ -11,7 +11,7 @@ import random
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from assistant.commands import ParseError, canonical
@@ -318,50 +318,105 @@ def export_stored(store: GameStore, row: GameRow) -> dict:
     }
 
 
-def export_bgstats(record: Record) -> dict:
-    """A BG Stats import file holding this one finished play.
+#: The BG Stats app's "create play" link: the app opens its new-play form filled in from the
+#: ``data`` JSON, for the user to check and save (the https form opens the app where it is
+#: installed, else BG Stats' web page saying so).
+BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
+#: Where a play comes from, for BG Stats to recognise the same play sent twice.
+BGSTATS_SOURCE = "Lifeguard"
+#: BG Stats' date form: "YYYY-MM-DD HH:MM:SS".
+BGSTATS_TIME = "%Y-%m-%d %H:%M:%S"
 
-    The shape follows the BG Stats app's export/import JSON ("BGStatsExport.json"): top-level
-    ``games``, ``players`` and ``plays`` tables linked by ids; a play has ``playDate`` (local
-    time, "YYYY-MM-DD HH:MM:SS"), ``durationMin``, ``gameRefId`` and ``playerScores`` with
-    ``playerRefId``, ``rank``, ``winner``, ``startPlayer``, ``seatOrder``.
-    """
-    row = record.row
-    game = record.game
+
+def _finished(record: Record) -> Game:
+    """The replayed game of a finished record; refuses (a sentence) any other."""
+    row, game = record.row, record.game
     if row.status != GameStatus.FINISHED or game is None or not game.is_over:
         raise StoreError(
             f"Game {row.id} is {row.status}: BG Stats takes finished plays only. Export it as "
             "text or json instead.", StoreErrorKind.MISSING)
+    return game
+
+
+def _bgstats_ids(record: Record) -> tuple[str, str, dict[str, str]]:
+    """Stable ids for the play, the game and each player (the same export twice is one play)."""
+    row = record.row
+    play = str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:{row.id}:{row.started}"))
+    game = str(uuid.uuid5(uuid.NAMESPACE_URL, "lifeguard:game:life-is-life"))
+    players = {p: str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:player:{p}")) for p in row.players}
+    return play, game, players
+
+
+def _display(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def export_bgstats(record: Record, me: str | None = None) -> dict:
+    """A BG Stats import file holding this one finished play.
+
+    The shape follows the BG Stats app's export/import JSON ("BGStatsExport.json") and the keys
+    every writer known to be imported by the app includes (the app is reported to crash on a
+    missing key): top-level ``games``, ``players``, ``locations`` and ``plays`` linked by ids,
+    ``challenges`` (empty) and ``userInfo.meRefId`` (the id of ``me``, the app's user, among the
+    players; 0 for none of them). A play has ``playDate``, ``entryDate`` and
+    ``modificationDate`` (local time, "YYYY-MM-DD HH:MM:SS"), ``durationMin``, ``rating`` and
+    ``scoringSetting`` (0), ``playImages`` (the string "[]", as those writers give it), ``bggId``
+    and ``nemestatsId`` (0: not linked), ``gameRefId`` and ``playerScores`` (``score`` a string,
+    ``rank``, ``winner``, ``startPlayer``, ``newPlayer``, ``seatOrder``); a player has
+    ``modificationDate`` and ``bggUsername`` (""); the game ``bggYear`` (0) and
+    ``modificationDate``.
+    """
+    row = record.row
+    game = _finished(record)
     places = record.places()
     starter = record.starter()
     ids = {p: i for i, p in enumerate(row.players, start=1)}
-    play_uuid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:{row.id}:{row.started}"))
+    play_uuid, game_uuid, player_uuids = _bgstats_ids(record)
+    started = _local(row.started, BGSTATS_TIME)
+    ended = _local(record.last_time, BGSTATS_TIME)
+    me_id = 0
+    if me:
+        me_id = next((ids[p] for p in row.players if name_key(p) == name_key(me)), 0)
+        if not me_id:
+            raise StoreError(
+                f"{me} did not play game {row.id} ({', '.join(map(_display, row.players))}): "
+                "give --me the name of one of its players, or leave it out.",
+                StoreErrorKind.MISSING)
     return {
         "games": [{
             "id": 1,
             "name": GAME_NAME,
             "bggId": BGG_ID,
-            "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, "lifeguard:game:life-is-life")),
+            "bggYear": 0,
+            "uuid": game_uuid,
+            "modificationDate": ended,
             "cooperative": False,
             "highestWins": True,
             "noPoints": True,
             "usesTeams": False,
         }],
         "players": [
-            {"id": ids[p], "name": p[:1].upper() + p[1:], "isAnonymous": False,
-             "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"lifeguard:player:{p}"))}
+            {"id": ids[p], "name": _display(p), "isAnonymous": False, "uuid": player_uuids[p],
+             "modificationDate": ended, "bggUsername": ""}
             for p in row.players
         ],
         "locations": [],
         "plays": [{
             "uuid": play_uuid,
             "gameRefId": 1,
-            "playDate": _local(row.started, "%Y-%m-%d %H:%M:%S"),
+            "playDate": started,
+            "entryDate": ended,
+            "modificationDate": ended,
             "durationMin": record.duration_min,
             "rounds": record.rounds,
             "ignored": False,
             "manualWinner": False,
             "usesTeams": False,
+            "rating": 0,
+            "scoringSetting": 0,
+            "playImages": "[]",
+            "bggId": 0,
+            "nemestatsId": 0,
             "comments": f"Recorded by Lifeguard (game {row.id}).",
             "playerScores": [
                 {
@@ -376,7 +431,63 @@ def export_bgstats(record: Record) -> dict:
                 for p in row.players
             ],
         }],
+        "challenges": [],
+        "userInfo": {"meRefId": me_id},
     }
+
+
+def bgstats_play_link(record: Record) -> str:
+    """The BG Stats app's "create play" link for this finished play: the app opens its new-play
+    form filled in, for the user to confirm. Every boolean is given (``winner``,
+    ``startPlayer``, ``highestWins``, ``noPoints``, ...), and ``playDate`` is UTC
+    ("YYYY-MM-DDTHH:MM:SSZ"), so the phone's time zone cannot move the play to another day."""
+    from urllib.parse import quote
+
+    row = record.row
+    game = _finished(record)
+    places = record.places()
+    starter = record.starter()
+    play_uuid, game_uuid, player_uuids = _bgstats_ids(record)
+    try:
+        played = _when(row.started).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, ValueError, OSError):
+        played = str(row.started)
+    data = {
+        "sourceName": BGSTATS_SOURCE,
+        "sourcePlayId": play_uuid,
+        "playDate": played,
+        "durationMin": record.duration_min,
+        "rounds": record.rounds,
+        "ignored": False,
+        "manualWinner": False,
+        "usesTeams": False,
+        "comments": f"Recorded by Lifeguard (game {row.id}).",
+        "game": {
+            "name": GAME_NAME,
+            "sourceGameId": game_uuid,
+            "bggId": BGG_ID,
+            "highestWins": True,
+            "noPoints": True,
+            "cooperative": False,
+            "usesTeams": False,
+        },
+        "players": [
+            {
+                "name": _display(p),
+                "sourcePlayerId": player_uuids[p],
+                "score": str(game.lives[p]),
+                "rank": places[p],
+                "winner": p in game.winners,
+                "startPlayer": p == starter,
+                "newPlayer": False,
+                "seatOrder": i,
+                "role": "",
+            }
+            for i, p in enumerate(row.players, start=1)
+        ],
+    }
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return BGSTATS_CREATE_PLAY + quote(text, safe="")
 
 
 # ---------------------------------------------------------------------------- import

@@ -15,7 +15,10 @@ on connections that have not shown the token and a ceiling under the process's f
 Routes, each with ``?t=TOKEN``: ``/`` the page, ``/table.css``, ``/table.js``, ``/state.json`` (the
 shape of ``lifeguard status --json`` plus ``game``, ``announcements``, ``sheet`` and ``points``)
 and ``/events`` (server-sent events: first the state, then one event per accepted command, undo
-or redo, each ``{"kind", "game", "command", "said", "version", "state"}``).
+or redo, each ``{"kind", "game", "command", "said", "version", "state"}``; ``&since=N``, the
+number the page was served with, leaves out the first state while it is still the same).
+Every answer but the stream is gzipped for a client that accepts it; the style sheet and the
+script are cached (ETag, Cache-Control), everything else is ``no-store``.
 """
 
 from __future__ import annotations
@@ -56,8 +59,16 @@ SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),  # the token is in the address: never pass it on
-    (b"cache-control", b"no-store"),
 ]
+#: Every answer is not to be stored (the state, the page holding it, refusals) unless it says
+#: otherwise: the style sheet and the script, which never change under one token.
+NO_STORE = (b"cache-control", b"no-store")
+#: The page's own files: the same for as long as the token (a restart gives a new address), so
+#: a phone keeps them, and asks again with their ETag (a 304, no body) once the day is over.
+STATIC_CACHE = "private, max-age=86400, immutable"
+#: Compressed when the client accepts it and the answer is at least this big (the event stream
+#: never: each event must arrive when it is sent).
+GZIP_MIN_SIZE = 500
 LAN_WARNING = ("Anyone on this network who has the link can watch the game (nothing can be "
                "changed through it); the link changes every time the server starts.")
 
@@ -117,20 +128,26 @@ class Hub:
     def __init__(self) -> None:
         self.streams: set[asyncio.Queue[bytes | None]] = set()
         self.version = 0
+        #: Counts the states the hub has held: a page tells it which one it was served with.
+        self.serial = 0
         self.state: dict | None = None
         self.state_event = b""
         self.closed = False
 
     def set_state(self, state: dict) -> None:
         self.state = state
+        self.serial += 1
         self.state_event = sse({"kind": "state", "version": self.version, "state": state},
                                self.version)
 
-    def subscribe(self) -> asyncio.Queue[bytes | None] | None:
+    def subscribe(self, since: int | None = None) -> asyncio.Queue[bytes | None] | None:
+        """A new stream; it starts with the whole state unless the page already has it (it was
+        served with state ``since`` and the hub still holds that one)."""
         if len(self.streams) >= MAX_STREAMS:
             return None
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_LIMIT)
-        queue.put_nowait(self.state_event)
+        if since != self.serial:
+            queue.put_nowait(self.state_event)
         if self.closed:
             queue.put_nowait(None)
         self.streams.add(queue)
@@ -237,20 +254,22 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
 
     async def page(request: Request) -> Response:
         # The state goes in as a JSON data block (never run; no <, > or & in it), so the page
-        # draws at once; everything after comes from /events.
-        return HTMLResponse(index.replace("{state}", json_bytes(watch.state).decode()))
+        # draws at once; everything after comes from /events, which it asks for from the
+        # state it has (``since``), so the stream does not send the same state again.
+        return HTMLResponse(index.replace("{serial}", str(hub.serial))
+                            .replace("{state}", json_bytes(hub.state).decode()))
 
     async def css(request: Request) -> Response:
-        return Response(style, media_type="text/css")
+        return static_file(request, style, "text/css")
 
     async def js(request: Request) -> Response:
-        return Response(script, media_type="text/javascript")
+        return static_file(request, script, "text/javascript")
 
     async def state(request: Request) -> Response:
         return Response(json_bytes(watch.state), media_type="application/json")
 
     async def events(request: Request) -> Response:
-        queue = hub.subscribe()
+        queue = hub.subscribe(served_serial(request.query_params.get("since")))
         if queue is None:
             return Response("Too many screens are following this game.", status_code=503,
                             media_type="text/plain")
@@ -266,7 +285,40 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
     # request's Host header, with the token in it (a link to anywhere, carrying the token).
     app.router.redirect_slashes = False
     app.state.hub = hub
-    return TokenGate(app, token)
+    return TokenGate(compressed(app), token)
+
+
+# ---------------------------------------------------------------------------- transfer
+def compressed(app: Any) -> Any:
+    """gzip for every answer a client accepts it for (``Vary: Accept-Encoding``), except the
+    event stream (Starlette's middleware leaves ``text/event-stream`` as it is)."""
+    from starlette.middleware.gzip import GZipMiddleware
+
+    return GZipMiddleware(app, minimum_size=GZIP_MIN_SIZE)
+
+
+def entity_tag(body: str) -> str:
+    """A weak ETag for a page file (weak: the same file is sent compressed or not)."""
+    import hashlib
+
+    return f'W/"{hashlib.sha256(body.encode()).hexdigest()[:20]}"'
+
+
+def static_file(request: Any, body: str, media_type: str) -> Any:
+    """A page file with its ETag and cache time; 304 (no body) when the client has it."""
+    from starlette.responses import Response
+
+    tag = entity_tag(body)
+    headers = {"ETag": tag, "Cache-Control": STATIC_CACHE}
+    asked = request.headers.get("if-none-match", "")
+    if tag in (t.strip() for t in asked.split(",")) or asked.strip() == "*":
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def served_serial(since: str | None) -> int | None:
+    """The ``since`` of ``/events``: the state the page was served with (None: unknown)."""
+    return int(since) if since is not None and since.isdigit() and len(since) < 19 else None
 
 
 class TokenGate:
@@ -285,7 +337,7 @@ class TokenGate:
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+                message = {**message, "headers": with_security_headers(message.get("headers", []))}
             await send(message)
 
         if not has_token(scope.get("query_string", b""), self.token):
@@ -303,6 +355,13 @@ def has_token(query_string: bytes, token: bytes) -> bool:
     query = parse_qs(query_string.decode("latin-1"))
     given = (query.get("t") or [""])[0].encode("utf-8", "surrogateescape")
     return secrets.compare_digest(given, token)
+
+
+def with_security_headers(headers: list) -> list:
+    """An answer's headers with the security headers, and ``no-store`` unless it has its own
+    cache time (the page's files)."""
+    cached = any(name.lower() == b"cache-control" for name, _ in headers)
+    return [*headers, *SECURITY_HEADERS, *([] if cached else [NO_STORE])]
 
 
 async def plain(send: Callable, status: int, text: str, headers: list | None = None) -> None:

@@ -37,12 +37,12 @@ def players_shown(dom: str) -> dict[str, dict]:
     shown = {}
     for classes, body in re.findall(r'<li class="player([^"]*)">(.*?)</li>', dom, re.S):
         name = text_of(re.search(r'<span class="name">(.*?)</span>', body).group(1))[0]
-        hearts = re.search(r'<span class="hearts"[^>]*>((?:<span class="heart[^"]*">[^<]*</span>)*)',
+        hearts = re.search(r'<span class="hearts">(.*?)<span class="visually-hidden">([^<]*)</span>',
                            body)
-        drawn = "".join(text_of(hearts.group(1)))
+        drawn = re.findall(r'<svg [^>]*class="(heart(?: lost)?)"', hearts.group(1))
         marks = re.findall(r'<span class="mark [^"]*">([^<]*)</span>', body)
-        shown[name] = {"full": drawn.count("♥"), "lost": drawn.count("♡"), "marks": marks,
-                       "classes": classes.split()}
+        shown[name] = {"full": drawn.count("heart"), "lost": drawn.count("heart lost"),
+                       "said": hearts.group(2), "marks": marks, "classes": classes.split()}
     return shown
 
 
@@ -63,13 +63,15 @@ def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
     for p in game.players:
         assert shown[p.title()]["full"] == game.lives[p], p
         assert shown[p.title()]["lost"] == 5 - game.lives[p], p
+        assert shown[p.title()]["said"] == (f"{game.lives[p]} lives" if game.lives[p] != 1
+                                            else "1 life")
     assert "turn" in shown[game.turn.title()]["classes"]
     assert "knocked" in shown[game.knocker.title()]["marks"]
     cards = re.findall(r'<div class="card ([a-z]+)"><span class="name">([a-z]+)</span>', dom)
     assert [a for a, _ in cards] == [a.value for row in game.rows for a in row]
     assert re.search(r'<span id="link" class="link" data-state="(connecting|live)"', dom)
     # the score sheet (opened with a tap): a column per player, a line per round ended
-    sheet = re.search(r'<div id="sheet" class="sheet">(.*?)</div>', dom, re.S).group(1)
+    sheet = re.search(r'<div id="sheet" class="sheet"[^>]*>(.*?)</div>', dom, re.S).group(1)
     head = re.search(r"<thead>(.*?)</thead>", sheet, re.S).group(1)
     assert text_of(head) == ["Round", *(p.title() for p in game.players)]
     assert len(re.findall(r"<tr>", re.search(r"<tbody>(.*)</tbody>", sheet, re.S).group(1))) \

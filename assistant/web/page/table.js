@@ -3,6 +3,11 @@
 // markup: names are typed or spoken by people. Reconnects by itself: the browser retries a
 // dropped stream; a stream that was refused is tried again after a pause, and a server that
 // answers 404 has restarted with a new link, which the page says.
+//
+// For screen readers: each new announcement is added once to one polite status region (#news);
+// the state's error and a dead link are alerts; nothing else is live. The lists are updated in
+// place: a node whose content did not change is kept, so a reader keeps their place. Symbols
+// (hearts, "?", "−2 ♥") are hidden from readers and said in words by visually hidden text.
 (function () {
   "use strict";
 
@@ -12,8 +17,11 @@
   var retryTimer = null;
   var delay = 1000;
   var lastVersion = -1;
+  // The state the page was served with: the first stream starts after it (no repeat).
+  var since = null;
 
   var ROW_SIZES = [1, 2, 3, 4];
+  var NEWS_KEPT = 3;
   var PHASES = {
     rows: "entering the rows",
     turns: "turns",
@@ -31,6 +39,16 @@
     return node;
   }
 
+  // What the eye sees (hidden from readers) and what a reader hears (hidden from the eye).
+  function shown(tag, className, seen, heard) {
+    var node = el(tag, className);
+    var look = el("span", "", seen);
+    look.setAttribute("aria-hidden", "true");
+    node.appendChild(look);
+    node.appendChild(el("span", "visually-hidden", heard));
+    return node;
+  }
+
   function title(name) { return name ? name.charAt(0).toUpperCase() + name.slice(1) : ""; }
 
   function names(list) {
@@ -39,7 +57,37 @@
     return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
   }
 
-  function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+  function setText(node, text) {
+    if (node.textContent !== text) { node.textContent = text; }
+  }
+
+  // Brings ``parent``'s children in line with ``items``: a child is kept while its key and its
+  // content (``sig``) are the same, made anew by ``make`` otherwise; removed when gone.
+  function patch(parent, items, key, sig, make) {
+    var old = {};
+    Array.prototype.forEach.call(parent.children, function (child) {
+      if (child.lgKey !== undefined) { old[child.lgKey] = child; }
+    });
+    var at = parent.firstChild;
+    items.forEach(function (item, i) {
+      var k = key(item, i);
+      var s = sig(item, i);
+      var node = old[k];
+      if (node && node.lgSig === s) {
+        delete old[k];
+      } else {
+        node = make(item, i);
+        node.lgKey = k;
+        node.lgSig = s;
+      }
+      if (node !== at) { parent.insertBefore(node, at); } else { at = at.nextSibling; }
+    });
+    while (at) {
+      var next = at.nextSibling;
+      parent.removeChild(at);
+      at = next;
+    }
+  }
 
   // ------------------------------------------------------------------ the header
   function headline(state) {
@@ -60,145 +108,227 @@
     if (state.phase !== "no_game") {
       round = "Round " + state.round + " · " + (PHASES[state.phase] || state.phase);
     }
-    $("round").textContent = round;
-    $("turn").textContent = headline(state);
+    setText($("round"), round);
+    setText($("turn"), headline(state));
     // "Bob's turn: swap or knock." under "Bob's turn" in big type (and "Round 2: enter row 1."
     // under "Round 2"): say the rest only.
     var expecting = (state.expecting || "").replace(/^([^:]*turn|Round \d+): /, "");
-    $("expecting").textContent = expecting.charAt(0).toUpperCase() + expecting.slice(1);
+    setText($("expecting"), expecting.charAt(0).toUpperCase() + expecting.slice(1));
     document.body.dataset.phase = state.phase;
     var game = state.game;
-    $("game").textContent = game ? "Game " + game.id : "";
-    var problem = $("problem");
-    problem.hidden = !state.error;
-    problem.textContent = state.error || "";
+    setText($("game"), game ? "Game " + game.id : "");
+    alertText($("problem"), state.error || "");
+  }
+
+  // An alert region holds one paragraph while there is something to say; the same words are
+  // not put in again (that would be read again).
+  function alertText(region, text) {
+    var now = region.firstChild ? region.firstChild.textContent : "";
+    if (now === text) { return; }
+    while (region.firstChild) { region.removeChild(region.firstChild); }
+    if (text) { region.appendChild(el("p", "problem", text)); }
   }
 
   // ------------------------------------------------------------------ players
+  // A heart as a drawing (a filled one per life left, an outline per life lost): a graphic
+  // has its contrast checked as one (3:1), and a reader hears the words beside it instead.
+  var SVG = "http://www.w3.org/2000/svg";
+  var HEART = "M12 21C5.5 15.4 2 12 2 8.1A5 5 0 0 1 12 6a5 5 0 0 1 10 2.1C22 12 18.5 15.4 12 21z";
+
+  function heart(full) {
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", full ? "heart" : "heart lost");
+    var path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", HEART);
+    svg.appendChild(path);
+    return svg;
+  }
+
   function hearts(lives) {
     var box = el("span", "hearts");
-    box.setAttribute("aria-label", lives === 1 ? "1 life" : lives + " lives");
-    for (var i = 0; i < 5; i++) {
-      box.appendChild(el("span", i < lives ? "heart" : "heart lost", i < lives ? "♥" : "♡"));
-    }
+    var look = el("span");
+    look.setAttribute("aria-hidden", "true");
+    for (var i = 0; i < 5; i++) { look.appendChild(heart(i < lives)); }
+    box.appendChild(look);
+    box.appendChild(el("span", "visually-hidden", lives === 1 ? "1 life" : lives + " lives"));
     return box;
   }
 
+  function playerFacts(state, p) {
+    var turn = state.turn === p.name && (state.phase === "turns" || state.phase === "final_turns");
+    var winner = (state.winners || []).indexOf(p.name) >= 0;
+    var marks = [];
+    if (turn) { marks.push("turn"); }
+    if (state.starter === p.name && state.phase !== "game_over") { marks.push("starts"); }
+    if (p.knocked) { marks.push("knocked"); }
+    if (p.declared) { marks.push("shown"); }
+    if (p.out) { marks.push("out"); }
+    if (winner) { marks.push("winner"); }
+    return { name: p.name, lives: p.lives, turn: turn, out: !!p.out, winner: winner, marks: marks };
+  }
+
+  function playerItem(f) {
+    var item = el("li", "player");
+    if (f.turn) { item.classList.add("turn"); }
+    if (f.out) { item.classList.add("out"); }
+    if (f.winner) { item.classList.add("winner"); }
+    var top = el("div", "who");
+    top.appendChild(el("span", "name", title(f.name)));
+    f.marks.forEach(function (m) { top.appendChild(el("span", "mark " + m, m)); });
+    item.appendChild(top);
+    item.appendChild(hearts(f.lives));
+    return item;
+  }
+
   function drawPlayers(state) {
-    var list = $("players");
-    clear(list);
-    state.players.forEach(function (p) {
-      var item = el("li", "player");
-      var turn = state.turn === p.name && (state.phase === "turns" || state.phase === "final_turns");
-      if (turn) { item.classList.add("turn"); }
-      if (p.out) { item.classList.add("out"); }
-      if ((state.winners || []).indexOf(p.name) >= 0) { item.classList.add("winner"); }
-      var top = el("div", "who");
-      top.appendChild(el("span", "name", title(p.name)));
-      var marks = [];
-      if (turn) { marks.push("turn"); }
-      if (state.starter === p.name && state.phase !== "game_over") { marks.push("starts"); }
-      if (p.knocked) { marks.push("knocked"); }
-      if (p.declared) { marks.push("shown"); }
-      if (p.out) { marks.push("out"); }
-      if ((state.winners || []).indexOf(p.name) >= 0) { marks.push("winner"); }
-      marks.forEach(function (m) { top.appendChild(el("span", "mark " + m, m)); });
-      item.appendChild(top);
-      item.appendChild(hearts(p.lives));
-      list.appendChild(item);
-    });
+    var facts = state.players.map(function (p) { return playerFacts(state, p); });
+    patch($("players"), facts, function (f) { return f.name; }, JSON.stringify, playerItem);
   }
 
   // ------------------------------------------------------------------ rows
   function card(animal, points) {
     if (!animal) {
-      var blank = el("div", "card unknown");
-      blank.appendChild(el("span", "name", "?"));
-      blank.setAttribute("aria-label", "not entered yet");
-      return blank;
+      return shown("div", "card unknown", "?", "not entered yet");
     }
     var known = Object.prototype.hasOwnProperty.call(points, animal);
     var node = el("div", "card " + (known ? animal : "unknown"));
     node.appendChild(el("span", "name", animal));
-    node.appendChild(el("span", "points", known ? points[animal] : ""));
+    if (known) {
+      node.appendChild(shown("span", "points", points[animal], points[animal] + " points"));
+    }
+    return node;
+  }
+
+  function rowNode(row) {
+    var node = el("div", "row");
+    node.setAttribute("role", "group");
+    node.setAttribute("aria-label", "Row " + row.size);
+    var label = el("div", "row-label");
+    label.setAttribute("aria-hidden", "true");
+    label.appendChild(el("span", "", "row"));
+    label.appendChild(el("b", "", row.size));
+    node.appendChild(label);
+    var cards = el("div", "cards");
+    row.animals.forEach(function (a) { cards.appendChild(card(a, row.points)); });
+    node.appendChild(cards);
     return node;
   }
 
   function drawRows(state) {
-    var box = $("rows");
-    clear(box);
-    if (state.phase === "no_game") { return; }
     var rows = state.rows || [];
     var points = state.points || {};
-    ROW_SIZES.forEach(function (size, i) {
-      var row = el("div", "row");
-      var label = el("div", "row-label", "row");
-      label.appendChild(el("b", "", size));
-      row.appendChild(label);
-      var cards = el("div", "cards");
-      var animals = rows[i] || new Array(size).fill(null);
-      animals.forEach(function (a) { cards.appendChild(card(a, points)); });
-      row.appendChild(cards);
-      box.appendChild(row);
+    var items = state.phase === "no_game" ? [] : ROW_SIZES.map(function (size, i) {
+      return { size: size, animals: rows[i] || new Array(size).fill(null), points: points };
     });
+    patch($("rows"), items, function (r) { return r.size; },
+      function (r) { return JSON.stringify(r.animals); }, rowNode);
   }
 
   // ------------------------------------------------------------------ announcements
   function drawSaid(state, fresh) {
-    var list = $("said");
-    clear(list);
     var items = (state.announcements || []).slice(0, 5);
-    if (!items.length) {
-      list.appendChild(el("li", "quiet", state.phase === "no_game" ? "Nothing yet." : "…"));
-    }
-    items.forEach(function (a, i) {
-      var item = el("li", i === 0 && fresh ? "fresh" : "");
-      item.appendChild(el("span", "text", a.said || a.command));
-      item.appendChild(el("span", "command", a.command));
-      list.appendChild(item);
+    var seen = {};
+    var keyed = items.map(function (a) {
+      var text = (a.said || a.command) + "\n" + a.command;
+      seen[text] = (seen[text] || 0) + 1;
+      return { text: a.said || a.command, command: a.command, key: text + "\n" + seen[text] };
     });
+    if (!keyed.length) {
+      keyed = [{ quiet: state.phase === "no_game" ? "Nothing yet." : "…", key: "quiet" }];
+    }
+    var list = $("said");
+    var before = Array.prototype.slice.call(list.children);
+    patch(list, keyed, function (a) { return a.key; }, function (a) { return a.key; }, function (a) {
+      if (a.quiet) { return el("li", "quiet", a.quiet); }
+      var item = el("li");
+      item.appendChild(el("span", "text", a.text));
+      item.appendChild(el("span", "command", a.command));
+      return item;
+    });
+    // the newest, when it is new (after an undo the top one is an older one, kept)
+    if (fresh && list.firstChild && before.indexOf(list.firstChild) < 0) {
+      list.firstChild.classList.add("fresh");
+    }
+  }
+
+  // Each new announcement once, in the polite status region: added as a paragraph of its own
+  // (an addition is read; the few kept before it are not read again).
+  function announce(text) {
+    if (!text) { return; }
+    var news = $("news");
+    news.appendChild(el("p", "", text));
+    while (news.children.length > NEWS_KEPT) { news.removeChild(news.firstChild); }
+  }
+
+  function spoken(event) {
+    if (event.kind === "undo") { return "Taken back: " + event.command + "."; }
+    return event.said || event.command || "";
   }
 
   // ------------------------------------------------------------------ score sheet
+  function cell(s) {
+    var td = el("td");
+    if (!s) {
+      td.appendChild(shown("span", "quiet", "—", "not in this round"));
+      return td;
+    }
+    td.appendChild(el("span", "pts", s.points === null ? "–" : s.points + " pts"));
+    if (s.lost) {
+      td.appendChild(shown("span", "lost", "−" + s.lost + " ♥",
+        s.lost === 1 ? "lost 1 life" : "lost " + s.lost + " lives"));
+    } else {
+      td.appendChild(shown("span", "kept", "±0", "lost no life"));
+    }
+    td.appendChild(el("span", "left", s.lives + " left"));
+    return td;
+  }
+
+  function sheetRow(r, players) {
+    var tr = el("tr");
+    var first = el("th", "", String(r.round));
+    first.setAttribute("scope", "row");
+    if (r.sudden_death) {
+      first.appendChild(el("span", "note",
+        "sudden death: " + title(r.sudden_death.player) + ", all " + r.sudden_death.animal));
+    }
+    tr.appendChild(first);
+    var byName = {};
+    r.players.forEach(function (s) { byName[s.name] = s; });
+    players.forEach(function (p) { tr.appendChild(cell(byName[p.name])); });
+    return tr;
+  }
+
   function drawSheet(state) {
     var box = $("sheet");
-    clear(box);
     var sheet = state.sheet || [];
+    var players = state.players.map(function (p) { return p.name; });
+    var columns = JSON.stringify(players);
     if (!sheet.length) {
-      box.appendChild(el("p", "quiet", "No round has ended yet."));
+      if (box.lgColumns !== "none") {
+        box.lgColumns = "none";
+        while (box.firstChild) { box.removeChild(box.firstChild); }
+        box.appendChild(el("p", "quiet", "No round has ended yet."));
+      }
       return;
     }
-    var table = el("table");
-    var head = el("tr");
-    head.appendChild(el("th", "", "Round"));
-    state.players.forEach(function (p) { head.appendChild(el("th", "", title(p.name))); });
-    var thead = el("thead");
-    thead.appendChild(head);
-    table.appendChild(thead);
-    var body = el("tbody");
-    sheet.forEach(function (r) {
-      var tr = el("tr");
-      var first = el("th", "", String(r.round));
-      if (r.sudden_death) {
-        first.appendChild(el("span", "note",
-          "sudden death: " + title(r.sudden_death.player) + ", all " + r.sudden_death.animal));
-      }
-      tr.appendChild(first);
-      var byName = {};
-      r.players.forEach(function (s) { byName[s.name] = s; });
-      state.players.forEach(function (p) {
-        var s = byName[p.name];
-        var td = el("td");
-        if (!s) { td.appendChild(el("span", "quiet", "—")); tr.appendChild(td); return; }
-        td.appendChild(el("span", "pts", s.points === null ? "–" : s.points + " pts"));
-        td.appendChild(el("span", s.lost ? "lost" : "kept", s.lost ? "−" + s.lost + " ♥" : "±0"));
-        td.appendChild(el("span", "left", s.lives + " left"));
-        tr.appendChild(td);
-      });
-      body.appendChild(tr);
-    });
-    table.appendChild(body);
-    box.appendChild(table);
+    if (box.lgColumns !== columns) {  // another game: a new table
+      box.lgColumns = columns;
+      while (box.firstChild) { box.removeChild(box.firstChild); }
+      var table = el("table");
+      var head = el("tr");
+      head.appendChild(el("th", "", "Round"));
+      players.forEach(function (name) { head.appendChild(el("th", "", title(name))); });
+      Array.prototype.forEach.call(head.children, function (th) { th.setAttribute("scope", "col"); });
+      var thead = el("thead");
+      thead.appendChild(head);
+      table.appendChild(thead);
+      table.appendChild(el("tbody"));
+      box.appendChild(table);
+    }
+    var columnsOf = state.players;
+    patch(box.querySelector("tbody"), sheet, function (r) { return r.round; }, JSON.stringify,
+      function (r) { return sheetRow(r, columnsOf); });
   }
 
   function render(state, fresh) {
@@ -210,15 +340,18 @@
   }
 
   // ------------------------------------------------------------------ the connection
+  var GONE = "This link no longer works: the server was restarted. Scan the new code at the table.";
+
   function setLink(how) {
     var link = $("link");
     link.dataset.state = how;
-    link.textContent = {
+    setText(link, {
       connecting: "connecting",
       live: "live",
       reconnecting: "reconnecting…",
-      gone: "This link no longer works: the server was restarted. Scan the new code at the table."
-    }[how];
+      gone: "link gone"
+    }[how]);
+    alertText($("gone"), how === "gone" ? GONE : "");
   }
 
   function later() {
@@ -230,13 +363,17 @@
 
   function connect() {
     if (source) { source.close(); }
-    source = new EventSource("/events" + query);
+    source = new EventSource("/events" + query + (since === null ? "" : "&since=" + since));
+    since = null;  // a later stream (after a refusal) starts with the whole state
     source.onopen = function () { delay = 1000; setLink("live"); };
     source.onmessage = function (event) {
       var data = JSON.parse(event.data);
-      var fresh = data.kind !== "state" && data.version > lastVersion && lastVersion >= 0;
-      lastVersion = data.version;
+      // A change the page has not drawn yet (each is sent once; a stream opened again starts
+      // with the whole state, which is drawn and not announced).
+      var fresh = data.kind !== "state" && data.version > lastVersion;
+      lastVersion = Math.max(lastVersion, data.version);
       render(data.state, fresh);
+      if (fresh) { announce(spoken(data)); }
       setLink("live");
     };
     source.onerror = function () {
@@ -270,6 +407,7 @@
   var initial = document.getElementById("initial-state");
   try {
     render(JSON.parse(initial.textContent), false);
+    since = initial.dataset.serial || null;
     connect();
   } catch (err) {
     probe();
