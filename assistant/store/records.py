@@ -172,9 +172,9 @@ def history_text(rows: list[dict]) -> list[str]:
             lines.append(f"#{r['id']:<4} damaged: {r['damaged']}")
             continue
         when = _local(r["date"], "%Y-%m-%d %H:%M")
-        winners = ", ".join(r["winners"]) or "-"
+        winners = shown_names(r["winners"]) or "-"
         lines.append(
-            f"#{r['id']:<4} {when}  {', '.join(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
+            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
             f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
         )
     return lines
@@ -236,7 +236,7 @@ def stats_text(rows: list[dict]) -> list[str]:
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
              f"{'lives lost/round':>16}"]
     for r in rows:
-        lines.append(f"{r['player']:<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
+        lines.append(f"{title(r['player']):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
                      f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
     return lines
 
