@@ -352,11 +352,17 @@ def _add_store_commands(subparsers: argparse._SubParsersAction[argparse.Argument
     imp = subparsers.add_parser(
         "import", help="load a command file as a finished or unfinished game",
         description="Every line is checked first; a file with refused lines is rejected as a "
-        "whole, naming each refused line. An unfinished game becomes the current game.",
+        "whole, naming each refused line. An unfinished game becomes the current game. The "
+        "game keeps the times in the file's '# started' and '# last command' comments (as "
+        "'lifeguard export' writes them; a time without a zone is this machine's), else it is "
+        "dated now. A game already in the store (the same players, commands and start time) is "
+        "refused, so that the statistics never count it twice; --again imports it anyway.",
     )
     imp.add_argument("file", metavar="FILE", help="command file, one command per line")
     imp.add_argument("--abandon-current", action="store_true",
                      help="if a game is unfinished, keep it in the history as abandoned")
+    imp.add_argument("--again", action="store_true",
+                     help="import a game the store already holds as one more game")
     imp.set_defaults(func=store_commands.cmd_import)
 
 def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -207,7 +207,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         imported = records.read_import_file(Path(args.file), settings.rules)
         with GameStore.open(data_dir(), create=True, lock=True) as store:
             game_id, imported = records.import_file(
-                store, imported, settings.rules, abandon_current=args.abandon_current
+                store, imported, settings.rules, abandon_current=args.abandon_current,
+                again=args.again,
             )
     except records.ImportRefused as err:
         print(f"lifeguard: {printable(args.file)} was not imported; refused:", file=sys.stderr)
@@ -217,6 +218,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     except StoreError as err:
         return _fail(err)
     state = "finished" if imported.finished else "unfinished (it is now the current game)"
-    print(f"Imported game {game_id}: {', '.join(imported.players)}, {len(imported.entries)} "
-          f"commands, {state}.")
+    print(f"Imported game {game_id}: {records.shown_names(imported.players)}, "
+          f"{len(imported.entries)} commands, {state}{records.played_at(imported)}.")
     return 0

@@ -543,18 +543,23 @@ class GameStore:
         winners: Sequence[str] = (),
         source: str = "played",
         abandon_unfinished: bool = True,
+        times: tuple[str, str] | None = None,
     ) -> int:
-        """Insert a whole game (an import); returns its id."""
+        """Insert a whole game (an import); returns its id. ``times`` (its start and its last
+        command, as ``now()`` writes them) keeps the times an imported game was played at:
+        its first entry and its start at the first, the others (and its end) at the second.
+        Without them the game is dated now."""
         with self.transaction() as conn:
             return self._insert_game(conn, players, rules, entries, status, winners, source,
-                                     abandon_unfinished)
+                                     abandon_unfinished, times)
 
     def _insert_game(
         self, conn: sqlite3.Connection, players: Sequence[str], rules: HouseRules,
         entries: Sequence[Entry], status: GameStatus, winners: Sequence[str], source: str,
-        abandon_unfinished: bool,
+        abandon_unfinished: bool, times: tuple[str, str] | None = None,
     ) -> int:
         stamp = now()
+        started, last = times or (stamp, stamp)
         if abandon_unfinished and status == GameStatus.UNFINISHED:
             conn.execute(
                 "UPDATE games SET status = 'abandoned', ended = ? WHERE status = 'unfinished'",
@@ -563,12 +568,13 @@ class GameStore:
         cur = conn.execute(
             "INSERT INTO games (players, rules, started, ended, status, winners, cursor, source) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (json.dumps(list(players)), rules_json(rules), stamp,
-             stamp if status != GameStatus.UNFINISHED else None, status, json.dumps(list(winners)),
+            (json.dumps(list(players)), rules_json(rules), started,
+             last if status != GameStatus.UNFINISHED else None, status, json.dumps(list(winners)),
              len(entries), source),
         )
         game_id = int(cur.lastrowid or 0)
-        self._insert_entries(conn, game_id, 0, entries, stamp)
+        self._insert_entries(conn, game_id, 0, entries[:1], started)
+        self._insert_entries(conn, game_id, 1, entries[1:], last)
         return game_id
 
     @staticmethod

@@ -18,6 +18,7 @@ from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
+from assistant.store import dates
 from assistant.store.db import (
     DamagedGame,
     GameRow,
@@ -34,6 +35,7 @@ from engine.errors import RuleError
 from engine.game import Game, draw_start_player, name_key, places
 from engine.log import MAX_ACTIONS, GameLog
 from engine.rules import HouseRules
+from engine.words import title
 
 GAME_NAME = "Life is Life"
 #: BoardGameGeek id: 0 leaves the game unlinked (the BG Stats user can link it to the BGG entry
@@ -98,10 +100,11 @@ SHOWN_NAME = 40
 
 
 def shown_names(names: Iterable[str]) -> str:
-    """Names read from the store, for a line of text: each as typed input is shown
-    (``printable``), so a name edited in by another tool can neither send escape sequences to
-    the terminal nor break a line of an export into two."""
-    return ", ".join(printable(name, SHOWN_NAME) for name in names)
+    """Names read from the store, for a line of text: as the table shows them
+    (``engine.words.title``) and as typed input is shown (``printable``), so a name edited in by
+    another tool can neither send escape sequences to the terminal nor break a line of an
+    export into two."""
+    return ", ".join(printable(title(name), SHOWN_NAME) for name in names)
 
 
 def minutes_between(started: str, ended: str) -> int:
@@ -249,7 +252,7 @@ def stats_text(rows: list[dict]) -> list[str]:
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
              f"{'lives lost/round':>16}"]
     for r in rows:
-        lines.append(f"{printable(r['player'], SHOWN_NAME):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
+        lines.append(f"{printable(title(r['player']), SHOWN_NAME):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
                      f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
     return lines
 
@@ -264,6 +267,7 @@ def export_text(record: Record) -> str:
         f"# started {printable(row.started)}; {row.status}"
         + (f"; won by {shown_names(row.winners)}" if row.winners else ""),
         f"# house rules: {json.dumps(row.rules)}",
+        dates.last_command_comment(record.last_time),
         *record.current_commands(),
     ]
     return "\n".join(lines) + "\n"
@@ -498,6 +502,8 @@ class Imported:
     entries: list[Entry]
     finished: bool
     winners: tuple[str, ...]
+    #: When it was played, from the file's header (``RecordedTimes``; none: dated at the import).
+    times: dates.RecordedTimes | None = None
 
 
 def read_command_file(
@@ -507,7 +513,11 @@ def read_command_file(
     """Validate the lines of a command file as one game; raise ``ImportRefused`` naming the
     first refused line (every later command depends on it, so later refusals would only echo
     it). A ``# house rules: {...}`` comment (as ``export`` writes) sets the rules."""
+    comments = list(comments)
     rules = _rules_of_comments(comments, rules)
+    times, problems = dates.times_of_comments(comments)
+    if problems:
+        raise ImportRefused(problems)
     reader = _GameReader(rules, rng or random.Random())
     lines = iter(lines)  # read as they come: nothing is kept but the game
     for number, text in lines:
@@ -520,15 +530,25 @@ def read_command_file(
                                 f"{'were' if later > 1 else 'was'} not checked: each command "
                                 "depends on the ones before it.")
             raise ImportRefused(problems)
-    return reader.finish()
+    game = reader.finish()
+    game.times = times
+    return game
 
 
 class _HouseRulesComments(list[str]):
-    """The comments of a command file that set house rules, and only the first two (a second
-    one is refused): a file of ten million comments must not be ten million strings."""
+    """The comments of a command file that set house rules or the game's times, and only the
+    first two of each kind (a second one is refused): a file of ten million comments must not be
+    ten million strings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: list[str] = []
 
     def append(self, comment: str) -> None:
-        if len(self) < 2 and comment.strip().lstrip("#").strip().startswith("house rules:"):
+        text = comment.strip().lstrip("#").strip()
+        kind = "rules" if text.startswith("house rules:") else dates.time_comment_kind(text)
+        if kind is not None and self.kinds.count(kind) < 2:
+            self.kinds.append(kind)
             super().append(comment)
 
 
@@ -646,10 +666,15 @@ def read_import_file(path: Path, rules: HouseRules) -> Imported:
 
 
 def import_file(
-    store: GameStore, path: Path | Imported, rules: HouseRules, abandon_current: bool = False
+    store: GameStore, path: Path | Imported, rules: HouseRules, abandon_current: bool = False,
+    again: bool = False,
 ) -> tuple[int, Imported]:
-    """Add a command file (or one already read with ``read_import_file``) as a game."""
+    """Add a command file (or one already read with ``read_import_file``) as a game, at the
+    times its header gives. A game the store holds already is refused (``ImportRefused``)
+    unless ``again``: stats would count it twice."""
     imported = path if isinstance(path, Imported) else read_import_file(path, rules)
+    if not again:
+        _refuse_a_duplicate(store, imported)
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
         raise StoreError(
@@ -662,5 +687,54 @@ def import_file(
         imported.players, imported.rules, imported.entries,
         status=GameStatus.FINISHED if imported.finished else GameStatus.UNFINISHED,
         winners=imported.winners, source="imported", abandon_unfinished=True,
+        times=(imported.times.started, imported.times.last) if imported.times else None,
     )
     return game_id, imported
+
+
+def _refuse_a_duplicate(store: GameStore, imported: Imported) -> None:
+    """Refuse a game the store holds already: the same players, the same commands and (when
+    the file gives it) the same start time."""
+    same = _same_game(store, imported)
+    if same is None:
+        return
+    when = _local(same.started, "%Y-%m-%d %H:%M")
+    alike = ("players, commands and start time" if imported.times else
+             "players and commands (the file gives no start time)")
+    raise ImportRefused([
+        f"the store holds this game already as game {same.id} ({shown_names(same.players)}, "
+        f"started {when}): the same {alike}, so the statistics would count it twice. To keep "
+        "a second copy all the same, import it with --again."])
+
+
+def _same_game(store: GameStore, imported: Imported) -> GameRow | None:
+    """The stored game that is ``imported``, if there is one (the newest)."""
+    commands = _compared_commands([e.command for e in imported.entries])
+    for row in store.games(newest_first=True):
+        if row.damage is not None or row.players != imported.players:
+            continue
+        if imported.times is not None and not dates.same_instant(row.started, imported.times.started):
+            continue
+        stored = store.entries(row.id)[: row.cursor]
+        if _compared_commands([e.command for e in stored]) == commands:
+            return row
+    return None
+
+
+def _compared_commands(commands: list[str]) -> list[str]:
+    """A game's commands as two copies of it are compared: as written (a name typed in another
+    case makes another file), without the start player after 'new game' (a file naming none
+    has one drawn by lot at each import; the turns that follow say who started whenever it
+    matters)."""
+    if len(commands) > 1 and commands[1].endswith(" starts"):
+        return commands[:1] + commands[2:]
+    return commands
+
+
+def played_at(imported: Imported) -> str:
+    """When an imported game was played, for ``import``'s answer ('' when the file gives no
+    time: it is dated now)."""
+    if imported.times is None:
+        return ""
+    minutes = minutes_between(imported.times.started, imported.times.last)
+    return f", played {_local(imported.times.started, '%Y-%m-%d %H:%M')} for {minutes} min"

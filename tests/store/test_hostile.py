@@ -386,4 +386,4 @@ def test_names_are_shown_as_typed_and_counted_as_one_player_in_any_case(
     assert len(erin) == 1 and erin[0]["games"] == 2 and erin[0]["player"] == "erin"
     history = json.loads(lifeguard(env, "history", "--json").stdout)
     assert history[0]["players"][0] == "ERIN" and history[1]["players"][0] == "erin"
-    assert lifeguard(env, "export", "2").stdout.splitlines()[3].startswith("new game ERIN ")
+    assert lifeguard(env, "export", "2").stdout.splitlines()[4].startswith("new game ERIN ")

@@ -36,7 +36,7 @@ def test_import_of_an_export_gives_back_the_same_commands(env, data: Path, tmp_p
     finished_game(env, 32)
     first = tmp_path / "first.txt"
     lifeguard(env, "export", "1", "-o", str(first))
-    out = lifeguard(env, "import", str(first))
+    out = lifeguard(env, "import", str(first), "--again")  # game 1 itself: a duplicate
     assert out.returncode == 0 and "Imported game 2" in out.stdout and "finished" in out.stdout
     second = tmp_path / "second.txt"
     lifeguard(env, "export", "2", "-o", str(second))
@@ -202,7 +202,7 @@ def test_export_carries_the_house_rules_back_into_import(env, data: Path, tmp_pa
     assert played["rules"]["lowest_tie_loses"] == 1
     path = tmp_path / "game.txt"
     lifeguard(env, "export", "-o", str(path))
-    assert lifeguard(env, "import", str(path)).returncode == 0  # with the default rules configured
+    assert lifeguard(env, "import", str(path), "--again").returncode == 0  # default rules configured
     imported = json.loads(lifeguard(env, "export", "2", "--format", "json").stdout)
     assert imported["game"]["rules"] == played["rules"]
     assert imported["state"] == played

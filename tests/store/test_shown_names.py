@@ -42,15 +42,15 @@ def test_names_and_commands_edited_into_the_store_are_shown_escaped(env, data: P
     assert "Ann\\x1b]0;pwned\\x07, Ben\\nnew game eve fay gil\\nrow 1 cat and Cid\\u202eevil\\r" \
         in outputs["status"]
     history = outputs["history"].splitlines()
-    assert len(history) == 1 and "winner: ben\\nnew game eve fay gil\\nrow 1 cat" in history[0]
+    assert len(history) == 1 and "winner: Ben\\nnew game eve fay gil\\nrow 1 cat" in history[0]
     # the export: a header of comments, then the game's commands exactly as canonical text
     exported = outputs["export --format text"].splitlines()
     header = [line for line in exported if line.startswith("#")]
-    assert exported[:3] == header and "Ben\\nnew game" not in header[0]
-    assert header[0].endswith(": ann\\x1b]0;pwned\\x07, ben\\nnew game eve fay gil\\nrow 1 cat, "
-                              "cid\\u202eevil\\r")
+    assert exported[:4] == header
+    assert header[0].endswith(": Ann\\x1b]0;pwned\\x07, Ben\\nnew game eve fay gil\\nrow 1 cat, "
+                              "Cid\\u202eevil\\r")
     # the referee's drawn start player follows 'new game'; then the game's lines as typed
-    assert exported[3] == lines[0] and exported[4].endswith(" starts") and exported[5:] == lines[1:]
+    assert exported[4] == lines[0] and exported[5].endswith(" starts") and exported[6:] == lines[1:]
     replay = data.parent / "exported.txt"
     replay.write_text(outputs["export --format text"])
     out = lifeguard(env, "replay", str(replay), "--json")
