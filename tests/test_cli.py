@@ -308,6 +308,14 @@ BAD_CONFIGS = [
     ("[serve]\nhost = \"0.0.0.0\"\n", "unknown key 'serve.host'", "lan, port, start"),
     ("[rules\nlowest = 1\n", "not valid TOML", ""),
     ("x = [\n", "not valid TOML", ""),
+    # Python refuses to read more than 4,300 decimal digits into an int (tomllib's ValueError
+    # took every front end down); a hexadecimal one of any length is read, and its repr in the
+    # message raised the same ValueError.
+    ("[rules]\nlowest_tie_loses = " + "9" * 5000 + "\n", "holds a number of more than 4,300 digits", ""),
+    ("[voice]\nrate = 0x" + "f" * 5000 + "\n", "'voice.rate' is a number of 20,000 bits", "80 to 400"),
+    ("[voice]\nrate = [0x" + "f" * 5000 + "]\n", "'voice.rate' is a value holding a number too large",
+     "80 to 400"),
+    ("[voice]\naudio_input = \"" + "m" * 500 + "\"\n", "'voice.audio_input' is '" + "m" * 76 + "...;", "WAV"),
 ]
 
 
