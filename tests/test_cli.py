@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from dataclasses import fields
@@ -494,3 +495,52 @@ def test_the_table_names_a_bad_settings_file_safely(tmp_path: Path, isolated_env
                          capture_output=True, text=True, env=isolated_env, timeout=60)
     assert out.returncode == 2 and "not valid TOML" in out.stderr
     assert "\x1b" not in out.stderr and "a\\x1b[31mred.toml" in out.stderr
+
+
+# --------------------------------------------------------------------------- where the output goes
+#: Every subcommand that prints, as a person would run it against the game of ``GAME``.
+PRINTING = [["replay", "GAME"], ["chat"], ["status"], ["history"], ["stats"], ["export"],
+            ["import", "--abandon-current", "GAME"], ["serve", "--port", "0"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", PRINTING, ids=lambda a: a[0])
+def test_a_closed_or_full_output_is_a_sentence_and_a_closed_pipe_is_silent(
+        args: list[str], tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """``>&-``: refused before anything is done; ``> /dev/full``: stopped with a sentence; a
+    reader gone (``| head -c 0``): silent, as cat is, with the status of a SIGPIPE. Never a
+    traceback, nor "Exception ignored" from the interpreter's last flush, and never status 0."""
+    game = write(tmp_path, GAME)
+    assert run(["import", str(game)], isolated_env).returncode == 0  # a game for status, export
+    argv = [str(game) if a == "GAME" else a for a in args]
+    for how in ("closed", "full", "pipe"):
+        done = _with_output(how, [str(LIFEGUARD), *argv], isolated_env)
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, (how, done.stderr)
+        if how == "closed":
+            assert done.returncode == 2
+            assert done.stderr == ("lifeguard: its standard output is closed, so nothing was done; give it "
+                                   "somewhere to write (> /dev/null to discard what it says).\n")
+        elif how == "full":
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.endswith("lifeguard: cannot write its output (No space left on device); "
+                                        "stopped.\n"), done.stderr
+        else:
+            assert (done.returncode, done.stderr) == (141, "")
+
+
+def _with_output(how: str, argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``argv`` run with its standard output closed, /dev/full, or a pipe whose reader has gone."""
+    if how == "closed":
+        return subprocess.run(["bash", "-c", 'exec "$@" >&-', "lifeguard", *argv], input="status\n", env=env,
+                              capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    if how == "full":
+        with open("/dev/full", "w") as full:
+            return subprocess.run(argv, input="status\n", env=env, stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60, check=False)
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written: EPIPE at the first line
+    try:
+        return subprocess.run(argv, input="status\n", env=env, stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    finally:
+        os.close(write)
