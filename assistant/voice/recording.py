@@ -310,8 +310,8 @@ class Recording:
                 pending = data[len(data) - len(data) % frame:]
                 data = data[: len(data) - len(pending)]
                 frames += len(data) // frame
-                if frames > limit:
-                    raise _too_long(frames / fmt.rate)
+                if frames > limit:  # its STREAMINFO did not say how long it is
+                    raise AudioRefused(f"it lasts over the {MAX_AUDIO_SECONDS // 60} minutes heard at most")
                 yield data
             if process.wait() != 0 and not frames:
                 raise AudioRefused("its FLAC data is damaged")
