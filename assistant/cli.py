@@ -357,9 +357,12 @@ def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.Argument
     from assistant.voice import commands as voice_commands
 
     hear = subparsers.add_parser("hear", help="decode WAV files of spoken commands")
-    hear.add_argument("files", nargs="+", metavar="FILE.wav", help="audio files (any rate, mono or stereo)")
+    hear.add_argument("files", nargs="+", metavar="FILE.wav",
+                      help="WAV, AIFF or FLAC files (any rate, mono or stereo, up to an hour; one over "
+                           "25 s is cut at its pauses and each utterance heard)")
     hear.add_argument("--players", nargs="+", metavar="NAME", help="the players (default: the current game's)")
-    hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
+    hear.add_argument("--json", action="store_true",
+                      help='print one JSON list of {"file", "command"} (and "at", seconds, in a long file)')
     hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
     hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     hear.set_defaults(func=_players_checked(voice_commands.cmd_hear))

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import wave
 from dataclasses import fields
 from pathlib import Path
 
@@ -500,7 +501,8 @@ def test_the_table_names_a_bad_settings_file_safely(tmp_path: Path, isolated_env
 # --------------------------------------------------------------------------- where the output goes
 #: Every subcommand that prints, as a person would run it against the game of ``GAME``.
 PRINTING = [["replay", "GAME"], ["chat"], ["status"], ["history"], ["stats"], ["export"],
-            ["import", "--abandon-current", "GAME"], ["serve", "--port", "0"]]
+            ["import", "--abandon-current", "GAME"], ["serve", "--port", "0"],
+            ["hear", "--engine", "pocketsphinx", "--json", "--players", "ann", "ben", "cid", "--", "AUDIO"]]
 
 
 @pytest.mark.slow
@@ -512,7 +514,13 @@ def test_a_closed_or_full_output_is_a_sentence_and_a_closed_pipe_is_silent(
     traceback, nor "Exception ignored" from the interpreter's last flush, and never status 0."""
     game = write(tmp_path, GAME)
     assert run(["import", str(game)], isolated_env).returncode == 0  # a game for status, export
-    argv = [str(game) if a == "GAME" else a for a in args]
+    audio = tmp_path / "quiet.wav"
+    with wave.open(str(audio), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(bytes(16000))
+    argv = [str(game) if a == "GAME" else str(audio) if a == "AUDIO" else a for a in args]
     for how in ("closed", "full", "pipe"):
         done = _with_output(how, [str(LIFEGUARD), *argv], isolated_env)
         assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, (how, done.stderr)
