@@ -5,7 +5,10 @@ Everything heavy (pocketsphinx, speech_recognition, pyttsx3, the store) is impor
 command functions, so other subcommands start as fast as before.
 
 ``hear FILE.wav...``: decode each file as one spoken command; print its canonical form (nothing
-where no command was heard), or with ``--json`` one JSON list of ``{"file", "command"}``.
+where no command was heard), or with ``--json`` one JSON list of ``{"file", "command"}``. A file
+over ``recording.MAX_UTTERANCE_SECONDS`` is read a block at a time and cut at its pauses
+(``recording.utterances``); each utterance is decoded in turn, and its JSON entry says where it
+begins (``"at"``, seconds).
 
 ``listen``: a plain-text voice session, the demo without the full-screen app. Heard commands are
 printed as ``heard: <canonical>``, read back ("Alice swaps 2: bear and dog."), applied through
