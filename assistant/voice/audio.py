@@ -119,9 +119,9 @@ class WavSource(_SpeechRecognitionSource):
             recordings.append(recording)
             total += recording.seconds or 0.0
             if total > MAX_AUDIO_SECONDS:
-                raise AudioUnavailable(f"the audio input lasts over {MAX_AUDIO_SECONDS // 60} minutes "
-                                       f"up to {path}: play in at most {MAX_AUDIO_SECONDS // 60} minutes")
+                raise AudioUnavailable(_too_long(path))
         data = bytearray(_silence(self.leading_silence))
+        most = len(data) + _bytes_of(MAX_AUDIO_SECONDS + self.gap * len(recordings))
         self.spans = []
         for i, recording in enumerate(recordings):
             if i:
@@ -130,6 +130,8 @@ class WavSource(_SpeechRecognitionSource):
             try:
                 for block in recording.blocks():
                     data += block
+                    if len(data) > most:  # FLAC files that did not say their length
+                        raise AudioUnavailable(_too_long(recording.path))
             except AudioRefused as err:
                 raise AudioUnavailable(f"cannot read audio input {recording.path}: {err}") from None
             self.spans.append((at, len(data)))
@@ -227,5 +229,14 @@ class ArecordSource(_SpeechRecognitionSource):
                     pipe.close()
 
 
+def _bytes_of(seconds: float) -> int:
+    return int(seconds * SAMPLE_RATE) * SAMPLE_WIDTH
+
+
 def _silence(seconds: float) -> bytes:
-    return bytes(int(seconds * SAMPLE_RATE) * SAMPLE_WIDTH)
+    return bytes(_bytes_of(seconds))
+
+
+def _too_long(path: str) -> str:
+    minutes = MAX_AUDIO_SECONDS // 60
+    return f"the audio input runs over {minutes} minutes at {path}: play in at most {minutes} minutes in all"

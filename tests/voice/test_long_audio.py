@@ -250,6 +250,12 @@ def test_a_flac_file_is_bounded_by_its_decoded_length_before_it_is_decoded(
     with pytest.raises(AudioRefused, match=r"^it lasts over the 60 minutes heard at most$"):
         for _ in recording.blocks():
             pass
+    # Two that do not say their length, 35 minutes each: the audio input counts them together.
+    half = write_wav(tmp_path / "half.wav", 4000, (bytes(4000 * 60 * 2) for _ in range(35)))
+    unsaid_half = set_streaminfo(flac_of(half, tmp_path / "unsaid_half.flac"), total=0)
+    half.unlink()
+    with pytest.raises(AudioUnavailable, match=f"^the audio input runs over 60 minutes at {unsaid_half}: "):
+        WavSource([str(unsaid_half)] * 2, realtime=False).load()
     for path, why in [(hours, "it lasts 180 min 0 s, over the 60 minutes heard at most"),
                       (unsaid, "it lasts over the 60 minutes heard at most")]:
         peak, out, err = peak_mb(["hear", "--engine", "pocketsphinx", *PLAYERS, str(path)], isolated_env)
@@ -257,6 +263,29 @@ def test_a_flac_file_is_bounded_by_its_decoded_length_before_it_is_decoded(
         assert peak < 200, peak
         with pytest.raises(AudioUnavailable, match=f"cannot read audio input {path}: {why}"):
             WavSource([str(path)], realtime=False).load()
+
+
+def sparse_wav(path: Path, seconds: int, rate: int = 4000) -> Path:
+    """A WAV of ``seconds`` of 8-bit samples that takes no room on disk (a file with a hole)."""
+    size = seconds * rate
+    fmt = struct.pack("<HHIIHH", 1, 1, rate, rate, 1, 8)
+    header = (b"RIFF" + struct.pack("<I", 36 + size) + b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt
+              + b"data" + struct.pack("<I", size))
+    with path.open("wb") as f:
+        f.write(header)
+        f.truncate(len(header) + size)
+    return path
+
+
+def test_the_audio_input_is_bounded_in_all_before_anything_is_decoded(tmp_path: Path) -> None:
+    """Each file within the hour, together over it: refused from their headers, nothing loaded."""
+    files = [str(sparse_wav(tmp_path / f"part{i}.wav", 25 * 60)) for i in range(3)]
+    source = WavSource(files, realtime=False)
+    with pytest.raises(AudioUnavailable) as refused:
+        source.load()
+    assert str(refused.value) == (f"the audio input runs over 60 minutes at {files[2]}: play in at most "
+                                  "60 minutes in all")
+    assert source.data == b"" and source.spans == []
 
 
 # ---------------------------------------------------------------------------- malformed headers
