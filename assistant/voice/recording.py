@@ -52,6 +52,9 @@ SPLIT_PAUSE_SECONDS = 0.6
 MARGIN_SECONDS = 0.3
 #: Below this RMS (16-bit; about -60 dBFS) a stretch is quiet whatever is around it.
 QUIET_RMS = 30
+#: The most chunks read before a WAV's ``data`` or an AIFF's ``SSND`` (real files have a handful;
+#: 110 MB of empty chunks would take Python half a minute to walk).
+MAX_CHUNKS = 1000
 #: Seconds of audio in each block given by ``Recording.blocks``.
 BLOCK_SECONDS = 1.0
 
@@ -105,7 +108,9 @@ def _wav(f: BinaryIO, size: int) -> AudioFormat:
     chunk's size, as written, may say more than the file holds: the file's size bounds it)."""
     fmt: tuple[int, int, int, int, int] | None = None
     pos = 12
-    while pos + 8 <= size:
+    for _ in range(MAX_CHUNKS):
+        if pos + 8 > size:
+            break
         f.seek(pos)
         chunk, length = struct.unpack("<4sI", f.read(8))
         pos += 8
@@ -131,6 +136,8 @@ def _wav(f: BinaryIO, size: int) -> AudioFormat:
             frames = min(length, size - pos) // align
             return AudioFormat("WAV", channels, width, rate, frames, pos, unsigned=width == 1)
         pos += length + (length & 1)
+    else:
+        raise AudioRefused(f"its header has over {MAX_CHUNKS} chunks before its samples")
     raise AudioRefused("it holds no samples (no data chunk)" if fmt else "it has no format chunk")
 
 
@@ -149,7 +156,9 @@ def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
     """An AIFF or AIFF-C header: its ``COMM`` chunk, then its ``SSND`` samples."""
     comm: tuple[int, int, int, int, bool] | None = None
     pos = 12
-    while pos + 8 <= size:
+    for _ in range(MAX_CHUNKS):
+        if pos + 8 > size:
+            break
         f.seek(pos)
         chunk, length = struct.unpack(">4sI", f.read(8))
         pos += 8
@@ -178,6 +187,8 @@ def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
             held = max(0, min(length - 8 - offset, size - begin)) // (width * channels)
             return AudioFormat("AIFF", channels, width, rate, min(frames, held), begin, big_endian)
         pos += length + (length & 1)
+    else:
+        raise AudioRefused(f"its header has over {MAX_CHUNKS} chunks before its samples")
     raise AudioRefused("it holds no samples (no SSND chunk)" if comm else "it has no COMM chunk")
 
 

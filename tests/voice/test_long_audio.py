@@ -331,6 +331,10 @@ def test_malformed_headers_are_each_a_clause_in_every_reader(tmp_path: Path, iso
                                                            "between 4000 and 384000 Hz",
         aiff(tmp_path / "three.aiff", 16, channels=3): "it has 3 channels; a recording to hear is mono or stereo",
     }
+    many = tmp_path / "many_chunks.wav"
+    body = b"WAVE" + (b"junk" + struct.pack("<I", 0)) * 100_000
+    many.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    refused[many] = "its header has over 1000 chunks before its samples"
     for path, why in refused.items():
         with pytest.raises(AudioRefused) as err:
             open_recording(path)
