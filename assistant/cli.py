@@ -18,7 +18,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from assistant import __version__
 from assistant.commands.files import (
@@ -259,8 +259,18 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- parser
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that help and usage that cannot be written (``--help >
+    /dev/full``) raise as any other output does (argparse drops the error, and the status was 0);
+    ``main`` says why."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lifeguard",
         description="A table-side referee for the card game Life is Life.",
     )
@@ -274,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     # What chat reads, for the table's fallback to chat when there is no terminal.
     parser.set_defaults(func=cmd_table, jsonl=False, no_store=False, move_aside_bad_store=False,
                         set_aside_damaged_game=False)
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub: argparse._SubParsersAction[Any] = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     replay = sub.add_parser("replay", help="run a file of commands and print the announcements")
     replay.add_argument("file", metavar="FILE", help="command file, one command per line ('-' for stdin)")

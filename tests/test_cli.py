@@ -552,3 +552,14 @@ def _with_output(how: str, argv: list[str], env: dict[str, str]) -> subprocess.C
                               text=True, timeout=60, check=False)
     finally:
         os.close(write)
+
+
+def test_help_that_cannot_be_written_is_not_a_success(isolated_env: dict[str, str]) -> None:
+    """argparse drops the error of a help it cannot write: ``--help > /dev/full`` said nothing,
+    with status 0."""
+    for argv in (["--help"], ["--version"], ["status", "--help"]):
+        full = _with_output("full", [str(LIFEGUARD), *argv], isolated_env)
+        assert (full.returncode, full.stderr) == (1, "lifeguard: cannot write its output (No space left on "
+                                                     "device); stopped.\n"), argv
+        gone = _with_output("pipe", [str(LIFEGUARD), *argv], isolated_env)
+        assert (gone.returncode, gone.stderr) == (141, ""), argv
