@@ -97,6 +97,8 @@ def _checked(kind: str, channels: int, bits: int, width: int, rate: int) -> None
         raise AudioRefused(f"it has {channels} channels; a recording to hear is mono or stereo")
     if not 1 <= bits <= 32 or not 1 <= width <= 4:
         raise AudioRefused(f"its samples are {bits}-bit; {kind} samples of 8 to 32 bits are heard")
+    if rate == 0:
+        raise AudioRefused("its sample rate is 0 Hz: its header is damaged")
     if not MIN_SAMPLE_RATE <= rate <= MAX_SAMPLE_RATE:
         raise AudioRefused(f"its sample rate, {rate} Hz, is not between {MIN_SAMPLE_RATE} "
                            f"and {MAX_SAMPLE_RATE} Hz")
