@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from assistant.commands.files import MAX_AUDIO, open_input
+from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
 from assistant.voice.pcm import audioop
 
 SAMPLE_RATE = 16000
@@ -282,6 +282,8 @@ class Recording:
         try:
             for data in read(count * frame):
                 yield convert(data)
+        except InputRefused as err:  # it was replaced since its header was read (a FIFO, a bigger file)
+            raise AudioRefused(f"it changed while it was read: {str(err).rstrip('.')}") from None
         except OSError as err:
             raise AudioRefused(f"it could not be read to its end ({err.strerror or err})") from None
 
@@ -309,10 +311,13 @@ class Recording:
         except OSError as err:
             raise AudioRefused(f"FLAC cannot be decoded here ({err})") from None
         with open_input(self.path, "audio file", MAX_AUDIO) as f:
-            process = subprocess.Popen(
-                [program, "--decode", "--stdout", "--totally-silent", "--force-raw-format",
-                 "--endian=little", "--sign=signed", "-"],
-                stdin=f, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            try:
+                process = subprocess.Popen(
+                    [program, "--decode", "--stdout", "--totally-silent", "--force-raw-format",
+                     "--endian=little", "--sign=signed", "-"],
+                    stdin=f, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            except OSError as err:
+                raise AudioRefused(f"FLAC cannot be decoded here ({err.strerror or err})") from None
         assert process.stdout is not None
         frames = 0
         limit = MAX_AUDIO_SECONDS * fmt.rate

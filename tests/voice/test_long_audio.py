@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import struct
 import subprocess
@@ -409,3 +410,14 @@ def test_a_model_folder_whose_config_is_not_an_object_is_a_sentence(tmp_path: Pa
     recognizer, note = make_recognizer("whisper", ("alice", "bob", "carol"), model=str(folder))
     assert isinstance(recognizer, CommandRecognizer)
     assert note is not None and f"config.json in {folder}" in note and "PocketSphinx" in note
+
+
+def test_a_file_replaced_after_its_header_was_read_is_a_clause(tmp_path: Path) -> None:
+    """Between the header's check and the samples' reading the file became a FIFO: refused,
+    nothing waited on."""
+    path = write_wav(tmp_path / "soon_a_fifo.wav", 16000, tone(0.5))
+    recording = open_recording(path)
+    path.unlink()
+    os.mkfifo(path)
+    with pytest.raises(AudioRefused, match=r"^it changed while it was read: The audio file .* is a pipe"):
+        next(recording.blocks())
