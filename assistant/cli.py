@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import random
@@ -17,7 +18,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from assistant import __version__
 from assistant.commands.files import (
@@ -262,8 +263,18 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- parser
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that help and usage that cannot be written (``--help >
+    /dev/full``) raise as any other output does (argparse drops the error, and the status was 0);
+    ``main`` says why."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lifeguard",
         description="A table-side referee for the card game Life is Life.",
     )
@@ -277,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     # What chat reads, for the table's fallback to chat when there is no terminal.
     parser.set_defaults(func=cmd_table, jsonl=False, no_store=False, move_aside_bad_store=False,
                         set_aside_damaged_game=False)
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub: argparse._SubParsersAction[Any] = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     replay = sub.add_parser("replay", help="run a file of commands and print the announcements")
     replay.add_argument("file", metavar="FILE", help="command file, one command per line ('-' for stdin)")
@@ -370,9 +381,12 @@ def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.Argument
     from assistant.voice import commands as voice_commands
 
     hear = subparsers.add_parser("hear", help="decode WAV files of spoken commands")
-    hear.add_argument("files", nargs="+", metavar="FILE.wav", help="audio files (any rate, mono or stereo)")
+    hear.add_argument("files", nargs="+", metavar="FILE.wav",
+                      help="WAV, AIFF or FLAC files (any rate, mono or stereo, up to an hour; one over "
+                           "25 s is cut at its pauses and each utterance heard)")
     hear.add_argument("--players", nargs="+", metavar="NAME", help="the players (default: the current game's)")
-    hear.add_argument("--json", action="store_true", help='print one JSON list of {"file", "command"}')
+    hear.add_argument("--json", action="store_true",
+                      help='print one JSON list of {"file", "command"} (and "at", seconds, in a long file)')
     hear.add_argument("--verbose", action="store_true", help="say on stderr why a file is not a command")
     hear.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     hear.set_defaults(func=_players_checked(voice_commands.cmd_hear))
@@ -426,26 +440,83 @@ def _add_web_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:
+        # Started with its output closed ('>&-'): whatever it said would be lost, and a file it
+        # opened (the store) could take the output's place and be written to by a child process.
+        _say_on_stderr("lifeguard: its standard output is closed, so nothing was done; give it "
+                       "somewhere to write (> /dev/null to discard what it says).")
+        return 2
     for stream in (sys.stdout, sys.stderr):
         # A terminal or pipe that cannot show every letter (PYTHONIOENCODING=ascii) gets
         # escapes for the names it cannot show, not a UnicodeEncodeError.
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    # Each line out as it is printed: a full disk (> /dev/full) or a closed pipe is found at
+    # the line that could not be written, not at exit, and ``serve``'s address is not kept
+    # in a buffer while it serves.
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     if sys.stdin is None:  # started with its input closed ('<&-'): nothing to read
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
-    parser = build_parser()
-    args = parser.parse_args(argv)
     from assistant.store import StoreError
 
     try:
-        return int(args.func(args) or 0)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit:  # --help, --version, a usage error: said, and flushed here
+            sys.stdout.flush()
+            raise
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # what is left, now: an error is said here, not at the interpreter's exit
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        # The reader went away (| head): nothing more to say, as cat says nothing; the status
+        # a shell gives a process ended by SIGPIPE.
+        _discard_stdout()
+        return 128 + signal.SIGPIPE
     except StoreError as err:  # the store's folder itself is unusable ($LIFEGUARD_DATA_DIR)
         print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
+    except OSError as err:
+        if not _output_failed(err):
+            raise
+        _discard_stdout()
+        _say_on_stderr(f"lifeguard: cannot write its output ({err.strerror or err}); stopped.")
+        return 1
+
+
+#: What writing to a full disk, a dead terminal or a closed pipe raises.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EBADF}
+
+
+def _output_failed(err: OSError) -> bool:
+    """Whether ``err`` came from writing the standard output (or is one that writing does)."""
+    if err.errno in _OUTPUT_ERRORS:
+        return True
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _discard_stdout() -> None:
+    """Point the standard output at /dev/null: what is still buffered is dropped at exit instead
+    of failing again ("Exception ignored ... BrokenPipeError")."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+
+
+def _say_on_stderr(line: str) -> None:
+    """``line`` on stderr, unless that is closed or failing too (then the status says it)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(line, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

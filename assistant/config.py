@@ -180,6 +180,11 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
         raise ConfigError(f"{found}: cannot be read ({err}).") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{found}: not valid TOML ({err}).") from None
+    except ValueError:
+        # tomllib turns decimal digits into an int, which refuses more than 4,300 of them
+        # (sys.get_int_max_str_digits): a ValueError that is no TOMLDecodeError.
+        raise ConfigError(f"{found}: holds a number of more than {_MAX_DIGITS:,} digits; "
+                          "no setting is that large.") from None
     except RecursionError:
         raise ConfigError(f"{found}: nested too deeply to be a settings file.") from None
     return settings_from_dict(data, str(found))
@@ -227,7 +232,7 @@ def _section(table: Any, source: str, name: str, allowed: Mapping[str, Allowed],
         if check is None:
             raise ConfigError(f"{source}: unknown key '{name}.{key}'; allowed: {', '.join(listed)}.")
         if not check.accepts(value):
-            raise ConfigError(f"{source}: '{name}.{key}' is {value!r}; allowed: {check.says}.")
+            raise ConfigError(f"{source}: '{name}.{key}' is {_shown(value)}; allowed: {check.says}.")
         values[key] = check.convert(value)
     return values
 
@@ -324,6 +329,25 @@ def _keys(table: Any, source: str) -> dict[str, str]:
                                   "give each action a key of its own.")
             bound[same] = action
     return keys
+
+
+#: The most digits ``int`` turns into text or back (Python's default limit; 4,300).
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+#: How much of a refused value the message shows.
+_SHOWN_CHARACTERS = 80
+
+
+def _shown(value: Any) -> str:
+    """``value`` as the message about it shows it: its repr, cut short. A hexadecimal number
+    in TOML may have any length (only decimal text is limited), and its repr, in decimal,
+    raised ValueError while the message was being made."""
+    if isinstance(value, int) and value.bit_length() > 256:
+        return f"a number of {value.bit_length():,} bits"
+    try:
+        text = repr(value)
+    except ValueError:  # such a number inside a list or a table
+        return "a value holding a number too large to write"
+    return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 
 
 def _toml(value: Any) -> str:

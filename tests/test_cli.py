@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import wave
 from dataclasses import fields
 from pathlib import Path
 
@@ -308,6 +310,14 @@ BAD_CONFIGS = [
     ("[serve]\nhost = \"0.0.0.0\"\n", "unknown key 'serve.host'", "lan, port, start"),
     ("[rules\nlowest = 1\n", "not valid TOML", ""),
     ("x = [\n", "not valid TOML", ""),
+    # Python refuses to read more than 4,300 decimal digits into an int (tomllib's ValueError
+    # took every front end down); a hexadecimal one of any length is read, and its repr in the
+    # message raised the same ValueError.
+    ("[rules]\nlowest_tie_loses = " + "9" * 5000 + "\n", "holds a number of more than 4,300 digits", ""),
+    ("[voice]\nrate = 0x" + "f" * 5000 + "\n", "'voice.rate' is a number of 20,000 bits", "80 to 400"),
+    ("[voice]\nrate = [0x" + "f" * 5000 + "]\n", "'voice.rate' is a value holding a number too large",
+     "80 to 400"),
+    ("[voice]\naudio_input = \"" + "m" * 500 + "\"\n", "'voice.audio_input' is '" + "m" * 76 + "...;", "WAV"),
 ]
 
 
@@ -486,3 +496,70 @@ def test_the_table_names_a_bad_settings_file_safely(tmp_path: Path, isolated_env
                          capture_output=True, text=True, env=isolated_env, timeout=60)
     assert out.returncode == 2 and "not valid TOML" in out.stderr
     assert "\x1b" not in out.stderr and "a\\x1b[31mred.toml" in out.stderr
+
+
+# --------------------------------------------------------------------------- where the output goes
+#: Every subcommand that prints, as a person would run it against the game of ``GAME``.
+PRINTING = [["replay", "GAME"], ["chat"], ["status"], ["history"], ["stats"], ["export"],
+            ["import", "--abandon-current", "GAME"], ["serve", "--port", "0"],
+            ["hear", "--engine", "pocketsphinx", "--json", "--players", "ann", "ben", "cid", "--", "AUDIO"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", PRINTING, ids=lambda a: a[0])
+def test_a_closed_or_full_output_is_a_sentence_and_a_closed_pipe_is_silent(
+        args: list[str], tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """``>&-``: refused before anything is done; ``> /dev/full``: stopped with a sentence; a
+    reader gone (``| head -c 0``): silent, as cat is, with the status of a SIGPIPE. Never a
+    traceback, nor "Exception ignored" from the interpreter's last flush, and never status 0."""
+    game = write(tmp_path, GAME)
+    assert run(["import", str(game)], isolated_env).returncode == 0  # a game for status, export
+    audio = tmp_path / "quiet.wav"
+    with wave.open(str(audio), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(bytes(16000))
+    argv = [str(game) if a == "GAME" else str(audio) if a == "AUDIO" else a for a in args]
+    for how in ("closed", "full", "pipe"):
+        done = _with_output(how, [str(LIFEGUARD), *argv], isolated_env)
+        assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, (how, done.stderr)
+        if how == "closed":
+            assert done.returncode == 2
+            assert done.stderr == ("lifeguard: its standard output is closed, so nothing was done; give it "
+                                   "somewhere to write (> /dev/null to discard what it says).\n")
+        elif how == "full":
+            assert done.returncode == 1, done.stderr
+            assert done.stderr.endswith("lifeguard: cannot write its output (No space left on device); "
+                                        "stopped.\n"), done.stderr
+        else:
+            assert (done.returncode, done.stderr) == (141, "")
+
+
+def _with_output(how: str, argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``argv`` run with its standard output closed, /dev/full, or a pipe whose reader has gone."""
+    if how == "closed":
+        return subprocess.run(["bash", "-c", 'exec "$@" >&-', "lifeguard", *argv], input="status\n", env=env,
+                              capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    if how == "full":
+        with open("/dev/full", "w") as full:
+            return subprocess.run(argv, input="status\n", env=env, stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60, check=False)
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before anything is written: EPIPE at the first line
+    try:
+        return subprocess.run(argv, input="status\n", env=env, stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    finally:
+        os.close(write)
+
+
+def test_help_that_cannot_be_written_is_not_a_success(isolated_env: dict[str, str]) -> None:
+    """argparse drops the error of a help it cannot write: ``--help > /dev/full`` said nothing,
+    with status 0."""
+    for argv in (["--help"], ["--version"], ["status", "--help"]):
+        full = _with_output("full", [str(LIFEGUARD), *argv], isolated_env)
+        assert (full.returncode, full.stderr) == (1, "lifeguard: cannot write its output (No space left on "
+                                                     "device); stopped.\n"), argv
+        gone = _with_output("pipe", [str(LIFEGUARD), *argv], isolated_env)
+        assert (gone.returncode, gone.stderr) == (141, ""), argv

@@ -18,8 +18,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
-from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, read_wav, speech_recognition
+from assistant.commands.files import InputRefused
+from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, speech_recognition
+from assistant.voice.recording import MAX_AUDIO_SECONDS, AudioRefused, open_recording
 
 # Loading this module loads SpeechRecognition, on purpose: its Recognizer asserts
 # ``isinstance(source, AudioSource)``, so the sources below must subclass that class, which
@@ -52,7 +53,7 @@ class _PacedStream:
         if source.closed or self.position >= len(data):
             return b""
         size = frames * SAMPLE_WIDTH
-        chunk = data[self.position : self.position + size]
+        chunk = bytes(data[self.position : self.position + size])
         self.position += len(chunk)
         if source.realtime:
             if source.started_at is None:
@@ -92,7 +93,8 @@ class WavSource(_SpeechRecognitionSource):
         self.SAMPLE_WIDTH = SAMPLE_WIDTH
         self.CHUNK = CHUNK
         self.stream: _PacedStream | None = None
-        self.data = b""
+        #: The files' audio at 16 kHz mono 16-bit, with the silences around them.
+        self.data: bytes | bytearray = b""
         #: (first byte, end byte) of each file in ``data``.
         self.spans: list[tuple[int, int]] = []
         self.started_at: float | None = None
@@ -101,26 +103,40 @@ class WavSource(_SpeechRecognitionSource):
         self.wake = threading.Event()  # set by close() to cut a paced wait short
 
     def load(self) -> None:
-        """Read and convert the files (raises ``AudioUnavailable`` naming a bad file)."""
-        parts = [_silence(self.leading_silence)]
-        at = len(parts[0])
-        self.spans = []
-        for i, path in enumerate(self.files):
+        """Read and convert the files (raises ``AudioUnavailable`` naming a bad file). Every
+        header is checked, and the files' length together bounded, before any is decoded; then
+        each is decoded a block at a time into one buffer (no copy of a whole file at its own
+        rate, nor of the whole input)."""
+        recordings = []
+        total = 0.0
+        for path in self.files:
             try:
-                open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
-                audio = read_wav(path)
+                recording = open_recording(path)
             except InputRefused as err:
                 raise AudioUnavailable(str(err)) from None
-            except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
-                raise AudioUnavailable(f"cannot read audio input {path}: {err or 'not a WAV file'}") from None
+            except AudioRefused as err:
+                raise AudioUnavailable(f"cannot read audio input {path}: {err}") from None
+            recordings.append(recording)
+            total += recording.seconds or 0.0
+            if total > MAX_AUDIO_SECONDS:
+                raise AudioUnavailable(_too_long(path))
+        data = bytearray(_silence(self.leading_silence))
+        most = len(data) + _bytes_of(MAX_AUDIO_SECONDS + self.gap * len(recordings))
+        self.spans = []
+        for i, recording in enumerate(recordings):
             if i:
-                parts.append(_silence(self.gap))
-                at += len(parts[-1])
-            parts.append(audio.get_raw_data(convert_rate=SAMPLE_RATE, convert_width=SAMPLE_WIDTH))
-            self.spans.append((at, at + len(parts[-1])))
-            at += len(parts[-1])
-        parts.append(_silence(self.trailing_silence))
-        self.data = b"".join(parts)
+                data += _silence(self.gap)
+            at = len(data)
+            try:
+                for block in recording.blocks():
+                    data += block
+                    if len(data) > most:  # FLAC files that did not say their length
+                        raise AudioUnavailable(_too_long(recording.path))
+            except AudioRefused as err:
+                raise AudioUnavailable(f"cannot read audio input {recording.path}: {err}") from None
+            self.spans.append((at, len(data)))
+        data += _silence(self.trailing_silence)
+        self.data = data
 
     def __enter__(self) -> WavSource:
         if not self.data:
@@ -213,5 +229,14 @@ class ArecordSource(_SpeechRecognitionSource):
                     pipe.close()
 
 
+def _bytes_of(seconds: float) -> int:
+    return int(seconds * SAMPLE_RATE) * SAMPLE_WIDTH
+
+
 def _silence(seconds: float) -> bytes:
-    return bytes(int(seconds * SAMPLE_RATE) * SAMPLE_WIDTH)
+    return bytes(_bytes_of(seconds))
+
+
+def _too_long(path: str) -> str:
+    minutes = MAX_AUDIO_SECONDS // 60
+    return f"the audio input runs over {minutes} minutes at {path}: play in at most {minutes} minutes in all"

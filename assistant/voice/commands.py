@@ -5,7 +5,10 @@ Everything heavy (pocketsphinx, speech_recognition, pyttsx3, the store) is impor
 command functions, so other subcommands start as fast as before.
 
 ``hear FILE.wav...``: decode each file as one spoken command; print its canonical form (nothing
-where no command was heard), or with ``--json`` one JSON list of ``{"file", "command"}``.
+where no command was heard), or with ``--json`` one JSON list of ``{"file", "command"}``. A file
+over ``recording.MAX_UTTERANCE_SECONDS`` is read a block at a time and cut at its pauses
+(``recording.utterances``); each utterance is decoded in turn, and its JSON entry says where it
+begins (``"at"``, seconds).
 
 ``listen``: a plain-text voice session, the demo without the full-screen app. Heard commands are
 printed as ``heard: <canonical>``, read back ("Alice swaps 2: bear and dog."), applied through
@@ -30,11 +33,13 @@ from assistant.commands import Command
 from assistant.config import Settings, settings_or_exit
 from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.voice.listener import Heard, ListenerState, Rejected
+from assistant.voice.recording import MAX_UTTERANCE_SECONDS
 
 if TYPE_CHECKING:
     from assistant.store import Session
     from assistant.voice.listener import Listener
-    from assistant.voice.protocols import AudioData, SpeechDecoder
+    from assistant.voice.protocols import SpeechDecoder
+    from assistant.voice.recording import Recording
     from assistant.voice.speaker import Speaker
 
 
@@ -67,49 +72,64 @@ def cmd_hear(args: argparse.Namespace) -> int:
 
 
 def _hear_files(make: Callable[[], SpeechDecoder | None], args: argparse.Namespace) -> int:
-    """Each file decoded and its command printed (or all as JSON): the exit status. The
-    recogniser is made at the first file that is audio (a model takes seconds to load; a
+    """Each file decoded and its commands printed (or all as JSON): the exit status. A file of
+    at most ``MAX_UTTERANCE_SECONDS`` is one utterance; a longer one is cut at its pauses and
+    each utterance heard in turn (its JSON entries say where each begins: ``"at"``, seconds).
+    The recogniser is made at the first file that is audio (a model takes seconds to load; a
     mistyped file name is answered at once)."""
-    results = []
+    from assistant.voice.recording import AudioRefused, utterances
+
+    results: list[dict[str, object]] = []
     status = 0
     recognizer: SpeechDecoder | None = None
     for path in args.files:
-        audio = _read_audio(path)
-        if audio is None:
+        recording = _open_recording(path)
+        if recording is None:
             status = 2
             continue
         if recognizer is None:
             recognizer = make()
             if recognizer is None:
                 return 2
-        decoded = recognizer.decode_audio(audio)
-        command = decoded.command.canonical if decoded.command else None
-        results.append({"file": path, "command": command})
-        if args.verbose and command is None:
-            print(f"{path}: no command ({decoded.reason}; heard {decoded.text!r})", file=sys.stderr)
-        if not args.json and command is not None:
-            print(command)
+        long = recording.seconds is None or recording.seconds > MAX_UTTERANCE_SECONDS
+        try:
+            for at, audio in utterances(recording.blocks()):
+                decoded = recognizer.decode(audio)
+                command = decoded.command.canonical if decoded.command else None
+                results.append({"file": path, "command": command} | ({"at": round(at, 2)} if long else {}))
+                if args.verbose and command is None:
+                    where = f" at {at:.1f} s" if long else ""
+                    print(f"{path}{where}: no command ({decoded.reason}; heard {decoded.text!r})", file=sys.stderr)
+                if not args.json and command is not None:
+                    print(command)
+        except AudioRefused as err:
+            _refused(path, err)
+            status = 2
     if args.json:
         print(json.dumps(results))
     return status
 
 
-def _read_audio(path: str) -> AudioData | None:
-    """The recording in ``path``; None, said on stderr, when it is refused or no audio file."""
-    from assistant.commands.files import MAX_AUDIO, InputRefused, open_input
+def _open_recording(path: str) -> Recording | None:
+    """The recording in ``path``, its header checked; None, said on stderr, when it is refused
+    or no audio file."""
+    from assistant.commands.files import InputRefused
     from assistant.commands.text import printable
-    from assistant.voice.recognizer import read_wav
+    from assistant.voice.recording import AudioRefused, open_recording
 
     try:
-        open_input(path, "audio file", MAX_AUDIO).close()  # a FIFO or /dev/zero: refused
-        return read_wav(path)
+        return open_recording(path)
     except InputRefused as err:
         print(f"lifeguard hear: {printable(str(err), 300)}", file=sys.stderr)
-    except (OSError, ValueError, AssertionError, EOFError, ZeroDivisionError) as err:
-        reason = "its sample rate is 0" if isinstance(err, ZeroDivisionError) else err or "unreadable"
-        print(f"lifeguard hear: {printable(path)}: not a WAV, AIFF or FLAC file ({reason}).",
-              file=sys.stderr)
+    except AudioRefused as err:
+        _refused(path, err)
     return None
+
+
+def _refused(path: str, err: Exception) -> None:
+    from assistant.commands.text import printable
+
+    print(f"lifeguard hear: {printable(path)}: not a recording to hear ({err}).", file=sys.stderr)
 
 
 def _current_game() -> tuple[Referee | None, str]:

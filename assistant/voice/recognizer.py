@@ -44,11 +44,9 @@ from assistant.commands import Command, ParseError, parse
 from assistant.voice.jsgf import GARBAGE_PREFIX, SpeechGrammar, build_grammar, garbage_words
 from assistant.voice.pcm import audioop
 from assistant.voice.protocols import AudioData, SpeechDecoder
+from assistant.voice.recording import SAMPLE_RATE, SAMPLE_WIDTH, open_recording
 from engine.deck import HAND_SIZE
 from engine.game import Game
-
-SAMPLE_RATE = 16000
-SAMPLE_WIDTH = 2
 
 #: Confidence below which a hypothesis is rejected (0..1); 0: the filler model alone decides
 #: (see the module docstring), and the confidence pass does not run.
@@ -86,6 +84,9 @@ NOT_SURE_REASON = "not sure it was a command"
 NO_COMMAND_REASON = "no command heard"
 NO_SPEECH_REASON = "no speech heard"
 TOO_SHORT_REASON = "too short to be a command"
+#: ``Decoded.reason`` of an utterance over ``recording.MAX_UTTERANCE_SECONDS`` (Whisper hears 30 s
+#: at once): speech that ran on without a pause.
+TOO_LONG_REASON = "too long to be one command: pause between commands"
 UNADDRESSED_REASONS = (TALK_REASON, NOT_SURE_REASON, NO_COMMAND_REASON, NO_SPEECH_REASON, TOO_SHORT_REASON)
 
 
@@ -485,55 +486,13 @@ def speech_recognition() -> Any:
     return sr
 
 
-#: The sample rates a recording may have (Hz). Below 4 kHz nothing above 2 kHz survives, where
-#: most of what tells consonants apart lies; no recorder writes speech that way (telephony's
-#: 8 kHz is the lowest rate in use). 384 kHz is the top rate of studio converters (DXD is 352.8
-#: kHz). A rate outside is a damaged or made-up header: 4294967295 Hz overflowed ``audioop``'s
-#: C int, and 1 Hz made a 200 KB file gigabytes once brought to 16 kHz.
-MIN_SAMPLE_RATE = 4_000
-MAX_SAMPLE_RATE = 384_000
-#: The longest recording read: an hour, about what ``assistant.commands.files.MAX_AUDIO`` holds
-#: at the 16 kHz mono the recognisers hear (a whole game recorded to be played in fits). That
-#: size limit alone does not bound the duration (a low rate packs more seconds into the same
-#: bytes), and the duration is what the 16 kHz copy costs.
-MAX_AUDIO_SECONDS = 60 * 60
-
-
 def read_wav(path: str) -> AudioData:
-    """A WAV/AIFF/FLAC file (any rate, mono or stereo) as SpeechRecognition ``AudioData``.
-
-    A last frame cut short (a recording cut mid-sample) is dropped. Raises ``ValueError`` (or
-    what SpeechRecognition raises: ``AssertionError`` for three channels, ``ZeroDivisionError``
-    for a rate of 0, ...) for a file that is not a recording to hear; its message, a clause, is
-    said after the file's name by ``lifeguard hear`` and the listener's audio input.
-    """
-    sr = speech_recognition()
-    with sr.AudioFile(path) as source:
-        rate = source.SAMPLE_RATE
-        if not MIN_SAMPLE_RATE <= rate <= MAX_SAMPLE_RATE:
-            raise ValueError(f"its sample rate, {rate} Hz, is not between {MIN_SAMPLE_RATE} "
-                             f"and {MAX_SAMPLE_RATE} Hz")
-        _drop_partial_frame(source.audio_reader)
-        recorded = sr.Recognizer().record(source)
-    seconds = len(recorded.frame_data) / (recorded.sample_rate * recorded.sample_width)
-    if seconds > MAX_AUDIO_SECONDS:
-        whole = int(seconds)
-        raise ValueError(f"it lasts {whole // 60} min {whole % 60} s, over the "
-                         f"{MAX_AUDIO_SECONDS // 60} minutes heard at most")
-    audio: AudioData = recorded
+    """A WAV/AIFF/FLAC file (any rate, mono or stereo) as SpeechRecognition ``AudioData`` at 16 kHz
+    mono 16-bit, read and checked by ``recording.open_recording`` (a last frame cut short is
+    dropped). Raises ``InputRefused`` (a sentence) or ``AudioRefused`` (a ``ValueError`` whose
+    message, a clause, is said after the file's name by ``lifeguard hear`` and the listener's
+    audio input) for a file that is not a recording to hear. The whole file is held: for a long
+    recording, ``open_recording(path).blocks()`` gives it a block at a time."""
+    raw = b"".join(open_recording(path).blocks())
+    audio: AudioData = speech_recognition().AudioData(raw, SAMPLE_RATE, SAMPLE_WIDTH)
     return audio
-
-
-def _drop_partial_frame(reader: Any) -> None:
-    """Make ``reader`` (``wave``'s or ``aifc``'s, as ``sr.AudioFile`` opened it) leave out a frame
-    cut short at the end of the file. Its bytes shifted every later sample: ``audioop`` refused
-    them (a traceback in ``hear``), and the listener, which plays files in one after another,
-    heard byte-shifted noise in every file after it."""
-    read = reader.readframes
-    size = reader.getsampwidth() * reader.getnchannels()
-
-    def readframes(count: int) -> bytes:
-        data: bytes = read(count)
-        return data[: len(data) - len(data) % size]
-
-    reader.readframes = readframes

@@ -70,10 +70,12 @@ from assistant.voice.recognizer import (
     NOT_SURE_REASON,
     SAMPLE_RATE,
     TALK_REASON,
+    TOO_LONG_REASON,
     TOO_SHORT_REASON,
     Decoded,
     RecognizerUnavailable,
 )
+from assistant.voice.recording import MAX_UTTERANCE_SECONDS
 from assistant.voice.whisper_model import (
     PACKAGED_MODEL_SHA256,
     Decoder,
@@ -772,6 +774,8 @@ class WhisperRecognizer:
 
             if seconds < 0.1:
                 return result("", None, TOO_SHORT_REASON)
+            if seconds > MAX_UTTERANCE_SECONDS:  # over Whisper's window once the tail is added
+                return result("", None, TOO_LONG_REASON)
             if not np.any(audio):
                 return result("", None, NO_COMMAND_REASON)
             # One BLAS thread: the decoder shares its big products (the output head, the cross

@@ -129,10 +129,15 @@ def room_tone(audio: np.ndarray, seconds: float | None = None) -> np.ndarray:
     if seconds <= 0 or len(audio) < 2 * window:
         return np.zeros(0, dtype=np.float32)
     hop = SAMPLE_RATE // 20
-    energy = np.concatenate([[0.0], np.cumsum(np.square(audio, dtype=np.float64))])
-    starts = np.arange(0, len(audio) - window + 1, hop)
-    energies = energy[starts + window] - energy[starts]
-    quietest = int(starts[np.argmin(energies)])
+    # The energy of each 50 ms block, then of each window (``window // hop`` blocks) as their
+    # sums: a few numbers per second of audio, where a running sum over every sample took 16
+    # bytes a sample (2 GB for an hour).
+    blocks = np.asarray(audio[: len(audio) // hop * hop], dtype=np.float32).reshape(-1, hop)
+    block_energy = np.einsum("ij,ij->i", blocks, blocks, dtype=np.float64)
+    energy = np.concatenate([[0.0], np.cumsum(block_energy)])
+    per_window = window // hop
+    energies = energy[per_window:] - energy[:-per_window]
+    quietest = int(np.argmin(energies)) * hop
     if not 0 < energies.min() < ROOM_TONE_MAX_LEVEL * energies.max():
         # Digital silence (the tail's own silence does as well), or no stretch quiet enough: a
         # piece of the speech repeated would be heard as more words, a noisy room's as talk.
@@ -175,7 +180,14 @@ def check_model_dir(path: Path, expected_sha256: str | None) -> None:
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
         raise ModelUnavailable(f"the Whisper model's config.json cannot be read ({err})") from None
-    if config.get("lang_ids") and len(config["lang_ids"]) > 1 and "suppress_ids" not in config:
+    if not isinstance(config, dict):
+        raise ModelUnavailable(f"the Whisper model's config.json in {path} is not a JSON object "
+                               "(a CTranslate2 model's settings)")
+    languages = config.get("lang_ids")
+    if languages is not None and not isinstance(languages, list):
+        raise ModelUnavailable(f"the Whisper model's config.json in {path} has lang_ids that are "
+                               "not a list")
+    if languages and len(languages) > 1 and "suppress_ids" not in config:
         raise ModelUnavailable(f"{path} is not a Whisper model")
 
 

@@ -101,7 +101,8 @@ def test_hear_a_missing_or_bad_file_is_one_sentence(tmp_path: Path, isolated_env
                      env={**isolated_env, "LIFEGUARD_CONFIG": str(config)})
     assert done.returncode == 2
     assert "There is no audio file " in done.stderr and "missing.wav." in done.stderr
-    assert "bad.wav: not a WAV" in done.stderr and "Traceback" not in done.stderr
+    assert "bad.wav: not a recording to hear (it is not a WAV, AIFF or FLAC file)." in done.stderr
+    assert "Traceback" not in done.stderr
     assert "Whisper" not in done.stderr and "PocketSphinx" not in done.stderr, done.stderr
 
 
