@@ -501,7 +501,7 @@ def test_the_table_names_a_bad_settings_file_safely(tmp_path: Path, isolated_env
 # --------------------------------------------------------------------------- where the output goes
 #: Every subcommand that prints, as a person would run it against the game of ``GAME``.
 PRINTING = [["replay", "GAME"], ["chat"], ["status"], ["history"], ["stats"], ["export"],
-            ["import", "--abandon-current", "GAME"], ["serve", "--port", "0"],
+            ["import", "--abandon-current", "--again", "GAME"], ["serve", "--port", "0"],
             ["hear", "--engine", "pocketsphinx", "--json", "--players", "ann", "ben", "cid", "--", "AUDIO"]]
 
 

@@ -129,7 +129,7 @@ def _open_recording(path: str) -> Recording | None:
 def _refused(path: str, err: Exception) -> None:
     from assistant.commands.text import printable
 
-    print(f"lifeguard hear: {printable(path)}: not a recording to hear ({err}).", file=sys.stderr)
+    print(f"lifeguard hear: {printable(path, 300)}: not a recording to hear ({err}).", file=sys.stderr)
 
 
 def _current_game() -> tuple[Referee | None, str]:
