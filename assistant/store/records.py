@@ -523,7 +523,7 @@ def read_command_file(
     for number, text in lines:
         problem = reader.read(number, text)
         if problem is not None:
-            problems = [f"line {number}: {problem}"]
+            problems = [_not_a_command_file(text) or f"line {number}: {problem}"]
             later = sum(1 for _ in lines)  # counted, not kept
             if later:
                 problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
@@ -533,6 +533,15 @@ def read_command_file(
     game = reader.finish()
     game.times = times
     return game
+
+
+def _not_a_command_file(first_refused: str | None) -> str | None:
+    """A sentence for a JSON file given where a command file is read (``export --format json``
+    or ``bgstats`` written out and imported back), whose first line is refused as a command."""
+    if first_refused is not None and first_refused.lstrip().startswith(("{", "[")):
+        return ("this is a JSON file (export --format json or bgstats), not a command file: "
+                "import reads what 'lifeguard export --format text' writes.")
+    return None
 
 
 class _HouseRulesComments(list[str]):
@@ -711,7 +720,7 @@ def _same_game(store: GameStore, imported: Imported) -> GameRow | None:
     """The stored game that is ``imported``, if there is one (the newest)."""
     commands = _compared_commands([e.command for e in imported.entries])
     for row in store.games(newest_first=True):
-        if row.damage is not None or row.players != imported.players:
+        if row.damage is not None or _folded(row.players) != _folded(imported.players):
             continue
         if imported.times is not None and not dates.same_instant(row.started, imported.times.started):
             continue
@@ -721,14 +730,20 @@ def _same_game(store: GameStore, imported: Imported) -> GameRow | None:
     return None
 
 
+def _folded(names: Iterable[str]) -> tuple[str, ...]:
+    """Names as the game tells them apart: 'Bob' and 'BOB' are one player (and ``stats`` counts
+    them as one), so a copy with its names in other capitals is the same game."""
+    return tuple(name_key(name) for name in names)
+
+
 def _compared_commands(commands: list[str]) -> list[str]:
-    """A game's commands as two copies of it are compared: as written (a name typed in another
-    case makes another file), without the start player after 'new game' (a file naming none
-    has one drawn by lot at each import; the turns that follow say who started whenever it
-    matters)."""
+    """A game's commands as two copies of it are compared: in any case (a name typed in
+    other capitals is the same player), without the start player after 'new game' (a file
+    naming none has one drawn by lot at each import; the turns that follow say who started
+    whenever it matters)."""
     if len(commands) > 1 and commands[1].endswith(" starts"):
-        return commands[:1] + commands[2:]
-    return commands
+        commands = commands[:1] + commands[2:]
+    return [name_key(command) for command in commands]
 
 
 def played_at(imported: Imported) -> str:

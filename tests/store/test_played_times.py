@@ -152,3 +152,32 @@ def test_a_wrong_time_is_refused_in_a_sentence_and_nothing_is_written(
     assert "was not imported" in out.stderr and said in out.stderr
     assert "delete" in out.stderr  # what to do
     assert list(data.iterdir()) == []
+
+
+def test_the_same_game_with_its_names_in_other_capitals_is_the_same_game(
+    env, data: Path, tmp_path: Path
+) -> None:
+    """'Carol' and 'CAROL' are one player to the game and to stats: a copy of the file with its
+    names in other capitals is refused as the game it is (it was imported as a second game,
+    and stats counted it twice)."""
+    path = tmp_path / "claims.txt"
+    path.write_text("\n".join(CLAIMS) + "\n")
+    assert lifeguard(env, "import", str(path)).returncode == 0
+    shouted = tmp_path / "shouted.txt"
+    shouted.write_text(path.read_text().replace("alice", "ALICE").replace("carol", "Carol"))
+    again = lifeguard(env, "import", str(shouted))
+    assert again.returncode == 1 and "already as game 1" in again.stderr, again.stderr
+    assert {s["games"] for s in json.loads(lifeguard(env, "stats", "--json").stdout)} == {1}
+
+
+def test_a_json_export_given_to_import_is_named_for_what_it_is(env, data: Path, tmp_path: Path) -> None:
+    """The JSON export given to import: a sentence that says so and what import reads, not
+    'line 1: Say a command, or 'help' to hear them'."""
+    played_long_ago(env, data, 53)
+    for form in ("json", "bgstats"):
+        path = tmp_path / f"game.{form}"
+        assert lifeguard(env, "export", "1", "--format", form, "-o", str(path)).returncode == 0
+        refused = lifeguard(elsewhere(env, tmp_path), "import", str(path))
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr
+        assert "this is a JSON file" in refused.stderr and "--format text" in refused.stderr
+        assert "Say a command" not in refused.stderr
