@@ -350,13 +350,17 @@ LAYOUT = """(() => {
 })()"""
 
 
-@pytest.mark.parametrize(("width", "height", "text"), [
-    (390, 844, 16), (390, 844, 32), (320, 640, 16), (320, 640, 32), (844, 390, 32),
-    (1280, 800, 32)],
-    ids=["phone", "phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%"])
+@pytest.mark.parametrize(("width", "height", "text", "game"), [
+    (390, 844, 16, finished_game), (390, 844, 32, finished_game), (320, 640, 16, finished_game),
+    (320, 640, 32, finished_game), (844, 390, 32, finished_game), (1280, 800, 32, finished_game),
+    (320, 640, 32, round_ended), (1280, 800, 32, round_ended)],
+    ids=["phone", "phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%",
+         "round-ended-320px-200%", "round-ended-laptop-200%"])
 def test_large_text_and_a_narrow_screen_overlap_nothing(
-        serve, data: Path, browser: DevTools, width: int, height: int, text: int) -> None:
-    finished_game(data)  # the longest names in the header, every row full, a full sheet
+        serve, data: Path, browser: DevTools, width: int, height: int, text: int, game) -> None:
+    # finished: the longest names in the header, the places, the last round's result, a full
+    # sheet; round ended: its result above every row to enter
+    game(data)
     served = serve()
     browser.size(width, height)
     browser.text_size(text)

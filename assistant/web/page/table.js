@@ -324,6 +324,7 @@
     var box = $("result-box");
     var ended = justEnded(state);
     box.hidden = !ended;
+    if (ended) { document.body.dataset.result = "shown"; } else { delete document.body.dataset.result; }
     if (!ended) { return; }
     setText($("result-title"), "Round " + ended.round + " result");
     var sudden = ended.sudden_death;
