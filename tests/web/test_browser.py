@@ -8,6 +8,7 @@ import html
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from tests.web.browser import (
     DEMO_SEED,
     PHONE,
     ROUND_ONE_ENDS,
+    DevTools,
     chromium,
     dump_dom,
     png_size,
@@ -183,6 +185,7 @@ def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
     assert section(dom, "result-box")[0] is False and section(dom, "rows-box")[0] is True
     shot = tmp_path / "round.png"
     screenshot(served.url, shot, tmp_path / "profile")
+    assert png_size(shot) == PHONE
 
 
 def test_an_imported_games_announcements_show_each_command_once(
@@ -209,3 +212,34 @@ def state_of(served) -> dict:
     status, _, body = served.get("/state.json")
     assert status == 200
     return json.loads(body)
+
+
+def test_an_open_page_shows_the_result_when_the_round_ends_and_drops_it_at_the_next_row(
+        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """Followed live (the events, not a reload): the hand that ends round 1 brings its result
+    in; round 2's first row takes it away again."""
+    lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
+    play(data, lines[:ROUND_ONE_ENDS - 1])
+    served = serve()
+    browser = DevTools(tmp_path / "profile")
+    shown = "!document.getElementById('result-box').hidden"
+    try:
+        browser.open(served.url, ready="document.getElementById('link').dataset.state === 'live'")
+        assert browser.evaluate(shown) is False
+        chat_jsonl(env, [lines[ROUND_ONE_ENDS - 1]])  # the last hand of round 1
+        wait_until(browser, shown)
+        assert browser.evaluate("document.getElementById('result-title').textContent") \
+            == "Round 1 result"
+        assert browser.evaluate("document.querySelectorAll('#result li').length") == DEMO_PLAYERS
+        chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
+        wait_until(browser, "!(" + shown + ")")
+        assert browser.evaluate("document.getElementById('rows-box').hidden") is False
+    finally:
+        browser.close()
+
+
+def wait_until(browser: DevTools, condition: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not browser.evaluate(f"Boolean({condition})"):
+        assert time.monotonic() < deadline, f"not within {timeout} s: {condition}"
+        time.sleep(0.05)
