@@ -2,7 +2,10 @@
 
 ``assistant.cli`` declares the subcommand and its options and calls ``cmd_serve``; the web
 libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay`` stay light. The first line printed is
-exactly ``Serving the table at http://HOST:PORT/?t=TOKEN`` (scripts and tests read it).
+exactly ``Serving the table at http://HOST:PORT/?t=TOKEN`` (scripts and tests read it). The
+next says who can open it: without ``--lan`` this computer only, and how to reach phones; with
+``--lan`` anyone on the network, and in a terminal the link follows as a QR code to scan (only
+there: a code for 127.0.0.1 would send a phone to itself).
 """
 
 from __future__ import annotations
@@ -12,6 +15,11 @@ import sys
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
+
+#: Said under the link without ``--lan``: 127.0.0.1 is every device's own address.
+LOCAL_ONLY = ("This link works on this computer only: a phone cannot open it. For phones on the "
+              "same Wi-Fi, stop with Ctrl+C and start 'lifeguard serve --lan', which also shows "
+              "a QR code to scan.")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -36,7 +44,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.lan:
         print(LAN_WARNING)
         if sys.stdout.isatty():
+            print("Scan this code with a phone's camera to follow the game:")
             print(ansi(qr_lines(server.url)))
+    else:
+        print(LOCAL_ONLY)
     print("Read only: nothing can be changed through it. Ctrl+C stops serving.", flush=True)
     server.run()
     return 0

@@ -4,9 +4,10 @@
 runs a Starlette app on uvicorn, either in the calling thread (``run``: the command line, Ctrl+C
 stops it) or on a thread of its own (``start``/``stop``: the table, whose UI loop is never
 blocked). The app answers GET only, and only with the start's random token in the query string
-(``?t=``, compared in constant time); anything else is 404 (405 for another method with the
-token). Every answer carries a Content-Security-Policy that allows the page's own script and
-style only, and no CORS header, and nothing answers with a redirect. A watch task polls the
+(``?t=``, compared in constant time); anything else is 404, a short page saying to scan the
+code at the table (405 for another method with the token). Every answer carries a
+Content-Security-Policy that allows the page's own script and style only, and no CORS header,
+and nothing answers with a redirect. A watch task polls the
 store (``TableWatch.poll`` off the event loop, every ``poll_interval`` seconds; it follows the file
 at the store's path) and sends each change to every open ``/events`` stream. Connections are
 bounded by ``assistant.web.guard``: a deadline for each request's header, an idle deadline, a cap
@@ -69,6 +70,18 @@ STATIC_CACHE = "private, max-age=86400, immutable"
 #: Compressed when the client accepts it and the answer is at least this big (the event stream
 #: never: each event must arrive when it is sent).
 GZIP_MIN_SIZE = 500
+#: Every address without the link's token: what a person who typed the address, or kept an old
+#: link, needs to know (nothing about the game, the token or the server). The same for all.
+NO_LINK_PAGE = (
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    "<title>Lifeguard: scan the code at the table</title>\n</head>\n<body>\n"
+    "<h1>Scan the code at the table</h1>\n"
+    "<p>This address only works with the link the table shows: scan the QR code on the "
+    "table's screen with your phone's camera, or open the link printed beside it.</p>\n"
+    "<p>A link stops working when the table stops serving; then scan the new code.</p>\n"
+    "</body>\n</html>\n"
+)
 LAN_WARNING = ("Anyone on this network who has the link can watch the game (nothing can be "
                "changed through it); the link changes every time the server starts.")
 
@@ -341,7 +354,7 @@ class TokenGate:
             await send(message)
 
         if not has_token(scope.get("query_string", b""), self.token):
-            await plain(send_with_headers, 404, "Not found.")
+            await plain(send_with_headers, 404, NO_LINK_PAGE, content_type=b"text/html; charset=utf-8")
         elif scope["method"] not in ("GET", "HEAD"):
             await plain(send_with_headers, 405, "This page can only be read.",
                         [(b"allow", b"GET, HEAD")])
@@ -364,10 +377,11 @@ def with_security_headers(headers: list) -> list:
     return [*headers, *SECURITY_HEADERS, *([] if cached else [NO_STORE])]
 
 
-async def plain(send: Callable, status: int, text: str, headers: list | None = None) -> None:
+async def plain(send: Callable, status: int, text: str, headers: list | None = None,
+                content_type: bytes = b"text/plain; charset=utf-8") -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", content_type),
                             (b"content-length", str(len(body)).encode()), *(headers or [])]})
     await send({"type": "http.response.body", "body": body})
 

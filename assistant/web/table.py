@@ -34,6 +34,7 @@ from assistant.store.db import data_dir as default_data_dir
 from assistant.store.session import rebuild
 from engine.deck import COPIES
 from engine.game import Game
+from engine.words import plural
 
 #: How many announcements ``/state.json`` carries (the page shows the last five).
 RECENT = 10
@@ -268,7 +269,8 @@ def parse_once(text: str, players: tuple[str, ...] | None) -> Command:
 
 def score_sheet(game: Game | None) -> list[dict]:
     """Per round ended: each player's points, lives lost and lives left (players already out
-    before the round are left out of it)."""
+    before the round are left out of it), and a sudden death's claimant and animal (``animals``:
+    its plural, as the page says it)."""
     if game is None:
         return []
     lives = {p: 5 for p in game.players}
@@ -284,7 +286,8 @@ def score_sheet(game: Game | None) -> list[dict]:
         sudden = ended.sudden_death
         sheet.append({
             "round": ended.round,
-            "sudden_death": {"player": sudden[0], "animal": sudden[1].value} if sudden else None,
+            "sudden_death": {"player": sudden[0], "animal": sudden[1].value,
+                             "animals": plural(sudden[1], 2)} if sudden else None,
             "players": rows,
         })
     return sheet

@@ -24,6 +24,8 @@ from pathlib import Path
 PHONE = (390, 844)
 #: What the demo game of the README shows: seed 3, four players, round 3 after a knock.
 DEMO_SEED, DEMO_PLAYERS, DEMO_LINES = 3, 4, 48
+#: In that game, the lines up to the end of round 1 (Dave's hand ends it: 2 lives lost).
+ROUND_ONE_ENDS = 18
 
 
 def chromium() -> str | None:

@@ -23,7 +23,15 @@ from pathlib import Path
 import pytest
 
 from assistant.colours import ANIMAL_COLOURS
-from tests.web.browser import AXE, DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, DevTools, chromium
+from tests.web.browser import (
+    AXE,
+    DEMO_LINES,
+    DEMO_PLAYERS,
+    DEMO_SEED,
+    ROUND_ONE_ENDS,
+    DevTools,
+    chromium,
+)
 from tests.web.conftest import Served, game_lines, play
 
 if (chromium() is None or not AXE.exists()) and not os.environ.get("CI"):
@@ -73,6 +81,11 @@ def demo_game(data: Path) -> None:
     play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
 
 
+def round_ended(data: Path) -> None:
+    """Round 1 just ended, no row of round 2 entered yet: the round's result is shown."""
+    play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:ROUND_ONE_ENDS])
+
+
 def rows_to_enter(data: Path) -> None:
     """A new game: the rows not entered yet (the cards say so)."""
     play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:3])
@@ -82,8 +95,8 @@ def no_game(data: Path) -> None:
     """An empty store: the page says there is no game yet."""
 
 
-@pytest.mark.parametrize("game", [demo_game, finished_game, rows_to_enter, no_game],
-                         ids=["under-way", "finished", "rows-to-enter", "no-game"])
+@pytest.mark.parametrize("game", [demo_game, finished_game, round_ended, rows_to_enter, no_game],
+                         ids=["under-way", "finished", "round-ended", "rows-to-enter", "no-game"])
 def test_axe_finds_nothing_at_either_size_light_or_dark_sheet_open_or_closed(
         serve, data: Path, browser: DevTools, game) -> None:
     game(data)
@@ -337,13 +350,17 @@ LAYOUT = """(() => {
 })()"""
 
 
-@pytest.mark.parametrize(("width", "height", "text"), [
-    (390, 844, 16), (390, 844, 32), (320, 640, 16), (320, 640, 32), (844, 390, 32),
-    (1280, 800, 32)],
-    ids=["phone", "phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%"])
+@pytest.mark.parametrize(("width", "height", "text", "game"), [
+    (390, 844, 16, finished_game), (390, 844, 32, finished_game), (320, 640, 16, finished_game),
+    (320, 640, 32, finished_game), (844, 390, 32, finished_game), (1280, 800, 32, finished_game),
+    (320, 640, 32, round_ended), (1280, 800, 32, round_ended)],
+    ids=["phone", "phone-200%", "320px", "320px-200%", "sideways-200%", "laptop-200%",
+         "round-ended-320px-200%", "round-ended-laptop-200%"])
 def test_large_text_and_a_narrow_screen_overlap_nothing(
-        serve, data: Path, browser: DevTools, width: int, height: int, text: int) -> None:
-    finished_game(data)  # the longest names in the header, every row full, a full sheet
+        serve, data: Path, browser: DevTools, width: int, height: int, text: int, game) -> None:
+    # finished: the longest names in the header, the places, the last round's result, a full
+    # sheet; round ended: its result above every row to enter
+    game(data)
     served = serve()
     browser.size(width, height)
     browser.text_size(text)

@@ -5,18 +5,24 @@ screenshot is taken. Skipped only where chromium is missing outside CI; in CI it
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from assistant.referee import Referee
+from engine.game import places as engine_places
+from tests.store.conftest import chat_jsonl, lifeguard
 from tests.web.browser import (
     DEMO_LINES,
     DEMO_PLAYERS,
     DEMO_SEED,
     PHONE,
+    ROUND_ONE_ENDS,
+    DevTools,
     chromium,
     dump_dom,
     png_size,
@@ -90,3 +96,150 @@ def test_hostile_text_is_shown_as_text_in_the_browser(serve, data: Path, tmp_pat
     assert "<img" not in said and "<script" not in said  # no element was made from it
     assert html.escape(HOSTILE, quote=False) in said  # the text itself, escaped by the DOM
     assert dom.count("<script") == 2  # table.js and the state's JSON data block
+
+
+# --------------------------------------------------------------------------- a new group's view
+def section(dom: str, box: str) -> tuple[bool, str]:
+    """Whether the section ``box`` is shown (no ``hidden``), and its inside."""
+    found = re.search(rf'<section id="{box}"([^>]*)>(.*?)</section>', dom, re.S)
+    assert found is not None, box
+    return "hidden" not in found.group(1), found.group(2)
+
+
+def items(fragment: str) -> list[list[str]]:
+    """Each list item's spans' text (one list per ``<li>``)."""
+    return [[" ".join(text_of(span)) for span in re.findall(r"<span[^>]*>(.*?)</span>", li)]
+            for li in re.findall(r"<li[^>]*>(.*?)</li>", fragment, re.S)]
+
+
+SUDDEN_DEATHS = ["new game ann bob cy", *["ann has all cats"] * 5]
+
+
+@pytest.mark.parametrize("lines", [SUDDEN_DEATHS, game_lines(DEMO_SEED, players=DEMO_PLAYERS)],
+                         ids=["sudden-deaths-before-any-row", "played-out"])
+def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
+        serve, data: Path, tmp_path: Path, lines: list[str]) -> None:
+    """The finished page: the winner in big type, the final places (ties share one), the last
+    round's result; no rows of "?" (a sudden death can end a game before any row is entered)
+    and nothing a phone cannot do ("'new game' to play again")."""
+    play(data, lines)
+    referee = Referee(confirm_new_game=False)
+    for line in lines:
+        assert referee.handle(line).ok
+    game = referee.game
+    assert game.is_over
+    dom = dump_dom(serve().url, tmp_path / "profile")
+    header = " ".join(text_of(re.search(r'<header id="top">(.*?)</header>', dom, re.S).group(1)))
+    assert f"{game.winners[0].title()} wins!" in header
+    assert f"Game over after {game.round} rounds." in header and "new game" not in header
+    shown, places = section(dom, "places-box")
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+    expected = [[ordinal[n], p.title(), *(["winner"] if p in game.winners else [])]
+                for p, n in engine_places(game)]
+    assert shown and items(places) == expected and len(expected) == len(game.players)
+    shown, rows = section(dom, "rows-box")
+    assert not shown  # neither the last rows nor rows of "?": the places take their place
+    shown, result = section(dom, "result-box")
+    last = game.rounds[-1]
+    assert shown and f"Round {last.round} result" in " ".join(text_of(result))
+    said = {line[0]: line[1] for line in items(result)}
+    assert said == {p.title(): "is out" if last.lives[p] == 0 else
+                    f"loses {last.losses[p]} li{'fe' if last.losses[p] == 1 else 'ves'}"
+                    if last.losses[p] else "loses no life" for p in last.losses}
+    if last.sudden_death:
+        assert "Sudden death: Ann has all cats." in result
+    shot = tmp_path / "over.png"
+    screenshot(serve().url, shot, tmp_path / "profile")
+    assert png_size(shot) == PHONE
+
+
+def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
+        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """Round 1 just ended: who lost how many lives, a line each, most first, above the rows of
+    round 2; the long announcement a sentence a line. Gone once round 2's first row is in."""
+    lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
+    play(data, lines[:ROUND_ONE_ENDS])
+    referee = Referee(confirm_new_game=False)
+    for line in lines[:ROUND_ONE_ENDS]:
+        assert referee.handle(line).ok
+    ended = referee.game.rounds[0]
+    assert referee.game.round == 2 and ended.losses
+    served = serve()
+    dom = dump_dom(served.url, tmp_path / "profile")
+    shown, result = section(dom, "result-box")
+    assert shown and "Round 1 result" in " ".join(text_of(result))
+    order = sorted(ended.losses, key=lambda p: (-ended.losses[p], referee.game.players.index(p)))
+    expected = [[p.title(), f"loses {ended.losses[p]} li{'fe' if ended.losses[p] == 1 else 'ves'}"
+                 if ended.losses[p] else "loses no life",
+                 f"{ended.points[p]} points · {ended.lives[p]} lives left"] for p in order]
+    assert items(result) == expected
+    assert dom.index('id="result-box"') < dom.index('id="rows-box"')  # seen before the rows
+    # the hand that ended the round: its announcement a sentence a line, nothing lost
+    newest = re.search(r'<ol id="said" class="said"><li[^>]*>(.*?)</li>', dom, re.S).group(1)
+    parts = [" ".join(text_of(s)) for s in re.findall(r'<span class="line">(.*?)</span>', newest)]
+    said = state_of(served)["announcements"][0]["said"]
+    assert len(parts) >= 6 and " ".join(parts) == said and parts[0].startswith("Dave has")
+    chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
+    assert lines[ROUND_ONE_ENDS].startswith("row ")
+    dom = dump_dom(served.url, tmp_path / "profile")
+    assert section(dom, "result-box")[0] is False and section(dom, "rows-box")[0] is True
+    shot = tmp_path / "round.png"
+    screenshot(served.url, shot, tmp_path / "profile")
+    assert png_size(shot) == PHONE
+
+
+def test_an_imported_games_announcements_show_each_command_once(
+        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """An imported game was not announced here (``said`` is empty): each command is shown
+    once, not as the announcement and again as its command."""
+    lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES]
+    commands = tmp_path / "game.txt"
+    commands.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = lifeguard(env, "import", str(commands))
+    assert done.returncode == 0, done.stderr
+    served = serve()
+    announced = state_of(served)["announcements"][:5]
+    assert [a["said"] for a in announced] == [""] * 5  # what an import stores
+    dom = dump_dom(served.url, tmp_path / "profile")
+    listed = re.search(r'<ol id="said" class="said">(.*?)</ol>', dom, re.S).group(1)
+    assert items(listed) == [[a["command"]] for a in announced]
+    for a in announced:
+        assert " ".join(text_of(listed)).count(a["command"]) == sum(
+            b["command"] == a["command"] for b in announced)
+
+
+def state_of(served) -> dict:
+    status, _, body = served.get("/state.json")
+    assert status == 200
+    return json.loads(body)
+
+
+def test_an_open_page_shows_the_result_when_the_round_ends_and_drops_it_at_the_next_row(
+        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+    """Followed live (the events, not a reload): the hand that ends round 1 brings its result
+    in; round 2's first row takes it away again."""
+    lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
+    play(data, lines[:ROUND_ONE_ENDS - 1])
+    served = serve()
+    browser = DevTools(tmp_path / "profile")
+    shown = "!document.getElementById('result-box').hidden"
+    try:
+        browser.open(served.url, ready="document.getElementById('link').dataset.state === 'live'")
+        assert browser.evaluate(shown) is False
+        chat_jsonl(env, [lines[ROUND_ONE_ENDS - 1]])  # the last hand of round 1
+        wait_until(browser, shown)
+        assert browser.evaluate("document.getElementById('result-title').textContent") \
+            == "Round 1 result"
+        assert browser.evaluate("document.querySelectorAll('#result li').length") == DEMO_PLAYERS
+        chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
+        wait_until(browser, "!(" + shown + ")")
+        assert browser.evaluate("document.getElementById('rows-box').hidden") is False
+    finally:
+        browser.close()
+
+
+def wait_until(browser: DevTools, condition: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not browser.evaluate(f"Boolean({condition})"):
+        assert time.monotonic() < deadline, f"not within {timeout} s: {condition}"
+        time.sleep(0.05)

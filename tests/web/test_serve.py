@@ -41,6 +41,7 @@ def test_the_first_line_is_the_link_and_every_start_has_its_own_token(serve, dat
 def test_without_the_token_every_path_is_404(serve, data: Path) -> None:
     play(data, game_lines(1)[:6])
     served = serve()
+    answers = set()
     for path in (*PATHS, "/favicon.ico", "/nothing", "/state.json/"):
         for token in (None, "", served.token[:-1], served.token + "x", served.token.upper(),
                       "%00" + served.token):
@@ -48,6 +49,15 @@ def test_without_the_token_every_path_is_404(serve, data: Path) -> None:
             assert status == 404, (path, token, status)
             assert served.token.encode() not in body
             assert b"players" not in body
+            answers.add((headers["content-type"], body))
+    # one page for every address and every wrong token (nothing about either): it says what to do
+    assert len(answers) == 1
+    content_type, body = answers.pop()
+    assert content_type == "text/html; charset=utf-8"
+    page = body.decode()
+    assert '<meta name="viewport"' in page  # read at a phone's size, not as a tiny desktop page
+    assert "scan the QR code on the table's screen" in page and "open the link" in page
+    assert "Not found" not in page and "<script" not in page and "http" not in page
     for path in PATHS[:2] + PATHS[3:]:
         assert served.get(path)[0] == 200, path
 
@@ -269,6 +279,72 @@ def test_a_port_in_use_is_a_sentence(serve, env: dict[str, str]) -> None:
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert f"Port {served.port} is already in use" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_lan_it_says_the_link_is_for_this_computer_and_how_to_reach_phones(
+        serve) -> None:
+    served = serve()
+    assert served.process.stdout is not None
+    second = served.process.stdout.readline()
+    assert second.startswith("This link works on this computer only: a phone cannot open it.")
+    assert "'lifeguard serve --lan'" in second and "QR code" in second
+
+
+def in_a_terminal(env: dict[str, str], *args: str) -> str:
+    """What ``lifeguard serve --port 0 ARGS`` prints to a terminal (a pseudo-terminal) up to
+    its last line before serving; the server is stopped then."""
+    import os
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "assistant.cli", "serve", "--port", "0",
+                                *args], stdout=follower, stderr=follower, stdin=subprocess.DEVNULL,
+                               env=env)
+    os.close(follower)
+    out = b""
+    deadline = time.monotonic() + 30
+    try:
+        while b"Ctrl+C stops serving" not in out and b"lifeguard:" not in out:
+            assert time.monotonic() < deadline, out
+            if select.select([leader], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the process ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                out += chunk
+    finally:
+        process.terminate()
+        process.wait(10)
+        os.close(leader)
+    return out.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def qr_rows(text: str) -> list[str]:
+    """The lines drawn black on white (the QR code's escape codes)."""
+    return [line for line in text.splitlines() if "\x1b[30;47m" in line]
+
+
+def test_in_a_terminal_lan_shows_a_qr_code_and_without_lan_none(env: dict[str, str]) -> None:
+    """A QR code where a phone can use it: with --lan. Without it the link is 127.0.0.1, every
+    phone's own address, so no code is drawn, and the text says how to reach phones."""
+    local = in_a_terminal(env)
+    assert local.startswith("Serving the table at http://127.0.0.1:")
+    assert "this computer only" in local and qr_rows(local) == []
+    lan = in_a_terminal(env, "--lan")
+    if "no local network" in lan:  # a machine on no network: said in a sentence, no code
+        assert "Traceback" not in lan
+        return
+    link = re.search(r"Serving the table at (\S+)", lan).group(1)
+    assert not link.startswith("http://127.") and "this computer only" not in lan
+    drawn = qr_rows(lan)
+    assert len(drawn) >= 10 and "Scan this code" in lan
+    from assistant.web.qr import qr_lines
+
+    assert [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in drawn] == qr_lines(link)  # the link's
+    assert lan.index("Scan this code") < lan.index(drawn[0]) < lan.index("Ctrl+C stops serving")
 
 
 def test_lan_says_who_can_watch(serve, env: dict[str, str]) -> None:

@@ -113,6 +113,10 @@
     // "Bob's turn: swap or knock." under "Bob's turn" in big type (and "Round 2: enter row 1."
     // under "Round 2"): say the rest only.
     var expecting = (state.expecting || "").replace(/^([^:]*turn|Round \d+): /, "");
+    // The table's "'new game' to play again" is for the table: a phone only watches.
+    if (state.phase === "game_over") {
+      expecting = "Game over after " + (state.round === 1 ? "1 round." : state.round + " rounds.");
+    }
     setText($("expecting"), expecting.charAt(0).toUpperCase() + expecting.slice(1));
     document.body.dataset.phase = state.phase;
     var game = state.game;
@@ -216,6 +220,9 @@
   }
 
   function drawRows(state) {
+    // At the end of the game the places and the last round's result take the rows' place
+    // (a sudden death may end it before any row was entered).
+    $("rows-box").hidden = state.phase === "game_over";
     var rows = state.rows || [];
     var points = state.points || {};
     var items = state.phase === "no_game" ? [] : ROW_SIZES.map(function (size, i) {
@@ -230,9 +237,9 @@
     var items = (state.announcements || []).slice(0, 5);
     var seen = {};
     var keyed = items.map(function (a) {
-      var text = (a.said || a.command) + "\n" + a.command;
+      var text = a.said + "\n" + a.command;
       seen[text] = (seen[text] || 0) + 1;
-      return { text: a.said || a.command, command: a.command, key: text + "\n" + seen[text] };
+      return { said: a.said, command: a.command, key: text + "\n" + seen[text] };
     });
     if (!keyed.length) {
       keyed = [{ quiet: state.phase === "no_game" ? "Nothing yet." : "…", key: "quiet" }];
@@ -242,7 +249,17 @@
     patch(list, keyed, function (a) { return a.key; }, function (a) { return a.key; }, function (a) {
       if (a.quiet) { return el("li", "quiet", a.quiet); }
       var item = el("li");
-      item.appendChild(el("span", "text", a.text));
+      if (!a.said) {  // nothing was said for it (an imported game): the command, once
+        item.appendChild(el("span", "text", a.command));
+        return item;
+      }
+      var text = el("span", "text");
+      sentences(a.said).forEach(function (line, i) {
+        // a space between the lines, for copying and for the text as a whole (not drawn)
+        if (i) { text.appendChild(document.createTextNode(" ")); }
+        text.appendChild(el("span", "line", line));
+      });
+      item.appendChild(text);
       item.appendChild(el("span", "command", a.command));
       return item;
     });
@@ -250,6 +267,12 @@
     if (fresh && list.firstChild && before.indexOf(list.firstChild) < 0) {
       list.firstChild.classList.add("fresh");
     }
+  }
+
+  // An announcement a sentence a line (a round's end says eight or more). Names are one word of
+  // letters, so a full stop followed by a capital ends a sentence.
+  function sentences(text) {
+    return text.replace(/([.!?])\s+(?=[A-Z0-9])/g, "$1\u0000").split("\u0000");
   }
 
   // Each new announcement once, in the polite status region: added as a paragraph of its own
@@ -264,6 +287,78 @@
   function spoken(event) {
     if (event.kind === "undo") { return "Taken back: " + event.command + "."; }
     return event.said || event.command || "";
+  }
+
+  // ------------------------------------------------------------------ the round's result
+  // The round that just ended, from the score sheet: from its end until the next round's first
+  // row is entered, and at the end of the game; null otherwise.
+  function justEnded(state) {
+    var sheet = state.sheet || [];
+    var last = sheet[sheet.length - 1];
+    if (!last) { return null; }
+    if (state.phase === "game_over") { return last; }
+    var noRow = (state.rows || []).every(function (r) { return !r; });
+    return state.phase === "rows" && noRow && last.round === state.round - 1 ? last : null;
+  }
+
+  function out(s) { return s.lives === 0 ? 1 : 0; }
+
+  function lives(n) { return n === 1 ? "1 life" : n + " lives"; }
+
+  // One line a player: what the round did to them in big words, the points and lives left small.
+  function resultItem(s) {
+    var item = el("li", out(s) ? "out" : (s.lost ? "lost" : "kept"));
+    item.appendChild(el("span", "name", title(s.name)));
+    var what = out(s) ? "is out" : (s.lost ? "loses " + lives(s.lost) : "loses no life");
+    item.appendChild(el("span", "what", what));
+    var detail = [];
+    if (s.points !== null && s.points !== undefined) {
+      detail.push(s.points === 1 ? "1 point" : s.points + " points");
+    }
+    detail.push(out(s) ? "lost " + lives(s.lost) : lives(s.lives) + " left");
+    item.appendChild(el("span", "detail", detail.join(" · ")));
+    return item;
+  }
+
+  function drawResult(state) {
+    var box = $("result-box");
+    var ended = justEnded(state);
+    box.hidden = !ended;
+    if (ended) { document.body.dataset.result = "shown"; } else { delete document.body.dataset.result; }
+    if (!ended) { return; }
+    setText($("result-title"), "Round " + ended.round + " result");
+    var sudden = ended.sudden_death;
+    var note = $("result-note");
+    setText(note, sudden ? "Sudden death: " + title(sudden.player) + " has all " +
+      (sudden.animals || sudden.animal) + "." : "");
+    note.hidden = !sudden;
+    // Who went out first, then who lost most; the seating order among equals.
+    var order = ended.players.map(function (s, i) { return { s: s, i: i }; });
+    order.sort(function (a, b) {
+      return (out(b.s) - out(a.s)) || (b.s.lost - a.s.lost) || (a.i - b.i);
+    });
+    patch($("result"), order.map(function (o) { return o.s; }),
+      function (s) { return ended.round + " " + s.name; }, JSON.stringify, resultItem);
+  }
+
+  var ORDINALS = { 1: "1st", 2: "2nd", 3: "3rd" };
+
+  function placeItem(p) {
+    var item = el("li", p.winner ? "winner" : "");
+    item.appendChild(el("span", "place", ORDINALS[p.place] || p.place + "th"));
+    item.appendChild(el("span", "name", title(p.name)));
+    if (p.winner) { item.appendChild(el("span", "mark winner", "winner")); }
+    return item;
+  }
+
+  function drawPlaces(state) {
+    var over = state.phase === "game_over" && (state.places || []).length > 0;
+    $("places-box").hidden = !over;
+    var winners = state.winners || [];
+    var places = over ? state.places.map(function (p) {
+      return { name: p.name, place: p.place, winner: winners.indexOf(p.name) >= 0 };
+    }) : [];
+    patch($("places"), places, function (p) { return p.name; }, JSON.stringify, placeItem);
   }
 
   // ------------------------------------------------------------------ score sheet
@@ -290,7 +385,8 @@
     first.setAttribute("scope", "row");
     if (r.sudden_death) {
       first.appendChild(el("span", "note",
-        "sudden death: " + title(r.sudden_death.player) + ", all " + r.sudden_death.animal));
+        "sudden death: " + title(r.sudden_death.player) + ", all " +
+        (r.sudden_death.animals || r.sudden_death.animal)));
     }
     tr.appendChild(first);
     var byName = {};
@@ -333,6 +429,8 @@
 
   function render(state, fresh) {
     drawHeader(state);
+    drawPlaces(state);
+    drawResult(state);
     drawPlayers(state);
     drawRows(state);
     drawSaid(state, fresh);
