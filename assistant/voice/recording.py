@@ -105,17 +105,26 @@ def _checked(kind: str, channels: int, bits: int, width: int, rate: int) -> None
 
 
 # ---------------------------------------------------------------------------- headers
+def _chunks(f: BinaryIO, size: int, order: str) -> Iterator[tuple[bytes, int, int]]:
+    """The chunks of a RIFF or IFF file after its 12-byte form header: each chunk's id, its
+    size as written and where its body begins (``f`` is left there), padded to even sizes, at
+    most ``MAX_CHUNKS`` of them (a file of millions of empty chunks is refused, not walked)."""
+    pos = 12
+    for _ in range(MAX_CHUNKS):
+        if pos + 8 > size:
+            return
+        f.seek(pos)
+        chunk, length = struct.unpack(f"{order}4sI", f.read(8))
+        yield chunk, length, pos + 8
+        pos += 8 + length + (length & 1)
+    raise AudioRefused(f"its header has over {MAX_CHUNKS} chunks before its samples")
+
+
 def _wav(f: BinaryIO, size: int) -> AudioFormat:
     """A RIFF WAVE header: its ``fmt `` chunk, then where its ``data`` chunk's samples lie (a
     chunk's size, as written, may say more than the file holds: the file's size bounds it)."""
     fmt: tuple[int, int, int, int, int] | None = None
-    pos = 12
-    for _ in range(MAX_CHUNKS):
-        if pos + 8 > size:
-            break
-        f.seek(pos)
-        chunk, length = struct.unpack("<4sI", f.read(8))
-        pos += 8
+    for chunk, length, pos in _chunks(f, size, "<"):
         if chunk == b"fmt ":
             body = f.read(min(length, 40))
             if len(body) < 16:
@@ -137,9 +146,6 @@ def _wav(f: BinaryIO, size: int) -> AudioFormat:
                 raise AudioRefused(f"its header does not add up ({bits}-bit samples in {align}-byte frames)")
             frames = min(length, size - pos) // align
             return AudioFormat("WAV", channels, width, rate, frames, pos, unsigned=width == 1)
-        pos += length + (length & 1)
-    else:
-        raise AudioRefused(f"its header has over {MAX_CHUNKS} chunks before its samples")
     raise AudioRefused("it holds no samples (no data chunk)" if fmt else "it has no format chunk")
 
 
@@ -157,13 +163,7 @@ def _extended(raw: bytes) -> int:
 def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
     """An AIFF or AIFF-C header: its ``COMM`` chunk, then its ``SSND`` samples."""
     comm: tuple[int, int, int, int, bool] | None = None
-    pos = 12
-    for _ in range(MAX_CHUNKS):
-        if pos + 8 > size:
-            break
-        f.seek(pos)
-        chunk, length = struct.unpack(">4sI", f.read(8))
-        pos += 8
+    for chunk, length, pos in _chunks(f, size, ">"):
         if chunk == b"COMM":
             body = f.read(min(length, 26))
             if len(body) < 18 or (compressed and len(body) < 22):
@@ -188,9 +188,6 @@ def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
             begin = pos + 8 + offset
             held = max(0, min(length - 8 - offset, size - begin)) // (width * channels)
             return AudioFormat("AIFF", channels, width, rate, min(frames, held), begin, big_endian)
-        pos += length + (length & 1)
-    else:
-        raise AudioRefused(f"its header has over {MAX_CHUNKS} chunks before its samples")
     raise AudioRefused("it holds no samples (no SSND chunk)" if comm else "it has no COMM chunk")
 
 
