@@ -39,17 +39,21 @@ from assistant.voice.echo import FRAME, SAMPLE_RATE, SAMPLE_WIDTH, EchoCanceller
 
 #: How long a voice must stand out of the cleaned capture before it counts as a person speaking
 #: over an announcement (10 ms frames; a miss or two inside it is allowed).
-ONSET_SECONDS = 0.10
+ONSET_SECONDS = 0.08
 #: A frame is a person's voice when the canceller kept this much more of it (dB) than it keeps of
 #: echo alone (it takes 20 dB or more out of echo, bench/NOTES.md "Echo cancelling"; a voice 0-10
 #: dB under the echo leaves the cleaned frame within about 10 dB of the capture).
-VOICE_OVER_ECHO_DB = 9.0
+VOICE_OVER_ECHO_DB = 6.0
 #: The canceller has converged once it takes this much (dB) out of echo alone.
-CONVERGED_DB = -12.0
+CONVERGED_DB = -10.0
 #: ... and stands this far over the cleaned capture's noise floor (dB).
 OVER_FLOOR_DB = 12.0
 #: ... and is louder than this (dBFS): quieter than a voice at a table.
 QUIETEST_VOICE_DBFS = -55.0
+#: The window over which the canceller's effect is judged.
+WINDOW_SECONDS = 0.06
+#: How fast the baseline follows what the canceller keeps of echo alone (per 10 ms frame).
+BASELINE_RATE = 0.02
 #: The speech before the onset was confirmed that the listener hears too.
 PREROLL_SECONDS = 0.3
 #: How much cleaned capture waits for a reader before the oldest is dropped.
@@ -65,25 +69,29 @@ def _rms(frame: Any) -> float:
 class SpeechOnset:
     """Finds a person's voice in the cleaned capture while an announcement plays.
 
-    The canceller takes a steady share out of echo alone once it has converged (20 dB and more:
-    ``kept`` below ``baseline``) and little out of a voice. A frame counts as voice when what the
-    canceller kept of it is ``VOICE_OVER_ECHO_DB`` over that baseline, it stands over the tracked
-    noise floor and is loud enough; ``ONSET_SECONDS`` of such frames are an onset. Until the
-    canceller has converged (baseline above ``CONVERGED_DB``: the first second or two of echo
-    a device ever hears) nothing counts: the table is deaf then, as without a canceller.
+    Over a sliding window of ``WINDOW_SECONDS``, ``kept`` is the share of the capture's energy
+    that the canceller left (dB). On echo alone it is steady once the canceller has converged
+    (``baseline``, learnt from windows that hold no voice); a voice, which the canceller leaves
+    alone, raises it. A window is voice when ``kept`` is ``VOICE_OVER_ECHO_DB`` over the
+    baseline and the cleaned capture is louder than the echo's expected remains (the recent
+    echo's peak less the baseline, with the same margin) and than a quiet voice. A voice that
+    holds ``ONSET_SECONDS`` is an onset. Until the canceller has converged (baseline above
+    ``CONVERGED_DB``: the first seconds of echo a device ever hears) nothing counts: the
+    table is deaf then, as without a canceller.
     """
 
     def __init__(self, onset_seconds: float = ONSET_SECONDS) -> None:
         self.needed = max(1, round(onset_seconds * SAMPLE_RATE / FRAME))
-        self.floor = 1.0
+        self.window = max(1, round(WINDOW_SECONDS * SAMPLE_RATE / FRAME))
         self.baseline = 0.0  # dB the canceller keeps of echo alone; 0 before it converges
+        self._captured: deque[float] = deque(maxlen=self.window)
+        self._cleaned: deque[float] = deque(maxlen=self.window)
+        self._peaks: deque[float] = deque(maxlen=4 * self.window)  # the echo's recent peak
         self.reset()
 
     def reset(self) -> None:
         """A new announcement: the count of voiced frames starts again (the baseline stays)."""
-        self._run: list[bool] = []
-        self._captured: deque[float] = deque(maxlen=3)
-        self._cleaned: deque[float] = deque(maxlen=3)
+        self._run = 0
 
     @property
     def converged(self) -> bool:
@@ -94,29 +102,24 @@ class SpeechOnset:
         raw, clean = _rms(captured), _rms(cleaned)
         self._captured.append(raw * raw)
         self._cleaned.append(clean * clean)
-        # The floor follows the quietest frames at once and rises slowly (about 3 dB a second).
-        self.floor = max(1.0, clean if clean < self.floor else self.floor * 1.0035)
-        kept = 10 * np.log10((sum(self._cleaned) + 1e-9) / (sum(self._captured) + 1e-9))
-        if raw > self.floor * 10 ** (OVER_FLOOR_DB / 20):  # echo (or voice) to learn from
-            # Down quickly, up slowly (5 dB a second): a voice of a few seconds barely moves it.
-            self.baseline += 0.1 * (kept - self.baseline) if kept < self.baseline else 0.05
-            self.baseline = min(self.baseline, 0.0)
-        voice = (self.converged and kept > self.baseline + VOICE_OVER_ECHO_DB
-                 and clean > self.floor * 10 ** (OVER_FLOOR_DB / 20)
-                 and clean > 10 ** (QUIETEST_VOICE_DBFS / 20) * 32768)
-        if voice:
-            self._run.append(True)
-        elif self._run:
-            self._run.append(False)
-            if self._run[-2:] == [False, False]:  # two misses in a row: not one voice
-                self._run = []
-        return voice and sum(self._run) >= self.needed
+        self._peaks.append(raw)
+        captured_energy, cleaned_energy = sum(self._captured), sum(self._cleaned)
+        kept = 10 * np.log10((cleaned_energy + 1e-9) / (captured_energy + 1e-9))
+        loud = np.sqrt(captured_energy / len(self._captured)) > 10 ** (QUIETEST_VOICE_DBFS / 20) * 32768
+        cleaned_rms = float(np.sqrt(cleaned_energy / len(self._cleaned)))
+        remains = max(self._peaks) * 10 ** ((self.baseline + VOICE_OVER_ECHO_DB) / 20)
+        voice = (self.converged and kept > self.baseline + VOICE_OVER_ECHO_DB and cleaned_rms > remains
+                 and cleaned_rms > 10 ** (QUIETEST_VOICE_DBFS / 20) * 32768)
+        if loud and kept < self.baseline + 3:  # echo alone: learn what the canceller keeps of it
+            self.baseline += BASELINE_RATE * (kept - self.baseline)
+        self._run = self._run + 1 if voice else 0
+        return self._run == self.needed
 
 
 class _CleanedStream:
     """The listener's side: cleaned capture, ``read`` blocking until enough has been captured."""
 
-    def __init__(self, device: DuplexAudio, source: DuplexSource) -> None:
+    def __init__(self, device: DuplexAudio, source: Any) -> None:
         self.device = device
         self.source = source
 
@@ -125,39 +128,37 @@ class _CleanedStream:
         return bytes(len(data)) if self.source.deaf else data
 
 
-class DuplexSource:
-    """The cleaned capture as a SpeechRecognition ``AudioSource`` (built on first use, like
-    ``assistant.voice.audio``'s sources, so that importing this module stays light)."""
+def duplex_source(device: DuplexAudio) -> Any:
+    """The cleaned capture of ``device`` as a SpeechRecognition ``AudioSource`` (its class built
+    on first use, like ``assistant.voice.audio``'s sources, so that importing this module stays
+    light). ``ended`` once a simulated microphone's audio has run out."""
+    from assistant.voice.audio import CHUNK, _SpeechRecognitionSource
 
-    def __new__(cls, device: DuplexAudio) -> DuplexSource:
-        from assistant.voice.audio import CHUNK, _SpeechRecognitionSource
+    class DuplexSource(_SpeechRecognitionSource):
+        def __init__(self, device: DuplexAudio) -> None:
+            self.device = device
+            self.SAMPLE_RATE = SAMPLE_RATE
+            self.SAMPLE_WIDTH = SAMPLE_WIDTH
+            self.CHUNK = CHUNK
+            self.stream: _CleanedStream | None = None
+            self.deaf = False
 
-        class _Source(_SpeechRecognitionSource):  # type: ignore[misc]
-            def __init__(self, device: DuplexAudio) -> None:
-                self.device = device
-                self.SAMPLE_RATE = SAMPLE_RATE
-                self.SAMPLE_WIDTH = SAMPLE_WIDTH
-                self.CHUNK = CHUNK
-                self.stream: _CleanedStream | None = None
-                self.deaf = False
+        def __enter__(self) -> DuplexSource:
+            self.device.start()
+            self.stream = _CleanedStream(self.device, self)
+            return self
 
-            def __enter__(self) -> Any:
-                self.device.start()
-                self.stream = _CleanedStream(self.device, self)
-                return self
+        def __exit__(self, *exc: object) -> None:
+            self.stream = None
 
-            def __exit__(self, *exc: object) -> None:
-                self.stream = None
+        def close(self) -> None:
+            self.device.close()
 
-            def close(self) -> None:
-                self.device.close()
+        @property
+        def ended(self) -> bool:
+            return self.device.ended
 
-            @property
-            def ended(self) -> bool:
-                return self.device.ended
-
-        source: DuplexSource = _Source(device)
-        return source
+    return DuplexSource(device)
 
 
 class DuplexAudio:
@@ -175,6 +176,8 @@ class DuplexAudio:
         #: of playback that followed (benchmarks).
         self.onsets: list[float] = []
         self.frames = 0  # frames ticked since start: the device's clock
+        #: Called with each frame captured, played and cleaned (benchmarks measure ERLE with it).
+        self.tap: Callable[[bytes, bytes, bytes], None] | None = None
         self._lock = threading.Condition()
         self._playing: deque[bytes] = deque()
         self._done: threading.Event | None = None
@@ -248,6 +251,8 @@ class DuplexAudio:
             cleaned = self.canceller.process(capture, played)
         else:
             cleaned = capture
+        if self.tap is not None:
+            self.tap(capture, played, cleaned)
         heard = cleaned
         if was_playing or self.playing:
             if self.canceller is None:
@@ -289,7 +294,7 @@ class DuplexAudio:
 
     def source(self) -> Any:
         """The listener's ``AudioSource`` on this device."""
-        return DuplexSource(self)
+        return duplex_source(self)
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:

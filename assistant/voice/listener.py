@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.commands import Command
 from assistant.config import LISTEN_MODES, VoiceSettings
@@ -449,7 +449,7 @@ class Listener:
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return
-        source: AudioSource = (self._given_source if self._given_source is not None
+        source: Any = (self._given_source if self._given_source is not None
                                else WavSource(self.audio_input) if self.audio_input else ArecordSource())
         source.deaf = self._paused
         self._source = source

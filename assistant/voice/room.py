@@ -39,47 +39,42 @@ def room_response(rt60: float = 0.4, distance: float = 0.15, *, seed: int = 0,
 
 
 def small_speaker(samples: Any, drive: float = 1.6) -> Any:
-    """A laptop speaker: no bass (first-order high-pass near 300 Hz) and soft clipping (tanh);
-    ``samples`` are floats in [-1, 1]."""
-    return _Speaker(drive)(np.asarray(samples, dtype=np.float64))
+    """A laptop speaker's amplifier: soft clipping (tanh) of ``samples``, floats in [-1, 1]. Its
+    missing bass is ``NO_BASS``, folded into the echo path's response."""
+    return np.tanh(drive * np.asarray(samples, dtype=np.float64)) / np.tanh(drive)
 
 
-class _Speaker:
-    """``small_speaker`` with its filter's state kept from one block to the next."""
+def _no_bass(taps: int = 63, cutoff: float = 300.0) -> Any:
+    """A linear-phase FIR high-pass near ``cutoff`` Hz (windowed sinc): a small driver's response."""
+    n = np.arange(taps) - (taps - 1) / 2
+    low = 2 * cutoff / SAMPLE_RATE * np.sinc(2 * cutoff / SAMPLE_RATE * n) * np.hamming(taps)
+    high = -low
+    high[(taps - 1) // 2] += 1.0
+    return high
 
-    def __init__(self, drive: float = 1.6) -> None:
-        self.drive = drive
-        self.alpha = 1.0 / (1.0 + 2 * np.pi * 300 / SAMPLE_RATE)
-        self._x = self._y = 0.0
 
-    def __call__(self, block: Any) -> Any:
-        out = np.empty_like(block)
-        alpha, x0, y0 = self.alpha, self._x, self._y
-        for i, value in enumerate(block.tolist()):  # one pole, sample by sample; no scipy needed
-            y0 = alpha * (y0 + value - x0)
-            x0 = value
-            out[i] = y0
-        self._x, self._y = x0, y0
-        return np.tanh(self.drive * out) / np.tanh(self.drive)
+NO_BASS = _no_bass()
 
 
 class EchoPath:
-    """Played blocks in, their echo at the microphone out, block by block (the tail carries over).
+    """Played blocks in, their echo at the microphone out, block by block (the tail carries over):
+    a small speaker (soft clipping, no bass) and then ``response``.
 
     ``gain``: the echo's level at the microphone relative to what was played.
     """
 
     def __init__(self, response: Any, gain: float = 1.0, *, distortion: bool = True) -> None:
-        self.response = np.asarray(response, dtype=np.float64) * gain
-        self._speaker = _Speaker() if distortion else None
+        response = np.asarray(response, dtype=np.float64) * gain
+        self.distortion = distortion
+        self.response = np.convolve(response, NO_BASS) if distortion else response
         self._tail = np.zeros(len(self.response) - 1)
 
     def __call__(self, played: Any) -> Any:
         """The echo (floats, full scale 1) of ``played`` (int16 samples or floats in [-1, 1])."""
         block = np.asarray(played)
         block = block.astype(np.float64) / 32768.0 if block.dtype == np.int16 else block.astype(np.float64)
-        if self._speaker is not None:
-            block = self._speaker(block)
+        if self.distortion:
+            block = small_speaker(block)
         out = np.convolve(block, self.response)
         out[: len(self._tail)] += self._tail
         n = len(block)

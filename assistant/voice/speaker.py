@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -143,16 +144,18 @@ def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSetti
             pass
     except Exception as err:  # noqa: BLE001
         return f"speech off: synthesis failed ({_one_line(err)})"
-    for _ in range(SYNTHESIS_ATTEMPTS):  # the engine keeps its properties between syntheses
+    for attempt in range(SYNTHESIS_ATTEMPTS):  # the engine keeps its properties between syntheses
         try:
             engine.save_to_file(text, path)
             engine.runAndWait()
         except Exception as err:  # noqa: BLE001
             return f"speech off: synthesis failed ({_one_line(err)})"
-        if not Path(path).exists():
-            return "speech off: synthesis wrote no audio"
         if _frames(path) > 0:
             return None
+        # No file at all happens too, on the first synthesis right after the engine started
+        # (with nothing between them: a full-duplex device needs no probe with aplay); 0.1 s
+        # later the same synthesis writes it.
+        time.sleep(0.1 * (attempt + 1))
     return "speech off: synthesis wrote no audio"
 
 
