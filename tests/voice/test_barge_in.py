@@ -18,8 +18,10 @@ import numpy as np
 import pytest
 
 from assistant.config import VoiceSettings
+from assistant.referee import Referee
 from assistant.voice.duplex import SimulatedDuplex
 from assistant.voice.echo import make_canceller
+from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
 from assistant.voice.room import EchoPath, room_response
 from assistant.voice.speaker import Speaker
 
@@ -29,9 +31,10 @@ pytestmark = [needs_espeak, pytest.mark.slow]
 
 ANNOUNCEMENT = ("Row three: giraffe, mole and cat. Row four comes next, with four cards. "
                 "Bob has three lives, Carol has two lives, Alice has three; nobody is out yet.")
-#: When the player starts (seconds of the device's clock; the announcement starts about a second
-#: in, once synthesised, so this is some four seconds into it, the canceller converged).
-SPEAKS_AT = 5.0
+#: Said first: the canceller converges on it (a table's referee has always said something before).
+BEFORE = "Row three: giraffe, mole and cat. Bob has three lives, Carol has two, Alice has three."
+#: When the player starts (seconds of the device's clock): about two seconds into ANNOUNCEMENT.
+SPEAKS_AT = 8.0
 
 
 def player_says(text: str, tmp_path: Path) -> tuple[Path, float]:
@@ -54,44 +57,13 @@ def player_says(text: str, tmp_path: Path) -> tuple[Path, float]:
     return path, SPEAKS_AT + onset / 16000
 
 
-def test_speaking_over_an_announcement_stops_it(tmp_path: Path) -> None:
-    """The speaker plays through the simulated laptop; the player's voice over it stops it soon
-    after the voice's onset, once, and the referee is ready to speak again."""
-    mic, onset = player_says("row four sheep goat goat mouse", tmp_path)
-    duplex = SimulatedDuplex([str(mic)], EchoPath(room_response(0.4, 0.15, seed=1), gain=0.5),
-                             make_canceller("speex"))
-    speaker = Speaker(VoiceSettings(), duplex=duplex)
-    duplex.on_onset = speaker.stop
-    states: list[str] = []
-    speaker.on_state = lambda state, reason: states.append(f"{state} {reason or ''}".strip())
-    speaker.start()
-    try:
-        duplex.start()
-        speaker.say(ANNOUNCEMENT)  # about 9 s of speech, from about 0.5 s on
-        deadline = time.monotonic() + 30
-        while not duplex.ended and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert speaker.wait_idle(5)
-    finally:
-        speaker.close()
-        duplex.close()
-    assert states[-2:] == ["speaking", "on"]
-    assert len(duplex.onsets) == 1
-    # Stopped after the voice began and soon after (the issue's target is 300 ms: bench/room_echo.py).
-    assert onset <= duplex.onsets[0] <= onset + 0.5
-    heard = np.frombuffer(duplex.read(10 ** 8), dtype="<i2")
-    # The listener heard silence while the referee spoke alone, and the voice from its onset on.
-    assert not heard[int(2.0 * 16000):int((onset - 0.1) * 16000)].any()
-    assert np.abs(heard[int(onset * 16000):int((onset + 1.5) * 16000)]).max() > 3000
-
-
 def test_without_a_voice_the_announcement_plays_to_its_end(tmp_path: Path) -> None:
     mic = tmp_path / "quiet.wav"
     with wave.open(str(mic), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(16000)
-        w.writeframes(bytes(2 * 16000 * 11))
+        w.writeframes(bytes(2 * 16000 * 7))
     duplex = SimulatedDuplex([str(mic)], EchoPath(room_response(0.4, 0.15, seed=1), gain=0.5),
                              make_canceller("speex"))
     speaker = Speaker(VoiceSettings(), duplex=duplex)
@@ -108,3 +80,58 @@ def test_without_a_voice_the_announcement_plays_to_its_end(tmp_path: Path) -> No
         duplex.close()
     assert duplex.onsets == []
     assert not duplex.playing
+
+
+def test_speaking_over_an_announcement_stops_it_and_is_heard_and_applied(tmp_path: Path) -> None:
+    """The referee has said one thing (its canceller converged on it) and says the next; a player
+    says a row over it. The announcement stops soon after the voice's onset, and the table's own
+    listener, never deafened, hears the row (Whisper) and it is applied."""
+    referee = Referee(confirm_new_game=False)
+    for line in ("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                 "row 3 giraffe mole cat"):
+        assert referee.handle(line).ok, line
+    mic, onset = player_says("row four sheep goat goat mouse", tmp_path)
+    duplex = SimulatedDuplex([str(mic)], EchoPath(room_response(0.4, 0.15, seed=1), gain=0.5),
+                             make_canceller("speex"))
+    speaker = Speaker(VoiceSettings(), duplex=duplex)
+    duplex.on_onset = speaker.stop
+    states: list[tuple[str, float]] = []
+    speaker.on_state = lambda state, reason: states.append((state, duplex.clock))
+    replies: list = []
+    rejected: list = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, Heard):
+            replies.append(referee.execute(event.command, heard=True))
+            listener.settled()
+        elif isinstance(event, Rejected):
+            rejected.append(event)
+
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext.from_referee(referee),
+                        on_event, settle=True, source=duplex.source())
+    speaker.start()
+    listener.start()
+    try:
+        deadline = time.monotonic() + 60
+        while listener.state != "listening" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        speaker.say(BEFORE)
+        speaker.say(ANNOUNCEMENT)
+        while not replies and not duplex.ended and time.monotonic() < deadline:
+            time.sleep(0.1)
+        end = time.monotonic() + 5  # the last words decoded after the microphone's audio ran out
+        while not replies and time.monotonic() < min(end, deadline):
+            time.sleep(0.1)
+    finally:
+        listener.close()
+        speaker.close()
+    # Both announcements began; the second was stopped soon after the voice's onset (the issue's
+    # target is 300 ms: bench/room_echo.py measures it), and the referee then fell silent.
+    assert [state for state, _ in states].count("speaking") == 2, states
+    assert states[-1][0] == "on"
+    assert len(duplex.onsets) == 1
+    assert onset <= duplex.onsets[0] <= onset + 0.5, (onset, duplex.onsets)
+    assert states[-1][1] <= duplex.onsets[0] + 0.05
+    assert [r.command for r in replies] == ["row 4 goat goat sheep mouse"], (replies, rejected)
+    assert replies[0].ok
+    assert referee.game is not None and referee.game.rows[3] is not None
