@@ -55,7 +55,9 @@ WINDOW_SECONDS = 0.06
 #: How fast the baseline follows what the canceller keeps of echo alone (per 10 ms frame).
 BASELINE_RATE = 0.02
 #: The speech before the onset was confirmed that the listener hears too.
-PREROLL_SECONDS = 0.3
+PREROLL_SECONDS = 0.5
+#: Quiet after which quiet frames are dropped while the listener runs behind the clock.
+CATCH_UP_QUIET = 0.3
 #: How much cleaned capture waits for a reader before the oldest is dropped.
 BUFFER_SECONDS = 30.0
 #: What the status line says of a device without a canceller.
@@ -184,6 +186,11 @@ class DuplexAudio:
         self._buffer = bytearray()
         self._preroll: deque[bytes] = deque(maxlen=max(1, round(PREROLL_SECONDS * SAMPLE_RATE / FRAME)))
         self._barged = False
+        #: Frames the listener's stream runs behind the clock (the speech before each barge-in,
+        #: heard late), worked off in the next pause (``_caught_up``).
+        self.lag = 0
+        self._quiet_run = 0
+        self._quiet_floor = 32768.0
         self._closed = False
         self.ended = False
 
@@ -261,17 +268,35 @@ class DuplexAudio:
                 if self.onset.feed(np.frombuffer(capture, dtype="<i2"), np.frombuffer(cleaned, dtype="<i2")):
                     self._barge_in()
                     heard = b"".join(self._preroll) + cleaned
+                    self.lag += len(self._preroll)
                 else:
                     self._preroll.append(cleaned)
                     heard = bytes(len(cleaned))  # not a voice: what is left of the echo
         else:
             self._preroll.clear()
+            if self._caught_up(cleaned):
+                return  # a quiet frame dropped: the listener catches up with the clock
         with self._lock:
             self._buffer += heard
             excess = len(self._buffer) - int(BUFFER_SECONDS * SAMPLE_RATE) * SAMPLE_WIDTH
             if excess > 0:
                 del self._buffer[:excess]
             self._lock.notify_all()
+
+    def _caught_up(self, cleaned: bytes) -> bool:
+        """Whether to drop this frame to work off ``lag``: a quiet one, after ``CATCH_UP_QUIET``
+        of quiet (a pause inside a command is only shortened to that; the listener's end of
+        an utterance still comes after its whole pause, just sooner)."""
+        level = _rms(np.frombuffer(cleaned, dtype="<i2"))
+        self._quiet_floor = min(max(level, 1.0), self._quiet_floor * 1.0035)
+        if level > max(self._quiet_floor * 4, 1.0):
+            self._quiet_run = 0
+            return False
+        self._quiet_run += 1
+        if self.lag > 0 and self._quiet_run > round(CATCH_UP_QUIET * SAMPLE_RATE / FRAME):
+            self.lag -= 1
+            return True
+        return False
 
     def _barge_in(self) -> None:
         self._barged = True

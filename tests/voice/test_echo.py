@@ -83,3 +83,18 @@ def test_stop_cuts_playback_at_the_next_frame(tmp_path: Path) -> None:
     duplex.stop_playback()
     assert done.is_set() and not duplex.playing
     assert not any(duplex.next_played())
+
+
+def test_the_listener_behind_the_clock_catches_up_in_a_pause() -> None:
+    """After a barge-in the listener hears the speech from before its onset, so it runs behind
+    the clock; quiet frames after a pause are dropped until it has caught up, and speech never."""
+    speech = (np.sin(np.arange(16000) * 2 * np.pi * 220 / 16000) * 8000).astype("<i2")
+    mic = np.concatenate([speech, np.zeros(2 * 16000, dtype="<i2"), speech])
+    duplex = SimulatedDuplex(mic.tobytes(), None, make_canceller("speex"), realtime=False, noise_dbfs=-80)
+    duplex.lag = 40  # 0.4 s behind
+    duplex.run()
+    heard = np.frombuffer(duplex.read(len(mic) * 4), dtype="<i2")
+    assert duplex.lag == 0
+    assert len(heard) == len(mic) - 40 * FRAME
+    loud = np.abs(heard) > 4000
+    assert loud[: 16000 - 160].mean() > 0.5 and loud[-16000 + 160:].mean() > 0.5  # speech kept whole
