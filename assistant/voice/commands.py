@@ -222,6 +222,9 @@ class _ListenSession:
         self.files = files
         self.say_line = say_line
         self.noted: str | None = None  # the listener's note last said (each new one once)
+        #: The listener is paused while the table speaks (no full-duplex device cancelling
+        #: the table's echo: ``--room``).
+        self.deaf_while_speaking = True
 
     def speak(self, lines: Sequence[str]) -> None:
         for line in lines:
@@ -260,7 +263,7 @@ class _ListenSession:
             self.speaker.say(event.reason)
 
     def on_speaker(self, state: str, reason: str | None) -> None:
-        if state == "speaking":
+        if state == "speaking" and self.deaf_while_speaking:
             self.listener.pause()
         else:
             self.listener.resume()
@@ -307,13 +310,23 @@ def _listen_session(args: argparse.Namespace, settings: Settings, referee: Refer
     events: queue.Queue[_Event] = queue.Queue()
     voice = replace(settings.voice, listen="continuous" if (files or args.continuous) else "push_to_talk",
                     engine=args.engine or settings.voice.engine)
+    duplex = None
+    if files and getattr(args, "room", False):
+        from assistant.voice.duplex import open_duplex
+
+        duplex, why = open_duplex(files, on_onset=lambda: speaker.stop())
+        if duplex is None:
+            say_line(f"(no simulated room: {why})")
+        elif duplex.reason:
+            say_line(f"({duplex.reason}: {duplex.canceller_reason})")
     speaker = Speaker(voice if not args.quiet else replace(voice, speak=False),
-                      on_state=lambda state, reason: events.put(_SpeakerState(state, reason)))
+                      on_state=lambda state, reason: events.put(_SpeakerState(state, reason)), duplex=duplex)
     listener = Listener(voice, lambda: ListenContext.from_referee(referee), events.put,
-                        audio_input=files, settle=True)
+                        audio_input=files, settle=True, source=duplex.source() if duplex else None)
     speaker.start()
     listener.start()
     session = _ListenSession(referee, speaker, listener, files, say_line)
+    session.deaf_while_speaking = duplex is None or not duplex.full_duplex
     session.speak(referee.last_said[-2:] if referee.last_said else [announce.expecting(referee.game)])
     if not files:
         say_line("Press Enter and speak a command (or type one); Ctrl+D to leave.")
