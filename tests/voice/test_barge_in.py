@@ -63,7 +63,7 @@ def test_without_a_voice_the_announcement_plays_to_its_end(tmp_path: Path) -> No
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(16000)
-        w.writeframes(bytes(2 * 16000 * 7))
+        w.writeframes(bytes(2 * 16000 * 5))
     duplex = SimulatedDuplex([str(mic)], EchoPath(room_response(0.4, 0.15, seed=1), gain=0.5),
                              make_canceller("speex"))
     speaker = Speaker(VoiceSettings(), duplex=duplex)
