@@ -7,8 +7,8 @@ the reference removed, so the listener can stay open while the referee speaks.
 
 Two back ends, measured against each other in bench/NOTES.md ("Echo cancelling"):
 
-- ``speex``: SpeexDSP's echo canceller (MDF adaptive filter) with its preprocessor's residual
-  echo suppression, from Debian's ``libspeexdsp1`` through ctypes (no compiled wrapper needed;
+- ``speex``: SpeexDSP's echo canceller (MDF adaptive filter; its preprocessor's residual echo
+  suppression optional, off), from Debian's ``libspeexdsp1`` through ctypes (no compiled wrapper needed;
   the C API has not changed since 2008).
 - ``webrtc``: WebRTC's audio processing module (AEC3), from PyPI's ``aec-audio-processing``
   (its wheel ships the library).
@@ -66,38 +66,46 @@ class CancellerUnavailable(RuntimeError):
 
 
 class SpeexCanceller:
-    """SpeexDSP's echo canceller plus its residual echo suppressor, on 10 ms frames."""
+    """SpeexDSP's echo canceller (and, with ``suppress``, its residual echo suppressor), on 10 ms
+    frames."""
 
     name = "speex"
 
-    def __init__(self, tail_seconds: float = SPEEX_TAIL_SECONDS, *, denoise: bool = False) -> None:
+    def __init__(self, tail_seconds: float = SPEEX_TAIL_SECONDS, *, suppress: bool = False,
+                 denoise: bool = False) -> None:
         lib = _speexdsp()
         self.frame = FRAME
         self._lib = lib
         self._echo = lib.speex_echo_state_init(self.frame, int(tail_seconds * SAMPLE_RATE))
-        self._pre = lib.speex_preprocess_state_init(self.frame, SAMPLE_RATE)
-        if not self._echo or not self._pre:
+        # The preprocessor's residual echo suppression (``suppress``) is off: it took no echo out
+        # that the benchmark could measure (22.3 dB either way) and some of a voice spoken over
+        # the echo (bench/NOTES.md, "Barge-in": 27/30 commands heard exactly without it, 26/30 with).
+        self._pre = lib.speex_preprocess_state_init(self.frame, SAMPLE_RATE) if suppress else None
+        if not self._echo or (suppress and not self._pre):
             raise CancellerUnavailable("SpeexDSP's echo canceller failed to start")
         rate = ctypes.c_int(SAMPLE_RATE)
         lib.speex_echo_ctl(self._echo, _SPEEX_ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
-        # Whisper wants the voice as it is: no noise gate, no gain control, only the echo out.
-        off = ctypes.c_int(1 if denoise else 0)
-        lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_DENOISE, ctypes.byref(off))
-        agc = ctypes.c_int(0)
-        lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_AGC, ctypes.byref(agc))
-        lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
+        if self._pre is not None:
+            # Whisper wants the voice as it is: no noise gate, no gain control, only the echo out.
+            off = ctypes.c_int(1 if denoise else 0)
+            lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_DENOISE, ctypes.byref(off))
+            agc = ctypes.c_int(0)
+            lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_AGC, ctypes.byref(agc))
+            lib.speex_preprocess_ctl(self._pre, _SPEEX_PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
         self._out = ctypes.create_string_buffer(self.frame * SAMPLE_WIDTH)
 
     def process(self, capture: bytes, played: bytes) -> bytes:
         if self._echo is None:
             return capture
         self._lib.speex_echo_cancellation(self._echo, capture, played, self._out)
-        self._lib.speex_preprocess_run(self._pre, self._out)
+        if self._pre is not None:
+            self._lib.speex_preprocess_run(self._pre, self._out)
         return self._out.raw
 
     def close(self) -> None:
         if self._echo is not None:
-            self._lib.speex_preprocess_state_destroy(self._pre)
+            if self._pre is not None:
+                self._lib.speex_preprocess_state_destroy(self._pre)
             self._lib.speex_echo_state_destroy(self._echo)
             self._echo = self._pre = None
 
