@@ -21,8 +21,8 @@ table was with aplay, and ``reason`` says so for the status line.
 Back ends: ``SoundDeviceDuplex`` (PortAudio through ``sounddevice``; a real sound card) and
 ``SimulatedDuplex`` (the microphone's audio from WAV files at real-time pace, or from samples,
 with whatever is played sent through a simulated laptop's echo path, ``assistant.voice.room``,
-and added to it on the same clock; tests, benchmarks and ``--audio-input``). ``run`` drives a
-simulated device as fast as it computes, for the benchmark.
+and added to it on the same clock; tests, benchmarks and ``lifeguard listen --room``). With
+``realtime=False`` a simulated device is driven by ``tick``/``run`` as fast as it computes.
 """
 
 from __future__ import annotations
@@ -37,18 +37,16 @@ import numpy as np
 
 from assistant.voice.echo import FRAME, SAMPLE_RATE, SAMPLE_WIDTH, EchoCanceller
 
-#: How long a voice must stand out of the cleaned capture before it counts as a person speaking
-#: over an announcement (10 ms frames; a miss or two inside it is allowed).
+#: How long a voice must stand out of the cleaned capture, window after window, before it counts
+#: as a person speaking over an announcement (bench/NOTES.md, "Barge-in").
 ONSET_SECONDS = 0.08
-#: A frame is a person's voice when the canceller kept this much more of it (dB) than it keeps of
-#: echo alone (it takes 20 dB or more out of echo, bench/NOTES.md "Echo cancelling"; a voice 0-10
-#: dB under the echo leaves the cleaned frame within about 10 dB of the capture).
+#: A window is a person's voice when the canceller kept this much more of it (dB) than it keeps
+#: of echo alone (it takes about 20 dB out of echo, bench/NOTES.md "Echo cancelling"; a voice
+#: 0-10 dB under the echo leaves the cleaned window within about 10 dB of the capture).
 VOICE_OVER_ECHO_DB = 6.0
 #: The canceller has converged once it takes this much (dB) out of echo alone.
 CONVERGED_DB = -10.0
-#: ... and stands this far over the cleaned capture's noise floor (dB).
-OVER_FLOOR_DB = 12.0
-#: ... and is louder than this (dBFS): quieter than a voice at a table.
+#: Quieter than this (dBFS) is no voice at a table.
 QUIETEST_VOICE_DBFS = -55.0
 #: The window over which the canceller's effect is judged.
 WINDOW_SECONDS = 0.06

@@ -1,8 +1,8 @@
 """A simulated table: what a laptop's microphone hears of its own small speaker.
 
 Used by the simulated full-duplex device (``assistant.voice.duplex.SimulatedDuplex``, behind
-``lifeguard listen --audio-input``), the echo tests and the echo benchmarks. The path from the
-played samples to the microphone is a small speaker (no bass, soft clipping when driven hard),
+``lifeguard listen --room``), the echo tests and the echo benchmarks. The path from the
+played samples to the microphone is a small speaker (soft clipping when driven hard, no bass),
 then a room's impulse response: a direct path a few centimetres long, early reflections and an
 exponentially decaying diffuse tail for a given RT60. ``EchoPath`` applies it block by block, on
 the clock of the capture, as a real room would.
