@@ -135,3 +135,20 @@ def test_speaking_over_an_announcement_stops_it_and_is_heard_and_applied(tmp_pat
     assert [r.command for r in replies] == ["row 4 goat goat sheep mouse"], (replies, rejected)
     assert replies[0].ok
     assert referee.game is not None and referee.game.rows[3] is not None
+
+
+def test_listen_room_plays_the_table_into_the_input_and_still_hears(tmp_path: Path, isolated_env) -> None:
+    """``lifeguard listen --room``: the session's opening announcement goes through the simulated
+    laptop into the audio input (while the canceller first converges the table is deaf, so the
+    player waits it out), and the row said after it is heard and applied."""
+    from .test_cli import lifeguard
+
+    raw, padded = tmp_path / "row.wav", tmp_path / "padded.wav"
+    subprocess.run(["flite", "-voice", "slt", "-t", "row one pig", "-o", str(raw)], check=True, capture_output=True)
+    subprocess.run(["sox", str(raw), "-r", "16000", str(padded), "pad", "6", "0"], check=True)
+    done = lifeguard("--seed", "1", "listen", "--no-store", "--players", "alice", "bob", "carol",
+                     "--room", "--audio-input", str(padded), env=isolated_env)
+    assert done.returncode == 0, done.stderr
+    assert "heard: row 1 pig" in done.stdout.splitlines(), done.stdout
+    assert "Row 1: pig." in done.stdout
+    assert "Traceback" not in done.stderr
