@@ -10,10 +10,13 @@ STAMP  := $(VENV)/.installed
 # the audio player (aplay, in alsa-utils), a real browser for the phone page's tests and its
 # screenshot (chromium, headless), and the voice benchmark's held-out synthesisers, never tuned
 # on: flite (its voices are built in) and festival with its English voices (kal and ked diphones,
-# the US "slt" HTS voice).
+# the US "slt" HTS voice). Barge-in: SpeexDSP's echo canceller (libspeexdsp1, loaded through ctypes)
+# and PortAudio for one full-duplex stream (libportaudio2, under sounddevice); libraries with no
+# command, so SYSTEM_LIBRARIES is checked for them.
 SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium flite festival
+SYSTEM_LIBRARIES := libspeexdsp.so.1 libportaudio.so.2
 SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite festival \
-	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libspeexdsp1 libportaudio2
 # axe-core's own packaged script (axe.min.js, MPL-2.0), from the npm registry into build/ (not
 # committed): tests/web/test_a11y.py runs it in chromium on the phone page. Pinned, so a new
 # release's new rules change the suite only when we choose to. npm is installed from Debian only
@@ -51,6 +54,7 @@ setup: system-packages $(STAMP)
 
 system-packages:
 	@missing=""; for c in $(SYSTEM_COMMANDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	for l in $(SYSTEM_LIBRARIES); do ldconfig -p 2>/dev/null | grep -q "$$l" || missing="$$missing $$l"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages (missing:$$missing)"; \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
@@ -82,7 +86,8 @@ bench: setup
 # minutes each, depending on how busy the cores are), then three whole games by voice through the
 # listener at real-time pace (21 minutes of audio, so about 25 minutes per engine: see
 # bench/voice_game.py), then the real table's memory through the 4-player game (tmux, about 8
-# minutes: bench/table_memory.py). One engine at a time, so each step uses at most the 2 cores.
+# minutes: bench/table_memory.py), then barge-in in a simulated room (bench/room_echo.py, about
+# 5 minutes). One engine at a time, so each step uses at most the 2 cores.
 # First, how long the referee talks against the players in each [voice] speech setting (espeak-ng,
 # half a minute: bench/talk_time.py).
 bench-voice: setup
@@ -91,6 +96,7 @@ bench-voice: setup
 	$(BIN)/python bench/voice_run.py --engine both --voices --intents
 	$(BIN)/python bench/voice_game.py --engine both
 	$(BIN)/python bench/table_memory.py
+	$(BIN)/python bench/room_echo.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -398,6 +398,9 @@ def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.Argument
                         help="start a new game with these players (default: resume the current game)")
     listen.add_argument("--continuous", action="store_true", help="listen all the time, not push-to-talk")
     listen.add_argument("--quiet", action="store_true", help="do not speak (no speech output)")
+    listen.add_argument("--room", action="store_true",
+                        help="with --audio-input: the table's speech goes through a simulated laptop "
+                             "into the input, its echo cancelled; speaking over it stops it")
     listen.add_argument("--no-store", action="store_true", help="do not save the game (needs --players)")
     listen.add_argument("--engine", choices=ENGINES, help="the recogniser (default: the settings', whisper)")
     listen.set_defaults(func=voice_commands.cmd_listen)

@@ -23,6 +23,7 @@ from assistant.commands import Command
 from assistant.config import VoiceSettings
 
 if TYPE_CHECKING:  # the devices load in a worker (their imports are slow)
+    from assistant.voice.duplex import DuplexAudio
     from assistant.voice.listener import ListenContext, Listener
     from assistant.voice.speaker import Speaker
 
@@ -81,6 +82,8 @@ class VoiceBridge:
         self.audio_input = list(audio_input or settings.audio_input) or None
         self.speaker: Speaker | None = None
         self.listener: Listener | None = None
+        #: The sound card as one full-duplex stream (barge-in), when there is one.
+        self.duplex: DuplexAudio | None = None
         self._closed = threading.Event()
         self._lock = threading.Lock()
         #: False when voice is switched off on the setup screen: the listener stays deaf.
@@ -89,8 +92,35 @@ class VoiceBridge:
     # ------------------------------------------------------------------ loading (worker thread)
     def load(self) -> None:
         """Create and start the devices; runs in a thread worker (the imports are slow)."""
+        self._open_duplex()
         self._load_speaker()
         self._load_listener()
+
+    def _open_duplex(self) -> None:
+        """Play and record through one full-duplex stream on a sound card (PortAudio), the echo
+        cancelled, so the table hears a player who speaks over it (``assistant.voice.duplex``).
+        Without a sound card, or with WAV files as input, the devices work as before (aplay and
+        arecord, or the files, deaf while the table speaks)."""
+        if self.audio_input or self.settings.listen == "off":
+            return
+        try:
+            from assistant.voice.duplex import open_duplex
+        except Exception as err:  # numpy or the voice package broken: the old way
+            log.warning("no full-duplex audio: %s", _short(err))
+            return
+        self.duplex, why = open_duplex(on_onset=self._barge_in)
+        if why:
+            log.info("%s", why)
+
+    def _barge_in(self) -> None:
+        """A person spoke over the table (the duplex device's thread): it stops talking."""
+        if self.speaker is not None:
+            self.speaker.stop()
+
+    @property
+    def deaf_while_speaking(self) -> bool:
+        """Whether the listener must be paused while the table speaks (no echo canceller)."""
+        return self.duplex is None or not self.duplex.full_duplex
 
     def _load_speaker(self) -> None:
         # Made even when speech is switched off in the settings: it starts muted, and the mute
@@ -100,7 +130,8 @@ class VoiceBridge:
         except Exception as err:  # the voice package is missing or broken: no speech
             self.post(SpeechState("unavailable", f"speech could not load: {_short(err)}"))
             return
-        speaker = self._adopt(SpeechState, lambda: Speaker(self.settings, on_state=self._speaker_state),
+        speaker = self._adopt(SpeechState, lambda: Speaker(self.settings, on_state=self._speaker_state,
+                                                           duplex=self.duplex),
                               self._keep_speaker)
         if speaker is not None:
             self.post(SpeechState(speaker.state, reason_text(getattr(speaker, "reason", None))))
@@ -121,17 +152,24 @@ class VoiceBridge:
             elif isinstance(event, Rejected):
                 self.post(RejectedSpeech(event.text, event.reason, event.addressed))
             elif isinstance(event, ListenerState):
-                self.post(MicState(event.state, reason_text(event.reason)))
+                self.post(MicState(event.state, reason_text(self._with_duplex(event.reason))))
 
         settings = self.settings
         if self.audio_input:
             # Files played in run on by themselves, as if people were talking at the table.
             settings = replace(settings, audio_input=tuple(self.audio_input), listen="continuous")
+        source = self.duplex.source() if self.duplex is not None else None
         listener = self._adopt(MicState, lambda: Listener(
-            settings, self.context, on_event, audio_input=self.audio_input, settle=True),
+            settings, self.context, on_event, audio_input=self.audio_input, settle=True, source=source),
             self._keep_listener)
         if listener is not None:
-            self.post(MicState(listener.state, reason_text(getattr(listener, "reason", None))))
+            self.post(MicState(listener.state, reason_text(self._with_duplex(getattr(listener, "reason", None)))))
+
+    def _with_duplex(self, reason: str | None) -> str | None:
+        """The listener's reason, and that the table is deaf while it speaks when a sound card
+        is there but no echo canceller could be loaded."""
+        duplex_reason = self.duplex.reason if self.duplex is not None else None
+        return "; ".join(r for r in (reason, duplex_reason) if r) or None
 
     def _keep_speaker(self, speaker: Speaker) -> None:
         self.speaker = speaker
@@ -157,10 +195,11 @@ class VoiceBridge:
         return device
 
     def _speaker_state(self, state: str, reason: str | None) -> None:
-        # While the speaker speaks, the listener must not hear it.
+        # While the speaker speaks, the listener must not hear it, unless the echo is cancelled
+        # (the duplex device then keeps the table's own voice from the listener).
         listener = self.listener
         if listener is not None:
-            pause = state == "speaking" or not self.listening_wanted
+            pause = (state == "speaking" and self.deaf_while_speaking) or not self.listening_wanted
             try:
                 listener.pause() if pause else listener.resume()
             except Exception as err:  # a listener that cannot pause: said, never a crash
@@ -203,17 +242,18 @@ class VoiceBridge:
             self.listener.settled()
 
     def push_to_talk(self) -> bool:
-        """Start one utterance; False when there is no listener."""
+        """Start one utterance, the table silenced at once; False when there is no listener."""
         if self.listener is None:
             return False
+        self.stop_speaking()
         self.listener.push_to_talk()
         return True
 
     def close(self) -> None:
         self._closed.set()
         with self._lock:
-            devices = [self.listener, self.speaker]
-            self.listener = self.speaker = None
+            devices = [self.listener, self.speaker, self.duplex]
+            self.listener = self.speaker = self.duplex = None
         for device in devices:
             if device is not None:
                 try:

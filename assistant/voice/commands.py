@@ -245,6 +245,9 @@ class _ListenSession:
         self.say_line = say_line
         self.speech = speech  # the [voice] speech setting: what is said aloud
         self.noted: str | None = None  # the listener's note last said (each new one once)
+        #: The listener is paused while the table speaks (no full-duplex device cancelling
+        #: the table's echo: ``--room``).
+        self.deaf_while_speaking = True
 
     def answer_reply(self, reply: Reply, heard: bool) -> None:
         """``reply`` printed in full (a heard command's read-back first) and said aloud as the
@@ -289,7 +292,7 @@ class _ListenSession:
                 self.speaker.say(line)
 
     def on_speaker(self, state: str, reason: str | None) -> None:
-        if state == "speaking":
+        if state == "speaking" and self.deaf_while_speaking:
             self.listener.pause()
         else:
             self.listener.resume()
@@ -330,13 +333,23 @@ def _listen_session(args: argparse.Namespace, settings: Settings, referee: Refer
     events: queue.Queue[_Event] = queue.Queue()
     voice = replace(settings.voice, listen="continuous" if (files or args.continuous) else "push_to_talk",
                     engine=args.engine or settings.voice.engine)
+    duplex = None
+    if files and getattr(args, "room", False):
+        from assistant.voice.duplex import open_duplex
+
+        duplex, why = open_duplex(files, on_onset=lambda: speaker.stop())
+        if duplex is None:
+            say_line(f"(no simulated room: {why})")
+        elif duplex.reason:
+            say_line(f"({duplex.reason}: {duplex.canceller_reason})")
     speaker = Speaker(voice if not args.quiet else replace(voice, speak=False),
-                      on_state=lambda state, reason: events.put(_SpeakerState(state, reason)))
+                      on_state=lambda state, reason: events.put(_SpeakerState(state, reason)), duplex=duplex)
     listener = Listener(voice, lambda: ListenContext.from_referee(referee), events.put,
-                        audio_input=files, settle=True)
+                        audio_input=files, settle=True, source=duplex.source() if duplex else None)
     speaker.start()
     listener.start()
     session = _ListenSession(referee, speaker, listener, files, say_line, settings.voice.speech)
+    session.deaf_while_speaking = duplex is None or not duplex.full_duplex
     # Where the game stands, as a 'status' asked by voice would say it.
     session.answer_reply(Reply(True, referee.last_said[-2:] if referee.last_said
                                else [announce.expecting(referee.game)], intent="status"), heard=True)

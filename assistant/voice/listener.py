@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.commands import Command
 from assistant.config import LISTEN_MODES, VoiceSettings
@@ -352,8 +352,12 @@ class Listener:
         on_event: Callable[[Heard | Rejected | ListenerState], None],
         audio_input: Sequence[str] | None = None,
         settle: bool = False,
+        source: AudioSource | None = None,
     ) -> None:
         self.settings = settings
+        #: The input to hear instead of the microphone or ``audio_input``'s files (the cleaned
+        #: capture of a full-duplex device, ``assistant.voice.duplex``).
+        self._given_source = source
         #: Wait for ``settled()`` after each ``Heard`` before hearing the next command.
         self.settle = settle
         self._settled = threading.Event()
@@ -445,7 +449,8 @@ class Listener:
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return
-        source = WavSource(self.audio_input) if self.audio_input else ArecordSource()
+        source: Any = (self._given_source if self._given_source is not None
+                               else WavSource(self.audio_input) if self.audio_input else ArecordSource())
         source.deaf = self._paused
         self._source = source
         try:

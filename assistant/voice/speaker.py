@@ -10,7 +10,9 @@ again: ``_synthesize``). So: one synthesiser thread per process owns the only en
 the life of the process; each speaker has a thread and a queue of its own, has each announcement
 synthesised to a WAV file (``save_to_file``, with the driver's print silenced) and plays it with
 a player process of our own whose output goes to /dev/null. ``stop`` kills the player and
-empties the queue.
+empties the queue. With a full-duplex device (``duplex``, ``assistant.voice.duplex``) the WAV is
+played through that device instead, on the clock the microphone records on, so its echo can be
+cancelled; ``stop`` then cuts it off at the next 10 ms frame.
 
 States (``on_state`` is called from the speaker thread on every change):
     "on"           ready, idle
@@ -28,15 +30,19 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from assistant.config import VoiceSettings
 from assistant.voice.protocols import SpeechEngine
+
+if TYPE_CHECKING:
+    from assistant.voice.duplex import DuplexAudio
 
 #: The speaker's states (see the module docstring).
 SpeakerState = Literal["on", "speaking", "muted", "unavailable"]
@@ -138,16 +144,18 @@ def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSetti
             pass
     except Exception as err:  # noqa: BLE001
         return f"speech off: synthesis failed ({_one_line(err)})"
-    for _ in range(SYNTHESIS_ATTEMPTS):  # the engine keeps its properties between syntheses
+    for attempt in range(SYNTHESIS_ATTEMPTS):  # the engine keeps its properties between syntheses
         try:
             engine.save_to_file(text, path)
             engine.runAndWait()
         except Exception as err:  # noqa: BLE001
             return f"speech off: synthesis failed ({_one_line(err)})"
-        if not Path(path).exists():
-            return "speech off: synthesis wrote no audio"
         if _frames(path) > 0:
             return None
+        # No file at all happens too, on the first synthesis right after the engine started
+        # (with nothing between them: a full-duplex device needs no probe with aplay); 0.1 s
+        # later the same synthesis writes it.
+        time.sleep(0.1 * (attempt + 1))
     return "speech off: synthesis wrote no audio"
 
 
@@ -168,6 +176,7 @@ class Speaker:
 
     ``player``: the command that plays one WAV (``{file}`` is replaced), default aplay.
     ``wav_dir``: also keep each utterance's WAV there, numbered in order (tests, demos).
+    ``duplex``: play through this full-duplex device instead of the player.
     """
 
     def __init__(
@@ -177,7 +186,9 @@ class Speaker:
         *,
         player: Sequence[str] | None = None,
         wav_dir: str | os.PathLike[str] | None = None,
+        duplex: DuplexAudio | None = None,
     ) -> None:
+        self.duplex = duplex
         self.settings = settings
         self.on_state = on_state
         self.player = tuple(player or DEFAULT_PLAYER)
@@ -323,6 +334,8 @@ class Speaker:
             self._set_state("muted" if self._muted else "on")
 
     def _play(self, path: Path, probe: bool = False, generation: int | None = None) -> tuple[bool, str | None]:
+        if self.duplex is not None:
+            return self._play_duplex(path, probe, generation)
         command = [part.replace("{file}", str(path)) for part in self.player]
         if shutil.which(command[0]) is None:
             return False, f"speech off: no audio player ({command[0]} is not installed)"
@@ -353,8 +366,23 @@ class Speaker:
         detail = _one_line(err.decode(errors="replace")) or f"exit status {process.returncode}"
         return False, f"speech off: no audio device ({command[0]}: {detail})"
 
+    def _play_duplex(self, path: Path, probe: bool, generation: int | None) -> tuple[bool, str | None]:
+        duplex = self.duplex
+        assert duplex is not None
+        if probe:
+            return True, None
+        pcm = _pcm16k(path)
+        with self._process_lock:
+            if generation is not None and generation != self._generation:
+                return True, None  # stopped before it began
+            done = duplex.play(pcm)
+        done.wait()
+        return True, None
+
     # ------------------------------------------------------------------ helpers
     def _kill_player(self) -> None:
+        if self.duplex is not None:
+            self.duplex.stop_playback()
         with self._process_lock:
             process = self._process
         if process is not None and process.poll() is None:
@@ -382,6 +410,22 @@ class Speaker:
                 self.on_state(state, reason)
             except Exception:  # noqa: BLE001 - a broken callback must not kill speech
                 pass
+
+
+def _pcm16k(path: Path) -> bytes:
+    """A WAV's audio as the duplex device plays it: 16 kHz mono 16-bit."""
+    from assistant.voice.pcm import audioop
+
+    with wave.open(str(path)) as wav:
+        rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
+        data = wav.readframes(wav.getnframes())
+    if channels == 2:
+        data = audioop.tomono(data, width, 0.5, 0.5)
+    if width != 2:
+        data = audioop.lin2lin(data, width, 2)
+    if rate != 16000:
+        data, _ = audioop.ratecv(data, 2, 1, rate, 16000, None)
+    return data
 
 
 def _one_line(value: object) -> str:
