@@ -51,8 +51,8 @@ async def test_the_table_says_only_results_of_typed_commands_and_brief_read_back
     played = tmp_path / "played.txt"
     player = ["sh", "-c", 'echo "$1" >> "$0"', str(played), "{file}"]
     RecordingSpeaker.texts = []
-    monkeypatch.setattr(speaker_module, "Speaker", lambda settings, on_state=None: RecordingSpeaker(
-        settings, on_state, player=player, wav_dir=tmp_path / "said"))
+    monkeypatch.setattr(speaker_module, "Speaker", lambda settings, on_state=None, duplex=None: RecordingSpeaker(
+        settings, on_state, player=player, wav_dir=tmp_path / "said", duplex=duplex))
     lines = game_lines()[:15]  # game 152's first round, ending with the third hand
     heard = {4: "row 4 giraffe mole mole pig", 6: "grace swaps 3 sheep dog rabbit"}
     assert all(lines[i] == text for i, text in heard.items())
