@@ -85,7 +85,7 @@ def test_a_lost_connection_is_said_at_the_top_and_the_old_turn_dimmed_until_it_i
         server.stop()
         wait_for(browser, "document.getElementById('gone').textContent !== ''", timeout=20)
         lost = browser.evaluate(CONNECTION)
-        assert "Connection to the table lost" in lost["said"] and "out of date" in lost["said"]
+        assert "Connection lost" in lost["said"] and "out of date" in lost["said"]
         assert lost["role"] == "alert" and lost["top"] == 0 and lost["height"] > 20  # on screen
         assert lost["stale"] == "reconnecting" and lost["main"] < 0.6 and lost["turn"] < 0.6
         assert "not live" in lost["round"]

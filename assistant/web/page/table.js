@@ -503,7 +503,7 @@
 
   // ------------------------------------------------------------------ the connection
   var GONE = "This link no longer works: the server was restarted. Scan the new code at the table.";
-  var LOST = "Connection to the table lost, trying again… What you see below may be out of date.";
+  var LOST = "Connection lost, trying again. This may be out of date.";
 
   // A lost or dead link is said at the top (an alert), and everything under it is dimmed and
   // marked as not live (body[data-stale]) until the stream is back.
