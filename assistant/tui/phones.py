@@ -1,4 +1,6 @@
 """The table on every phone, from the table: a small modal with the server's link as a QR code.
+Served on this computer only (``[serve] lan = false``) no phone can open the link, so there is
+no code to scan: only the link, for a browser on this computer.
 
 ``LifeguardApp`` starts the server (``assistant.web.server.TableServer``, on a thread of its own)
 from the serve key or ``[serve] start``; this screen only shows what the app hands it (the link,
@@ -25,7 +27,8 @@ def qr_text(url: str) -> Text:
 
 
 class PhonesScreen(ModalScreen):
-    """Scan to follow the game: the QR code, the link, who can watch; s stops serving."""
+    """Scan to follow the game: the QR code (on the local network only), the link, who can
+    watch; s stops serving."""
 
     DEFAULT_CSS = """
     PhonesScreen {
@@ -65,7 +68,8 @@ class PhonesScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         words = Text()
-        words.append("Scan to follow the game on a phone (read only)\n", style="bold")
+        if self.lan:
+            words.append("Scan to follow the game on a phone (read only)\n", style="bold")
         words.append(self.url + "\n")
         if self.lan:
             words.append("Anyone on this network who has the link can watch.\n", style="italic")
@@ -74,7 +78,8 @@ class PhonesScreen(ModalScreen):
                          style="italic")
         words.append("s stop serving · Esc close", style="dim")
         with Vertical(id="phones-body"):
-            yield Static(qr_text(self.url), id="phones-qr")
+            if self.lan:  # 127.0.0.1 on a phone is the phone itself: nothing to scan
+                yield Static(qr_text(self.url), id="phones-qr")
             yield Static(words, id="phones-text")
 
     def action_stop(self) -> None:

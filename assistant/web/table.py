@@ -33,7 +33,7 @@ from assistant.store.db import (
 from assistant.store.db import data_dir as default_data_dir
 from assistant.store.session import rebuild
 from engine.deck import COPIES
-from engine.game import Game
+from engine.game import Game, Phase
 from engine.words import plural
 
 #: How many announcements ``/state.json`` carries (the page shows the last five).
@@ -66,7 +66,7 @@ def no_game_state() -> dict:
     """What ``lifeguard status --json`` says with no game, plus the page's extra keys."""
     return {"players": [], "winners": [], "round": 0, "phase": "no_game",
             "expecting": "No game yet: start one at the table.", "game": None,
-            "announcements": [], "sheet": [], "points": points_table()}
+            "announcements": [], "sheet": [], "points": points_table(), "last_turn_taken": []}
 
 
 def points_table() -> dict[str, int]:
@@ -257,7 +257,17 @@ def table_state(seen: Seen | None, path: Path) -> dict:
     ][:RECENT]
     state["sheet"] = score_sheet(referee.game)
     state["points"] = points_table()
+    state["last_turn_taken"] = last_turn_taken(referee.game)
     return state
+
+
+def last_turn_taken(game: Game | None) -> list[str]:
+    """After a knock: the players who have had their last turn (swapped or passed), in seating
+    order; empty at any other time."""
+    if game is None or game.phase is not Phase.FINAL_TURNS:
+        return []
+    return [p for p in game.players if p != game.knocker and game.lives[p] > 0
+            and p not in game.final_turns_left]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -39,7 +39,9 @@ async def wait_for(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.05)
 
 
-async def test_the_serve_key_serves_the_table_and_shows_the_link_as_a_qr_code(make_app) -> None:
+async def test_the_serve_key_serves_the_table_and_shows_the_link(make_app) -> None:
+    """Served on this computer only (``lan = false``): the link and where it works, no QR code
+    of 127.0.0.1 to scan (on a phone that address is the phone itself)."""
     app = make_app(SETTINGS)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")  # the setup screen
@@ -50,9 +52,8 @@ async def test_the_serve_key_serves_the_table_and_shows_the_link_as_a_qr_code(ma
         url = app.web.url
         assert url.startswith("http://127.0.0.1:") and "?t=" in url
         text = str(screen.query_one("#phones-text").render())
-        assert url in text and "s stop serving" in text
-        qr = str(screen.query_one("#phones-qr").render())
-        assert "█" in qr and "▀" in qr and len(qr.splitlines()) >= 10
+        assert url in text and "s stop serving" in text and "On this computer only" in text
+        assert "Scan" not in text and not screen.query("#phones-qr")
         status, state = await asyncio.to_thread(fetch_state, url)
         assert status == 200 and state is not None
         assert [p["name"] for p in state["players"]] == ["alice", "bob", "carol"]
@@ -79,6 +80,21 @@ async def test_the_serve_key_serves_the_table_and_shows_the_link_as_a_qr_code(ma
         await wait_for(pilot, lambda: app.web is None and not server.running)
         with pytest.raises(OSError):
             await asyncio.to_thread(fetch_state, url)
+
+
+async def test_on_the_local_network_the_link_is_a_qr_code_to_scan(make_app) -> None:
+    app = make_app(SETTINGS)
+    url = "http://192.168.1.20:8765/?t=abcdefghijklmnop"
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.press("escape")  # the setup screen
+        app.push_screen(PhonesScreen(url, lan=True))
+        await wait_for(pilot, lambda: isinstance(app.screen, PhonesScreen)
+                       and bool(app.screen.query("#phones-text")))
+        text = str(app.screen.query_one("#phones-text").render())
+        assert "Scan to follow the game on a phone" in text and url in text
+        assert "Anyone on this network" in text and "On this computer only" not in text
+        qr = str(app.screen.query_one("#phones-qr").render())
+        assert "█" in qr and "▀" in qr and len(qr.splitlines()) >= 10
 
 
 async def test_serve_start_setting_serves_at_once_and_quitting_stops_the_server(make_app) -> None:

@@ -411,14 +411,18 @@ def test_the_stores_error_is_an_alert_said_once(serve, data: Path, browser: DevT
 
 def test_a_dead_link_is_an_alert(serve, data: Path, browser: DevTools) -> None:
     """The server restarted (a new token on the same port): the page's stream is refused, it
-    asks /state.json, gets 404 and says so in an alert region."""
+    asks /state.json, gets 404 and says so in the alert region at the top; the page stays
+    dimmed (not live)."""
     play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:12])
     first = serve()
     drawn(browser, served=first)
     assert browser.evaluate("document.getElementById('gone').textContent") == ""
     first.stop()
     serve("--port", str(first.port))
-    wait_for(browser, "document.getElementById('gone').textContent !== ''", timeout=20)
+    # first "lost, trying again" (the same alert region), then why it cannot come back
+    wait_for(browser, "document.getElementById('gone').textContent.includes('no longer')",
+             timeout=20)
     said = browser.evaluate("document.getElementById('gone').textContent")
     assert "no longer works" in said and "Scan the new code" in said
     assert browser.evaluate("document.getElementById('gone').getAttribute('role')") == "alert"
+    assert browser.evaluate("document.body.dataset.stale") == "gone"

@@ -11,6 +11,7 @@ from pathlib import Path
 from assistant.config import Settings
 from assistant.store import open_session
 from assistant.web.table import TableWatch
+from tests.web.browser import DEMO_PLAYERS, DEMO_SEED
 from tests.web.conftest import game_lines
 
 
@@ -56,7 +57,31 @@ def test_a_game_under_way_when_the_watch_starts_is_no_change_but_its_state(data:
         assert watch.poll() == []
         assert watch.state["announcements"][0]["command"] == lines[-1]
         assert watch.state == {**s.referee.state(), **{k: watch.state[k] for k in
-                                                       ("game", "announcements", "sheet", "points")}}
+                                                       ("game", "announcements", "sheet", "points",
+                                                        "last_turn_taken")}}
+        watch.close()
+
+
+def test_after_a_knock_the_state_says_who_has_had_their_last_turn(data: Path) -> None:
+    """The demo game: Heidi knocks, Dave passes; then Ivan: each is listed once done, the
+    knocker never; once the hands are shown the list is empty again."""
+    lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
+    knock = lines.index("heidi knocks")
+    with open_session(Settings(), data, rng=random.Random(1)) as s:
+        for line in lines[:knock + 1]:
+            assert s.referee.handle(line).ok
+        watch = TableWatch(data)
+        watch.poll()
+        assert watch.state["phase"] == "final_turns" and watch.state["last_turn_taken"] == []
+        taken = []
+        for line in lines[knock + 1:]:
+            assert s.referee.handle(line).ok
+            watch.poll()
+            if watch.state["phase"] != "final_turns":
+                break
+            taken.append(line.split()[0])
+            assert watch.state["last_turn_taken"] == taken, line
+        assert len(taken) == 2 and watch.state["last_turn_taken"] == []
         watch.close()
 
 

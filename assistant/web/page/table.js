@@ -117,6 +117,8 @@
     if (state.phase === "game_over") {
       expecting = "Game over after " + (state.round === 1 ? "1 round." : state.round + " rounds.");
     }
+    // "Who starts? e.g. 'alice starts'." shows the table how to type it: a phone only waits.
+    if (state.phase === "turns" && !state.turn) { expecting = "Waiting for the start player."; }
     setText($("expecting"), expecting.charAt(0).toUpperCase() + expecting.slice(1));
     document.body.dataset.phase = state.phase;
     var game = state.game;
@@ -159,16 +161,26 @@
     return box;
   }
 
+  // The marks that matter now: during a round whose turn it is, who starts, who knocked, who
+  // has had their last turn after the knock ("done") and who has shown their hand; at the end
+  // only the winner, who is out, or (neither) the place.
   function playerFacts(state, p) {
     var turn = state.turn === p.name && (state.phase === "turns" || state.phase === "final_turns");
     var winner = (state.winners || []).indexOf(p.name) >= 0;
     var marks = [];
-    if (turn) { marks.push("turn"); }
-    if (state.starter === p.name && state.phase !== "game_over") { marks.push("starts"); }
-    if (p.knocked) { marks.push("knocked"); }
-    if (p.declared) { marks.push("shown"); }
-    if (p.out) { marks.push("out"); }
-    if (winner) { marks.push("winner"); }
+    if (state.phase === "game_over") {
+      var place = (state.places || []).filter(function (q) { return q.name === p.name; })[0];
+      if (winner) { marks.push("winner"); } else if (p.out) { marks.push("out"); } else if (place) {
+        marks.push(ORDINALS[place.place] || place.place + "th");
+      }
+    } else {
+      if (turn) { marks.push("turn"); }
+      if (state.starter === p.name) { marks.push("starts"); }
+      if (p.knocked) { marks.push("knocked"); }
+      if ((state.last_turn_taken || []).indexOf(p.name) >= 0) { marks.push("done"); }
+      if (p.declared) { marks.push("shown"); }
+      if (p.out) { marks.push("out"); }
+    }
     return { name: p.name, lives: p.lives, turn: turn, out: !!p.out, winner: winner, marks: marks };
   }
 
@@ -179,7 +191,10 @@
     if (f.winner) { item.classList.add("winner"); }
     var top = el("div", "who");
     top.appendChild(el("span", "name", title(f.name)));
-    f.marks.forEach(function (m) { top.appendChild(el("span", "mark " + m, m)); });
+    f.marks.forEach(function (m) {
+      top.appendChild(m === "done" ? shown("span", "mark done", m, "has had their last turn")
+        : el("span", "mark " + (/^\d/.test(m) ? "place" : m), m));
+    });
     item.appendChild(top);
     item.appendChild(hearts(f.lives));
     return item;
@@ -379,6 +394,24 @@
     return td;
   }
 
+  // At the end of the game: each player's place and lives left, under the rounds.
+  function placesRow(state, players) {
+    var tr = el("tr");
+    var first = el("th", "", "Place");
+    first.setAttribute("scope", "row");
+    tr.appendChild(first);
+    var placeOf = {};
+    (state.places || []).forEach(function (q) { placeOf[q.name] = q.place; });
+    players.forEach(function (p) {
+      var td = el("td");
+      var n = placeOf[p.name];
+      td.appendChild(el("span", "pts", n ? (ORDINALS[n] || n + "th") : "–"));
+      td.appendChild(el("span", "left", p.lives ? lives(p.lives) + " left" : "out"));
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+
   function sheetRow(r, players) {
     var tr = el("tr");
     var first = el("th", "", String(r.round));
@@ -420,11 +453,42 @@
       thead.appendChild(head);
       table.appendChild(thead);
       table.appendChild(el("tbody"));
+      table.appendChild(el("tfoot"));
+      // the columns share the width evenly, and never get narrower than their words
+      table.style.setProperty("--players", String(players.length));
       box.appendChild(table);
     }
     var columnsOf = state.players;
     patch(box.querySelector("tbody"), sheet, function (r) { return r.round; }, JSON.stringify,
       function (r) { return sheetRow(r, columnsOf); });
+    var over = state.phase === "game_over" && (state.places || []).length > 0;
+    patch(box.querySelector("tfoot"), over ? [state] : [], function () { return "places"; },
+      function (s) { return JSON.stringify([s.places, s.players]); },
+      function (s) { return placesRow(s, columnsOf); });
+    sheetCue();
+  }
+
+  // A sheet wider than its box scrolls sideways: a line above it says how many players are
+  // further right (or left), and a fade at the edge shows where (both only while true).
+  function sheetCue() {
+    var box = $("sheet");
+    var cue = $("sheet-more");
+    var view = box.getBoundingClientRect();
+    var right = 0;
+    var left = 0;
+    var sticky = box.querySelector("thead th");
+    var edge = sticky ? sticky.getBoundingClientRect().right : view.left;
+    Array.prototype.forEach.call(box.querySelectorAll("thead th:not(:first-child)"), function (th) {
+      var r = th.getBoundingClientRect();
+      if (r.right > view.right + 1) { right++; } else if (r.left < edge - 1) { left++; }
+    });
+    var words = [];
+    if (left) { words.push("← " + left + " more"); }
+    if (right) { words.push(right + (right === 1 ? " more player" : " more players") + " →"); }
+    cue.hidden = !words.length || !view.width;
+    setText(cue, words.join(" · "));
+    $("sheet-fade-right").hidden = !right;
+    $("sheet-fade-left").hidden = !left;
   }
 
   function render(state, fresh) {
@@ -439,7 +503,10 @@
 
   // ------------------------------------------------------------------ the connection
   var GONE = "This link no longer works: the server was restarted. Scan the new code at the table.";
+  var LOST = "Connection lost, trying again. This may be out of date.";
 
+  // A lost or dead link is said at the top (an alert), and everything under it is dimmed and
+  // marked as not live (body[data-stale]) until the stream is back.
   function setLink(how) {
     var link = $("link");
     link.dataset.state = how;
@@ -449,7 +516,17 @@
       reconnecting: "reconnecting…",
       gone: "link gone"
     }[how]);
-    alertText($("gone"), how === "gone" ? GONE : "");
+    var stale = how === "gone" || how === "reconnecting";
+    if (stale) { document.body.dataset.stale = how; } else { delete document.body.dataset.stale; }
+    alertText($("gone"), how === "gone" ? GONE : (how === "reconnecting" ? LOST : ""));
+    bannerHeight();
+  }
+
+  // The banner is fixed at the top: the page (and a header that stays on screen) starts below it.
+  function bannerHeight() {
+    var banner = $("gone");
+    var height = banner.firstChild ? banner.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--banner", height + "px");
   }
 
   function later() {
@@ -492,6 +569,10 @@
       return answer.json().then(function (state) { render(state, false); connect(); });
     }).catch(later);
   }
+
+  $("sheet").addEventListener("scroll", sheetCue, { passive: true });
+  $("sheet-box").addEventListener("toggle", sheetCue);
+  window.addEventListener("resize", function () { sheetCue(); bannerHeight(); });
 
   document.addEventListener("visibilitychange", function () {
     // A phone that slept may have lost its stream without an error: look again on waking.
