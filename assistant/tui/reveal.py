@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.tui.widgets import animal_chip, ordinal
+from assistant.tui.widgets import KeysInOrder, animal_chip, ordinal
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
@@ -62,7 +62,7 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
     return problems
 
 
-class HandGrid(DataTable):
+class HandGrid(KeysInOrder, DataTable):
     """Animal x player counts for the hands revealed this round.
 
     Digits set a count, + and - change it, Enter declares the column's player; a letter starts
@@ -110,16 +110,17 @@ class HandGrid(DataTable):
         self.large = False
         self.roomy = False
 
-    def on_key(self, event: Key) -> None:
+    async def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
         "ann has" and the cards typed, and a whole hand typed on the grid set the counts under
         the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter. Keys
         typed faster than the focus moves follow the letter there, digits and Enter too
         (until the grid has the focus again)."""
         character = event.character
-        if self._typing_ahead and (event.is_printable or event.key == "enter"):
-            character = "\n" if event.key == "enter" else character
+        if self._typing_ahead and (event.is_printable or event.key in ("enter", "ctrl+j")):
+            character = "\n" if event.key in ("enter", "ctrl+j") else character
         elif not (character and character.isalpha()):
+            await self.run_own_binding(event)  # digits, Enter, arrows: in the order typed
             return
         event.stop()
         event.prevent_default()

@@ -325,6 +325,10 @@ class TableScreen(ViewWatcher, Screen):
     BINDINGS = [
         Binding("escape", "dismiss_results", "Rows"),
     ]
+    #: The command line has the focus from the first frame: left to Textual, the first
+    #: focusable widget (the hand grid, not yet hidden) took it, and keys typed while the table
+    #: opened went to the grid.
+    AUTO_FOCUS = "#command"
 
     @dataclass
     class CommandEntered(Request):
@@ -348,6 +352,8 @@ class TableScreen(ViewWatcher, Screen):
         self.results_dismissed: set[int] = set()
         #: The heard command on show in the command line (it is applied already).
         self.heard_shown: str | None = None
+        #: The reveal began while a line was typed: the grid takes the focus after its Enter.
+        self._grid_after_line = False
         #: The top line was longer than the screen is wide the last time it was drawn.
         self._next_long = True
 
@@ -456,8 +462,9 @@ class TableScreen(ViewWatcher, Screen):
             self.query_one("#players").display = view == "play"
             # Each view focuses what it needs: the grid at the reveal, the command line else
             # (a hidden grid keeping the focus would swallow typing).
+            # A line being typed keeps it, though: the grid takes it after that line's Enter.
             if view == "reveal":
-                self.query_one(HandGrid).focus()
+                field.call_later(self._focus_grid)  # after the keys the line has been given
             else:
                 field.focus()
             self.refresh_bindings()
@@ -467,6 +474,19 @@ class TableScreen(ViewWatcher, Screen):
             self.query_one("#checks", Static).update(grid.checks_text())
         elif view == "results" and game is not None:
             self.show_results(game)
+
+    def _typing_in_line(self) -> bool:
+        """The command line holds a line being typed (not a refused one kept, nor a heard one)."""
+        field = self.query_one("#command", CommandInput)
+        return bool(field.value.strip()) and field.value not in (field.refused, self.heard_shown)
+
+    def _focus_grid(self) -> None:
+        """The reveal's grid takes the focus, unless a line is being typed (then after it)."""
+        if self.query_one("#view", ContentSwitcher).current != "reveal":
+            return
+        self._grid_after_line = self._typing_in_line()
+        if not self._grid_after_line:
+            self.query_one(HandGrid).focus()
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
@@ -507,9 +527,7 @@ class TableScreen(ViewWatcher, Screen):
     @on(Input.Submitted, "#command")
     async def _command_entered(self, event: Input.Submitted) -> None:
         field = self.query_one("#command", CommandInput)
-        text = (field.offer or event.value).strip()  # Enter takes a refused line's suggestion
-        field.refused = field.offered = None
-        field.value = ""
+        text = event.value  # the line, or the refused line's suggestion (``action_submit``)
         if not text:
             self.action_dismiss_results()
             return
@@ -519,6 +537,8 @@ class TableScreen(ViewWatcher, Screen):
         reply = await ask(self, self.CommandEntered(text))
         if reply is not None and not reply.ok and not is_question(reply) and not field.value:
             field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
+        if self._grid_after_line and not field.value:  # typed as the reveal began: its turn now
+            self._focus_grid()
 
     def show_heard(self, shown: str) -> bool:
         """A heard command in the command line for a moment; never over what someone types.
@@ -550,7 +570,12 @@ class TableScreen(ViewWatcher, Screen):
     # -------------------------------------------------------------------- the hand grid
     @on(HandGrid.Submitted)
     async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
+        """A hand from the grid; but an Enter that reaches the grid while a line is typed in
+        the command line (the grid took the focus as it was typed) sends that line."""
         event.stop()
+        if self._typing_in_line():
+            await self.query_one("#command", CommandInput).action_submit()
+            return
         await ask(self, self.CommandEntered(event.command, source="grid"))
 
     @on(HandGrid.TypedAhead)

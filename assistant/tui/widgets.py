@@ -9,12 +9,13 @@ card shows its animal's name and points, every lost life is a different glyph, e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -534,11 +535,37 @@ def _first_words(game: Game | None, alive: list[str]) -> list[str]:
     return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
 
 
-class CommandInput(Input):
+class KeysInOrder:
+    """A widget whose own keys (its bindings: Enter, Tab, Backspace, the arrows, a grid's digits)
+    act in the order they were typed, among the letters.
+
+    Textual runs a widget's bindings when the key has bubbled back up to the app, after the
+    widget has handled the keys typed after it: with keys typed faster than the app answers (at
+    start-up, while a command is stored), the command line took "grace passes", Enter, "dave
+    knocks", then ran the Enter on "grace passesdave knocks", twice; and an Enter meant for the
+    command line declared a hand when the reveal's grid had taken the focus meanwhile. Here a
+    key bound on the widget runs as the widget takes it, on the widget it was typed into."""
+
+    async def run_own_binding(self, event: Key) -> bool:
+        """Run the widget's own (non-priority) binding for ``event``; True when one ran."""
+        node: Any = self
+        for binding in node._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await node.app.run_action(binding.action, node):
+                event.stop()
+                event.prevent_default()
+                return True
+        return False
+
+
+class CommandInput(KeysInOrder, Input):
     """The command line: completion (Tab or right arrow takes it), history on up/down, and a
-    refused command's suggestion (Tab or Enter takes it)."""
+    refused command's suggestion (Tab or Enter takes it). Its keys act in the order typed
+    (``KeysInOrder``), and Enter empties it at once, so what is typed after it starts afresh."""
 
     BINDINGS = [
+        # An Enter typed before the table took the terminal (while it starts) arrives as a
+        # newline, ctrl+j: the terminal was still turning Enter into one.
+        Binding("ctrl+j", "submit", "Send", show=False),
         Binding("up", "history(-1)", "Previous command", show=False),
         Binding("down", "history(1)", "Next command", show=False),
         Binding("tab", "complete", "Complete", show=False),
@@ -557,6 +584,18 @@ class CommandInput(Input):
         #: Tab or Enter takes the suggestion while the line is unchanged.
         self.refused: str | None = None
         self.offered: str | None = None
+
+    async def _on_key(self, event: Key) -> None:
+        if not await self.run_own_binding(event):
+            await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
+        line is emptied now, before the next key typed is taken."""
+        text = (self.offer or self.value).strip()
+        self.refused = self.offered = None
+        self.value = ""
+        self.post_message(self.Submitted(self, text))
 
     def remember(self, text: str) -> None:
         if text and (not self.history or self.history[-1] != text):
