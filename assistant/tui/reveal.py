@@ -68,8 +68,8 @@ class HandGrid(KeysInOrder, DataTable):
     Digits set a count, + and - change it, Enter declares the column's player; a letter starts
     a command in the command line. The cursor follows the reveal: when it begins, and after
     each hand declared (here, typed or spoken), it goes to the first player the game still
-    waits for (``Game.waiting_to_declare``), on the animal row it was on (the first row at a
-    new reveal), so the digits typed next land in the hand being read out.
+    waits for (``Game.waiting_to_declare``), on the first animal's row, so the digits typed
+    next land in the hand being read out, from its top.
     """
 
     BINDINGS = [
@@ -157,12 +157,10 @@ class HandGrid(KeysInOrder, DataTable):
             return
         players = game.alive
         key = (game.round, players)
-        row = self.cursor_coordinate.row
         new_reveal = key != self._round_key
         if new_reveal:
             self._round_key = key
             self._declared_seen = frozenset()
-            row = 0
             self.counts = {p: dict(game.known[p].counts()) for p in players}
             for p, counts in (drafts or {}).items():
                 if p in self.counts:
@@ -178,13 +176,15 @@ class HandGrid(KeysInOrder, DataTable):
         self._declared_seen = declared
         self._rebuild()
         if moved_on:
-            self._to_first_waiting(row)
+            self._to_first_waiting()
 
-    def _to_first_waiting(self, row: int) -> None:
-        """The cursor on ``row`` of the first player the game waits for, if any."""
+    def _to_first_waiting(self) -> None:
+        """The cursor on the first row of the first player the game waits for, if any: a hand
+        is read out from its first animal (left on the mole row, the next hand's giraffes
+        were typed as moles)."""
         waiting = self.game.waiting_to_declare() if self.game is not None else ()
         if waiting and waiting[0] in self.players:
-            self.cursor_coordinate = Coordinate(row, self.players.index(waiting[0]) + 1)
+            self.cursor_coordinate = Coordinate(0, self.players.index(waiting[0]) + 1)
 
     def _rebuild(self) -> None:
         game = self.game

@@ -454,7 +454,7 @@ class TableScreen(ViewWatcher, Screen):
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
-        field.placeholder = command_hint(game, self.view.question)
+        field.placeholder = command_hint(game, self.view.question, self._hint_width())
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
         if switcher.current != view:
@@ -474,6 +474,10 @@ class TableScreen(ViewWatcher, Screen):
             self.query_one("#checks", Static).update(grid.checks_text())
         elif view == "results" and game is not None:
             self.show_results(game)
+
+    def _hint_width(self) -> int:
+        """The cells the command line's hint has (its width less the border and padding)."""
+        return max(20, self.size.width - 6)
 
     def _typing_in_line(self) -> bool:
         """The command line holds a line being typed (not a refused one kept, nor a heard one)."""

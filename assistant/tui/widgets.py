@@ -463,30 +463,42 @@ def expected_start(game: Game | None) -> str:
     return ""
 
 
-def command_hint(game: Game | None, question: str | None = None) -> str:
+def command_hint(game: Game | None, question: str | None = None, width: int | None = None) -> str:
     """The command line's placeholder: what to type now, with the table's own names; while a
-    ``question`` waits (a new game, a heard hand read back), the answer it waits for."""
+    ``question`` waits (a new game, a heard hand read back), the answer it waits for. Its parts
+    go in whole, as many as fit in ``width`` (a long name cut the hint in the middle)."""
+    parts = hint_parts(game, question)
+    hint = parts[0]
+    for part in parts[1:]:
+        if width is None or len(hint) + 3 + len(part) <= width:
+            hint += " · " + part
+    return hint
+
+
+def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
+    """The hint's parts, the one that matters first."""
     if question:
-        return "yes to go ahead, no to drop it · F2 help"
+        return ["yes to go ahead, no to drop it", "F2 help"]
     if game is None or game.phase is Phase.GAME_OVER:
-        return "new game and 3 to 5 names · F2 help"
+        return ["new game and 3 to 5 names", "F2 help"]
     turn = game.turn or ""
     match game.phase:
         case Phase.ROWS:
             k = game.missing_rows()[0]
-            return f"row {k} and its {k} animal{'s' if k > 1 else ''} · Tab types 'row {k}' · F2 help"
+            return [f"row {k} and its {k} animal{'s' if k > 1 else ''}", f"Tab types 'row {k}'",
+                    "F2 help"]
         case Phase.TURNS if game.starter is None:
-            return "who starts, e.g. " + f"{game.alive[0]} starts"
+            return ["who starts, e.g. " + f"{game.alive[0]} starts"]
         case Phase.TURNS:
             knock = " or knocks" if game.may_knock(turn) else ""
-            return f"{turn} swaps ROW and the cards put down{knock} · Tab types '{turn}'"
+            return [f"{turn} swaps ROW and the cards put down{knock}", f"Tab types '{turn}'"]
         case Phase.FINAL_TURNS:
-            return f"{turn} swaps ROW and the cards put down, or passes · Tab types '{turn}'"
+            return [f"{turn} swaps ROW and the cards put down, or passes", f"Tab types '{turn}'"]
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
             who = waiting[0] if waiting else ""
-            return f"the grid above, or: {who} has and the 10 cards · Tab types '{who} has'"
-    return "F2 help"
+            return [f"the grid above, or: {who} has and the 10 cards", f"Tab types '{who} has'"]
+    return ["F2 help"]
 
 
 def suggest(value: str, game: Game | None) -> str | None:
