@@ -10,6 +10,7 @@ hands them when it opens them; what people do goes up as messages (``SetupScreen
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from assistant.tui.widgets import (
     PHASE_WORDS,
     CardRows,
     CommandInput,
+    OrderedInput,
     PlayersPanel,
     StatusLine,
     TableLog,
@@ -106,6 +108,12 @@ def duration_words(minutes: int | None) -> str:
     if minutes < 60:
         return f"{minutes} min"
     return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def split_names(value: str) -> list[str]:
+    """The names in one setup field: "Ann Ben Cy", "Ann, Ben and Cy" give three (a name is one
+    word, so spaces and commas part names; a lone "and" or "&" joins them)."""
+    return [w for w in re.split(r"[\s,;]+", value.strip()) if w and w.lower() not in ("and", "&")]
 
 
 def _future() -> asyncio.Future[Any]:
@@ -206,8 +214,8 @@ class SetupScreen(Screen):
                     # short enough for 80 columns, where each name gets 14 cells
                     placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
                     value = self.names[i] if self.filled and i < len(self.names) else ""
-                    yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
-                                suggester=suggester, classes="name", compact=True)
+                    yield OrderedInput(value=value, placeholder=placeholder, id=f"name-{i}",
+                                       suggester=suggester, classes="name", compact=True)
             # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
             yield Static("", id="setup-error")  # shown by ``_say``
             if self.recent:
@@ -239,12 +247,10 @@ class SetupScreen(Screen):
         next((f for f in fields if not f.value), fields[0]).focus()
 
     def names_entered(self) -> list[str]:
-        """One field, one player: the names as typed (the referee checks and normalises them)."""
-        return [
-            value
-            for i in range(MAX_PLAYERS)
-            if (value := self.query_one(f"#name-{i}", Input).value.strip())
-        ]
+        """The names as typed, in field order; a field holding several (``split_names``) gives
+        each of them (the referee checks and normalises them)."""
+        return [name for i in range(MAX_PLAYERS)
+                for name in split_names(self.query_one(f"#name-{i}", Input).value)]
 
     def rules_chosen(self) -> HouseRules:
         values: dict[str, object] = {}
@@ -264,6 +270,8 @@ class SetupScreen(Screen):
         name that can't be a player's is said at once and keeps the focus, selected to be typed
         over (told only at the start, it left people on the empty field after it)."""
         index = int((event.input.id or "name-0").split("-")[1])
+        if self._spread(index):
+            return
         problem = self._field_problem(index)
         self._say(problem)
         if problem is not None:
@@ -273,6 +281,30 @@ class SetupScreen(Screen):
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             self.action_start()
+
+    def _spread(self, index: int) -> bool:
+        """Several names typed in one field ("Ann Ben Cy", "Ann, Ben and Cy"): one a field
+        from this one on, and the focus on the first empty field after them (Enter there
+        starts). False when the field holds one name."""
+        field = self.query_one(f"#name-{index}", Input)
+        words = split_names(field.value)
+        if len(words) < 2:
+            return False
+        room = MAX_PLAYERS - index
+        for offset, word in enumerate(words[:room]):
+            self.query_one(f"#name-{index + offset}", Input).value = word
+        left_out = words[room:]
+        self._say(f"At most {MAX_PLAYERS} players: {', '.join(left_out)} left out." if left_out
+                  else None)
+        fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
+        at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
+        if at_fault is not None:
+            self._say(self._field_problem(at_fault))
+            fields[at_fault].focus()
+            fields[at_fault].select_all()
+        else:
+            next((f for f in fields[index:] if not f.value), fields[-1]).focus()
+        return True
 
     def _say(self, problem: str | None) -> None:
         """What is wrong, under the names; the line takes no room while nothing is."""

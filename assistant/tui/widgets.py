@@ -569,7 +569,15 @@ class KeysInOrder:
         return False
 
 
-class CommandInput(KeysInOrder, Input):
+class OrderedInput(KeysInOrder, Input):
+    """An input whose Enter, Backspace and arrows act in the order typed (``KeysInOrder``)."""
+
+    async def _on_key(self, event: Key) -> None:
+        if not await self.run_own_binding(event):
+            await super()._on_key(event)
+
+
+class CommandInput(OrderedInput):
     """The command line: completion (Tab or right arrow takes it), history on up/down, and a
     refused command's suggestion (Tab or Enter takes it). Its keys act in the order typed
     (``KeysInOrder``), and Enter empties it at once, so what is typed after it starts afresh."""
@@ -596,10 +604,6 @@ class CommandInput(KeysInOrder, Input):
         #: Tab or Enter takes the suggestion while the line is unchanged.
         self.refused: str | None = None
         self.offered: str | None = None
-
-    async def _on_key(self, event: Key) -> None:
-        if not await self.run_own_binding(event):
-            await super()._on_key(event)
 
     async def action_submit(self) -> None:
         """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
@@ -667,6 +671,13 @@ class StatusLine(Static):
         self.mic: tuple[str, str | None] = ("off", None)
         self.speech: tuple[str, str | None] = ("off", None)
         self.data_label = data_label
+        #: Voice switched off on the setup screen: both are "off", whatever the devices say
+        #: (a switched-off table said "mic: unavailable (no microphone)").
+        self.switched_off = False
+
+    def set_switched_off(self, off: bool) -> None:
+        self.switched_off = off
+        self.refresh()
 
     def set_mic(self, state: str, reason: str | None = None) -> None:
         self.mic = (state, reason)
@@ -690,8 +701,10 @@ class StatusLine(Static):
             return f"{label} {state} ({reason})"
 
         label, name = self.data_label, _file_name(self.data_label)
+        mic, speech = ((("off", None), ("off", None)) if self.switched_off
+                       else (self.mic, self.speech))
         for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
-            text = " · ".join((part("mic:", *self.mic, how), part("speech:", *self.speech, how),
+            text = " · ".join((part("mic:", *mic, how), part("speech:", *speech, how),
                                f"data: {data}"))
             if len(text) <= width:
                 return text
