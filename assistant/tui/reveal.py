@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.tui.widgets import KeysInOrder, animal_chip, ordinal
+from assistant.tui.widgets import KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
@@ -109,6 +109,8 @@ class HandGrid(KeysInOrder, DataTable):
         #: when ``roomy``, a blank line under each row.
         self.large = False
         self.roomy = False
+        #: Names in the headings cut to this many letters (None: whole), when space is short.
+        self.name_limit: int | None = None
 
     async def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
@@ -197,7 +199,7 @@ class HandGrid(KeysInOrder, DataTable):
                 for animal in ANIMALS]
         total = self._total_cells(game)
         headings = [("ANIMAL" if self.large else "animal", "animal"),
-                    *[(self._label(p) + (" ✓" if p in game.declared else ""), p) for p in self.players]]
+                    *[(self._label(p), p) for p in self.players]]
         self.clear(columns=True)
         # Each column as wide as its widest cell, measured here: left to the table's own
         # measuring (when idle), every rebuild (each digit typed) showed the columns as narrow
@@ -213,9 +215,30 @@ class HandGrid(KeysInOrder, DataTable):
             cursor = Coordinate(cursor.row, 1)
         self.cursor_coordinate = cursor
 
-    def _label(self, player: str) -> str:
-        """A column's heading: the name, in spaced capitals in large print."""
-        return " ".join(title(player).upper()) if self.large else title(player)
+    def _label(self, player: str, limit: int | None = -1) -> str:
+        """A column's heading: the name (shortened to ``name_limit``, ``short_names``), in
+        capitals in large print (spaced, five names took more than the screen)."""
+        name = short_names(self.players, self.name_limit if limit == -1 else limit)[player]
+        return name.upper() if self.large else name
+
+    def width_for(self, game: Game, limit: int | None) -> int:
+        """The cells the grid takes for ``game``'s reveal with the names shortened to
+        ``limit``: each column as wide as its widest cell (``_rebuild``), its padding, and the
+        scroll bar."""
+        saved, self.players = self.players, game.alive
+        try:
+            labels = [self._label(p, limit) for p in game.alive]
+        finally:
+            self.players = saved
+        pad = 2 * self.cell_padding
+        animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
+        total = len("10/10 ok")
+        return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
+
+    def set_name_limit(self, limit: int | None) -> None:
+        if limit != self.name_limit:
+            self.name_limit = limit
+            self._rebuild()
 
     def _count_cell(self, player: str, animal: Animal, overflowing: bool) -> Text:
         """One count, starred when cards of it are known to be in the hand; marked when it is
@@ -234,8 +257,10 @@ class HandGrid(KeysInOrder, DataTable):
         for p in self.players:
             n = sum(self.counts[p].values())
             ok = not checks[p]
-            cells.append(Text(f"{n}/10" + (" ok" if ok else ""), style="bold" if ok else "bold red",
-                              justify="center"))
+            # declared: a tick in the total, not in the heading (which then grew, and five
+            # names that fitted no longer did once a hand was declared)
+            mark = " ✓" if p in game.declared else (" ok" if ok else "")
+            cells.append(Text(f"{n}/10{mark}", style="bold" if ok else "bold red", justify="center"))
         return cells
 
     # -------------------------------------------------------------------- editing
@@ -295,11 +320,15 @@ class HandGrid(KeysInOrder, DataTable):
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
-    def checks_text(self) -> Text:
-        """The live checks under the grid, one line per player with a problem."""
+    def checks_text(self, compact: bool = False) -> Text:
+        """The live checks beside the grid, one line per player with a problem; ``compact``
+        (under a narrow grid, where lines are few): the player under the cursor in full, the
+        others in one line, short."""
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
+        if compact:
+            return self._compact_checks(checks)
         gap = "\n" if self.roomy else ""  # large print: a blank line between players
         out = Text()
         for p in self.players:
@@ -312,6 +341,32 @@ class HandGrid(KeysInOrder, DataTable):
         for line in checks[""]:
             out.append(f"Deck: {line}.\n{gap}", style="bold red")
         out.append("* known to be in hand", style="dim")
+        return out
+
+
+    def _compact_checks(self, checks: dict[str, list[str]]) -> Text:
+        assert self.game is not None
+        cell = self._cell()
+        here = cell[0] if cell else (self.players[0] if self.players else "")
+        out = Text()
+        if here in self.game.declared:
+            out.append(f"{title(here)}: declared.", style="dim")
+        elif checks.get(here):
+            out.append(f"{title(here)}: " + "; ".join(checks[here]) + ".", style="bold")
+        elif here:
+            out.append(f"{title(here)}: 10 cards, ready: Enter declares.")
+        shown = short_names(self.players, self.name_limit)
+        others = []
+        for p in self.players:
+            if p == here:
+                continue
+            n = sum(self.counts[p].values())
+            state = "✓" if p in self.game.declared else ("ready" if not checks[p] else f"{n}/10")
+            others.append(f"{shown[p]} {state}")
+        if others:
+            out.append("\n" + " · ".join(others), style="dim")
+        for line in checks[""]:
+            out.append(f"\nDeck: {line}.", style="bold red")
         return out
 
 

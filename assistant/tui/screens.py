@@ -53,6 +53,7 @@ from assistant.tui.widgets import (
     TableLog,
     command_hint,
     ordinal,
+    short_names,
 )
 from engine.deck import ANIMALS, COPIES
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
@@ -64,6 +65,10 @@ RULES_FILE = Path(__file__).with_name("how_to_play.md")
 #: From this many columns and lines the table is in large print (readable from two metres at
 #: the end of a table), unless its key says otherwise.
 LARGE_PRINT_FROM = (100, 30)
+#: The columns the hand grid's checks need beside it; with fewer they go under it.
+CHECKS_WIDTH = 24
+#: The letters a name keeps where space is short (``short_names``): "Barth…".
+SHORT_NAME = 6
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26
@@ -247,10 +252,13 @@ class SetupScreen(Screen):
         next((f for f in fields if not f.value), fields[0]).focus()
 
     def names_entered(self) -> list[str]:
-        """The names as typed, in field order; a field holding several (``split_names``) gives
-        each of them (the referee checks and normalises them)."""
-        return [name for i in range(MAX_PLAYERS)
-                for name in split_names(self.query_one(f"#name-{i}", Input).value)]
+        """One field, one player: the names as typed (the referee checks and normalises them).
+        Several typed in one field are spread over the fields by Enter (``_spread``)."""
+        return [
+            value
+            for i in range(MAX_PLAYERS)
+            if (value := self.query_one(f"#name-{i}", Input).value.strip())
+        ]
 
     def rules_chosen(self) -> HouseRules:
         values: dict[str, object] = {}
@@ -285,11 +293,13 @@ class SetupScreen(Screen):
     def _spread(self, index: int) -> bool:
         """Several names typed in one field ("Ann Ben Cy", "Ann, Ben and Cy"): one a field
         from this one on, and the focus on the first empty field after them (Enter there
-        starts). False when the field holds one name."""
+        starts). False when the field holds one name, or when the fields they would go to
+        hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
         words = split_names(field.value)
-        if len(words) < 2:
-            return False
+        later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
+        if len(words) < 2 or any(later[:len(words) - 1]):
+            return False  # one name, or names after it that would be typed over
         room = MAX_PLAYERS - index
         for offset, word in enumerate(words[:room]):
             self.query_one(f"#name-{index + offset}", Input).value = word
@@ -341,6 +351,9 @@ class SetupScreen(Screen):
         self.call_later(self._start)  # asked on this screen's queue (see ``ask``)
 
     async def _start(self) -> None:
+        filled = [i for i in range(MAX_PLAYERS) if self.query_one(f"#name-{i}", Input).value.strip()]
+        if len(filled) == 1 and self._spread(filled[0]):  # all the names typed in one field
+            return
         voice_on = self.query_one("#voice", Switch).value
         error = await ask(self, self.StartRequested(self.names_entered(), self.rules_chosen(), voice_on))
         if error and self.is_attached:
@@ -386,8 +399,8 @@ class TableScreen(ViewWatcher, Screen):
         self.heard_shown: str | None = None
         #: The reveal began while a line was typed: the grid takes the focus after its Enter.
         self._grid_after_line = False
-        #: The top line was longer than the screen is wide the last time it was drawn.
-        self._next_long = True
+        #: The lines the table's part of the screen has (``apply_size``).
+        self._main_height = 15
 
     @property
     def show_known(self) -> bool:
@@ -441,7 +454,7 @@ class TableScreen(ViewWatcher, Screen):
         self.set_class(large, "large")
         # The log, the input and the lines around them always stay on screen.
         main_height = max(8, height - (11 if large else 9))
-        self.query_one("#main").styles.max_height = main_height
+        self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
         if large:
             # The rows take about three fifths of the width, the players the rest.
@@ -480,9 +493,7 @@ class TableScreen(ViewWatcher, Screen):
         line = next_line(game)
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
-        long = line.cell_len > self.size.width - 2
-        self.query_one("#next", Static).update(line, layout=long or self._next_long)
-        self._next_long = long
+        self.query_one("#next", Static).update(self._fit_line(line, game))
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -502,10 +513,24 @@ class TableScreen(ViewWatcher, Screen):
             self.refresh_bindings()
         if view == "reveal" and game is not None:
             grid = self.query_one(HandGrid)
+            self._arrange_reveal(game)
             grid.update_from(game, self.state.draft_for(self.view.game_id, game.round))
-            self.query_one("#checks", Static).update(grid.checks_text())
+            self._show_checks()
         elif view == "results" and game is not None:
             self.show_results(game)
+
+    def _fit_line(self, line: Text, game: Game | None) -> Text:
+        """The top line on one line of the screen (wrapped, it pushed the status line off at
+        80x24): the names cut short (``short_names``) when it is too long, then its end."""
+        room = self.size.width - (6 if self.large else 2)
+        if line.cell_len > room and game is not None:
+            plain = line.plain
+            for player, short in short_names(game.players, SHORT_NAME).items():
+                for name in (title(player), title(player).upper()):
+                    plain = plain.replace(name, short.upper() if name.isupper() else short)
+            line = Text(plain, style="bold")
+        line.no_wrap, line.overflow = True, "ellipsis"
+        return line
 
     def _hint_width(self) -> int:
         """The cells the command line's hint has (its width less the border and padding)."""
@@ -523,6 +548,32 @@ class TableScreen(ViewWatcher, Screen):
         self._grid_after_line = self._typing_in_line()
         if not self._grid_after_line:
             self.query_one(HandGrid).focus()
+
+    def _arrange_reveal(self, game: Game) -> None:
+        """The checks beside the grid when both fit, the names cut short (``short_names``) if
+        that makes them fit; else under it, in a few lines (at 80 columns with five long
+        names the checks were a strip three letters wide)."""
+        grid = self.query_one(HandGrid)
+        room = self.size.width - 2  # inside the table's padding
+        whole, short = grid.width_for(game, None), grid.width_for(game, SHORT_NAME)
+        if whole + CHECKS_WIDTH <= room:
+            limit, stacked = None, False
+        elif short + CHECKS_WIDTH <= room:
+            limit, stacked = SHORT_NAME, False
+        else:
+            limit, stacked = (None if whole <= room else SHORT_NAME), True
+        grid.set_name_limit(limit)
+        self.query_one("#reveal").set_class(stacked, "stacked")
+        # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
+        if stacked:
+            checks = grid.checks_text(compact=True).wrap(self.app.console, max(10, room))
+            grid.styles.max_height = max(4, self._main_height - max(2, len(checks)))
+        else:
+            grid.styles.max_height = None
+
+    def _show_checks(self) -> None:
+        stacked = self.query_one("#reveal").has_class("stacked")
+        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text(compact=stacked))
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
@@ -633,7 +684,7 @@ class TableScreen(ViewWatcher, Screen):
 
     @on(HandGrid.CellHighlighted)
     def _grid_moved(self) -> None:
-        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text())
+        self._show_checks()
 
 
 # ============================================================================ game over

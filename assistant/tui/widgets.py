@@ -69,6 +69,20 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     return [Text(line, style=style) for line in body[:height]]
 
 
+def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
+    """Each player's name as shown where space is short: whole (capitalised) when it has at
+    most ``limit`` letters, else cut to ``limit - 1`` and ``…`` ("Bartholomew" -> "Barth…" at
+    6), one length for all, made longer until no two are alike. ``limit`` None: whole names."""
+    whole = {p: title(p) for p in players}
+    if limit is None:
+        return whole
+    for cut in range(max(2, limit - 1), max((len(n) for n in whole.values()), default=0) + 1):
+        short = {p: n if len(n) <= cut + 1 else n[:cut] + "…" for p, n in whole.items()}
+        if len(set(short.values())) == len(short):
+            return short
+    return whole
+
+
 def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
                 large: bool = False, many: bool = False) -> Text:
     """An animal's name in its card colours (``2x pig`` with a count; ``rabbits`` when

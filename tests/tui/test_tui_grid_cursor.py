@@ -109,6 +109,14 @@ async def test_the_checks_are_read_whole_beside_the_grid(make_app, size, players
         shown = " ".join(strip.text for strip in checks.render_lines(Region(0, 0, region.width,
                                                                              region.height)))
         shown = " ".join(shown.split())
-        for line in ("Ann: 10 cards, ready: Enter declares.",
-                     "Deck: 4 mice on the table and in hands, the deck holds 3."):
+        # beside the grid, a line per player; under a grid too wide for them, the player under
+        # the cursor (Ben) in full and the others in short
+        stacked = app.table.query_one("#reveal").has_class("stacked")
+        ready = "Ann ready ·" if stacked else "Ann: 10 cards, ready: Enter declares."
+        for line in (ready, "Deck: 4 mice on the table and in hands, the deck holds 3."):
             assert line in shown
+        if stacked:
+            assert "Ben: 2 of 10 cards." in shown
+            assert checks.region.y >= grid.region.bottom  # under the grid
+        else:
+            assert checks.region.width >= 24

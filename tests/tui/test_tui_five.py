@@ -1,0 +1,83 @@
+"""Five players with long names on small and large screens (issue 36): nothing cut to a strip,
+names shortened the same way wherever space is short, the rows that matter always in view."""
+
+from __future__ import annotations
+
+from textual.geometry import Region
+
+from assistant.config import Settings
+from assistant.tui.reveal import HandGrid
+from assistant.tui.widgets import StatusLine, short_names
+from engine.game import Phase
+from engine.rules import HouseRules
+
+from .conftest import submit_all
+
+FIVE = ("Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline")
+QUICK = Settings(rules=HouseRules(knock_requires_swap=False))
+ROWS = ["row 1 giraffe", "row 2 bear bear", "row 3 mole mole mole", "row 4 goat goat goat goat"]
+TO_REVEAL = [f"new game {' '.join(FIVE)}", "Anne-Marie starts", *ROWS, "Anne-Marie knocks",
+             *[f"{p} passes" for p in FIVE[1:]]]
+HANDS = {
+    "Anne-Marie": "8 giraffe 2 mouse",
+    "Bartholomew": "5 pig 5 rabbit",
+    "Christopher": "6 bear 4 cat",
+    "Dorothea": "4 mole 6 dog",
+    "Evangeline": "3 goat 6 sheep 1 mouse",
+}
+
+
+def text_of(widget) -> str:
+    region = widget.region
+    lines = widget.render_lines(Region(0, 0, region.width, region.height))
+    return "\n".join(strip.text for strip in lines)
+
+
+def test_short_names_are_cut_alike_and_stay_apart() -> None:
+    assert list(short_names(FIVE, 6).values()) == ["Anne-…", "Barth…", "Chris…", "Dorot…", "Evang…"]
+    assert short_names(("christopher", "christine", "al"), 6) == \
+        {"christopher": "Christo…", "christine": "Christi…", "al": "Al"}
+    assert short_names(FIVE, None)["Anne-Marie"] == "Anne-Marie"
+
+
+async def test_the_checks_go_under_the_grid_at_80x24(make_app) -> None:
+    """At 80x24 the checks were a strip three letters wide beside the grid, the top line
+    wrapped and the status line was pushed off."""
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        assert app.view.game.phase is Phase.REVEAL
+        grid = app.table.query_one(HandGrid)
+        checks = app.table.query_one("#checks")
+        assert app.table.query_one("#reveal").has_class("stacked")
+        assert checks.region.y >= grid.region.bottom and checks.region.width >= 70
+        shown = text_of(checks)
+        assert "Anne-Marie: 1 of 10 cards." not in shown  # nobody has swapped: 0 known
+        assert shown.splitlines()[0].startswith("Anne-Marie: 0 of 10 cards")
+        assert "Bartholomew 0/10 · Christopher 0/10 · Dorothea 0/10 · Evangeline 0/10" in shown
+        labels = [str(c.label) for c in grid.columns.values()][1:]
+        assert labels == list(FIVE)  # under the grid, the grid has the width for whole names
+        assert grid.region.right <= 80
+        # every row of the grid, its total too, is in view
+        assert grid.region.height >= 12
+        top = app.table.query_one("#next")
+        assert top.region.height == 1
+        assert "waiting for Anne-…, Barth…, Chris…, Dorot…" in text_of(top)  # cut alike
+        status = app.table.query_one(StatusLine)
+        assert status.region.y < 24 and status.region.height == 1
+        assert status.region.y > app.table.query_one("#command").region.y
+
+
+async def test_the_checks_stay_beside_the_grid_at_120x40_with_whole_names(make_app) -> None:
+    app = make_app(QUICK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        grid = app.table.query_one(HandGrid)
+        assert not app.table.query_one("#reveal").has_class("stacked")
+        labels = [str(c.label) for c in grid.columns.values()][1:]
+        assert labels == ["ANNE-MARIE", "BARTHOLOMEW", "CHRISTOPHER", "DOROTHEA", "EVANGELINE"]
+        checks = app.table.query_one("#checks")
+        assert checks.region.x >= grid.region.right and checks.region.width >= 24
+        assert "Anne-Marie: 0 of 10 cards" in " ".join(text_of(checks).split())
