@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.tui.widgets import KeysInOrder, animal_chip, ordinal, short_names
+from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
@@ -417,19 +417,36 @@ class ResultsView(Static):
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        table = self._table(ended.round, players)
+        shown = self._names(players, ended)
+        table = self._table(ended.round, players, shown)
+        # The two rows that matter first: below the animals they ran off a small screen.
+        table.add_row(Text("points", style="bold"),
+                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
+        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "",
+                      end_section=True)
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
             if m is not None:
                 table.add_row(animal_chip(animal, large=self.large),
-                              *[self._count(m, p) for p in players], _majority_cell(m))
-        table.add_row(Text("points", style="bold"),
-                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "")
+                              *[self._count(m, p) for p in players], _majority_cell(m, shown))
         return table
 
-    def _table(self, round_number: int, players: tuple[str, ...]) -> Table:
+    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
+        """The players' names as the table has room for them: whole, else cut alike
+        (``short_names``), so that no cell wraps (five long names wrapped the majorities)."""
+        width = self.size.width or 200
+        pad = 4 if self.large else 2
+        for limit in (None, SHORT_NAME, 4):
+            shown = short_names(players, limit)
+            longest = max((len(n) for n in shown.values()), default=0)
+            need = (len("lives (lost)") + pad + sum(max(len(shown[p]), 8) + pad for p in players)
+                    + max(len("majority"), longest + 4) + pad)
+            if need <= width:
+                return shown
+        return shown
+
+    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str]) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=f"Round {round_number} results", box=None, expand=self.large,
@@ -437,11 +454,14 @@ class ResultsView(Static):
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
-        table.add_column("animal", ratio=ratio)
+        table.add_column("animal", no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:
-            table.add_column(title(p), justify="center", ratio=ratio)
-        table.add_column("majority", ratio=ratio)
+            table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
+        table.add_column("majority", ratio=ratio, no_wrap=True)
         return table
+
+    def on_resize(self) -> None:
+        self.update(self.build())  # the names as the new width has room for them
 
     def _count(self, majority: Majority, player: str) -> Text:
         """How many of the animal ``player`` held: ``[n]`` for the majority, ``?`` unknown."""
@@ -467,9 +487,10 @@ class ResultsView(Static):
         return text
 
 
-def _majority_cell(majority: Majority) -> Text:
+def _majority_cell(majority: Majority, shown: dict[str, str] | None = None) -> Text:
     if majority.winner:
-        return Text(f"{title(majority.winner)} +{majority.animal.points}", style="bold")
+        name = (shown or {}).get(majority.winner) or title(majority.winner)
+        return Text(f"{name} +{majority.animal.points}", style="bold")
     if majority.tied:
         return Text("tie", style="italic")
     return Text("1 card: none", style="italic")

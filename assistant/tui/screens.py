@@ -45,6 +45,7 @@ from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
     CARD_WIDTH,
     PHASE_WORDS,
+    SHORT_NAME,
     CardRows,
     CommandInput,
     OrderedInput,
@@ -67,8 +68,6 @@ RULES_FILE = Path(__file__).with_name("how_to_play.md")
 LARGE_PRINT_FROM = (100, 30)
 #: The columns the hand grid's checks need beside it; with fewer they go under it.
 CHECKS_WIDTH = 24
-#: The letters a name keeps where space is short (``short_names``): "Barth…".
-SHORT_NAME = 6
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26

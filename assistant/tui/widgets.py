@@ -69,6 +69,10 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     return [Text(line, style=style) for line in body[:height]]
 
 
+#: The letters a name keeps where space is short (``short_names``): "Barth…".
+SHORT_NAME = 6
+
+
 def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
     """Each player's name as shown where space is short: whole (capitalised) when it has at
     most ``limit`` letters, else cut to ``limit - 1`` and ``…`` ("Bartholomew" -> "Barth…" at

@@ -3,10 +3,11 @@ names shortened the same way wherever space is short, the rows that matter alway
 
 from __future__ import annotations
 
+import pytest
 from textual.geometry import Region
 
 from assistant.config import Settings
-from assistant.tui.reveal import HandGrid
+from assistant.tui.reveal import HandGrid, ResultsView
 from assistant.tui.widgets import StatusLine, short_names
 from engine.game import Phase
 from engine.rules import HouseRules
@@ -81,3 +82,28 @@ async def test_the_checks_stay_beside_the_grid_at_120x40_with_whole_names(make_a
         checks = app.table.query_one("#checks")
         assert checks.region.x >= grid.region.right and checks.region.width >= 24
         assert "Anne-Marie: 0 of 10 cards" in " ".join(text_of(checks).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_round_results_always_show_points_and_lives(make_app, size) -> None:
+    """At 80x24 and 100x30 the majority column wrapped, the table ran past the screen's edge
+    and the points and lives rows, the two that matter, were below it."""
+    app = make_app(QUICK)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*TO_REVEAL, *[f"{p} has {HANDS[p]}" for p in FIVE]])
+        assert app.table.query_one("#view").current == "results"
+        results = app.table.query_one(ResultsView)
+        screen_bottom = app.table.query_one("#log").region.y
+        shown = text_of(results).splitlines()
+        visible = shown[: screen_bottom - results.region.y]
+        points = next(line for line in visible if line.strip().startswith("points"))
+        lives = next(line for line in visible if line.strip().startswith("lives (lost)"))
+        ended = app.view.game.rounds[-1]
+        assert points.split()[1:] == [str(ended.points[p]) for p in FIVE]
+        assert "(-2)" in lives and "(-1)" in lives
+        # no cell wrapped: one line per animal with a majority, names cut alike if at all
+        assert sum(1 for line in shown if "+" in line) == len(ended.majorities)
+        header = next(line for line in shown if line.strip().startswith("animal"))
+        assert header.split()[1:6] in (list(FIVE), ["Anne-…", "Barth…", "Chris…", "Dorot…", "Evang…"])
+        assert results.region.right <= size[0]
