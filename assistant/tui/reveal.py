@@ -506,24 +506,26 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
 
 def score_sheet(game: Game | None) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
-    the lives lost in brackets (``3 (-2)``); sudden deaths marked ``SD``; the places once the
-    game is over. Five players fit in 80 columns."""
+    the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
+    players with 11-letter names fit in 80 columns; a column a name wide for the points and
+    another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
+    once the game is over."""
     if game is None or not game.rounds:
         return Text("No round has been scored yet.", style="dim")
     table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
                   title="Score sheet", title_style="bold", title_justify="left",
                   header_style="bold", show_edge=False)
-    table.add_column("round", justify="right")
+    table.add_column("round", justify="right", no_wrap=True)
+    shown = short_names(game.players, SHEET_NAME)
     for p in game.players:
-        table.add_column(f"{title(p)}\npts", justify="right")
-        table.add_column("\nlives", justify="left")
+        table.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
     for ended in game.rounds:
         table.add_row(*_sheet_row(ended, game.players))
     if game.is_over:
         ranked = dict(places(game))
         cells = [Text("place", style="bold")]
         for p in game.players:
-            cells.extend([Text(""), Text(ordinal(ranked[p]), style="bold reverse" if ranked[p] == 1 else "bold")])
+            cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
         table.add_section()
         table.add_row(*cells)
     notes = [
@@ -536,6 +538,11 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     return Group(table, Text("\n".join(notes), style="italic"))
 
 
+#: The letters a name keeps on the score sheet: its columns are that wide for the points and
+#: the lives (``12 OUT (-2)``) anyway.
+SHEET_NAME = 12
+
+
 def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
     """One round on the score sheet: its number (``SD`` marked), then per player the points and
     the lives (blank for a player out before the round)."""
@@ -545,13 +552,14 @@ def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
     cells: list[Text] = [label]
     for p in players:
         if p not in ended.losses:  # out before this round
-            cells.extend([Text(""), Text("")])
-        elif ended.sudden_death:
+            cells.append(Text(""))
+            continue
+        if ended.sudden_death:
             claimant = p == ended.sudden_death[0]
-            cells.extend([Text("SD", style="bold") if claimant else Text("-", style="dim"),
-                          lives_left(ended, p)])
+            points = Text("SD", style="bold") if claimant else Text(" -", style="dim")
         else:
-            cells.extend([Text(str(ended.points.get(p, 0))), lives_left(ended, p)])
+            points = Text(f"{ended.points.get(p, 0):>2}")  # at most 60 in a round
+        cells.append(Text.assemble(points, " ", lives_left(ended, p)))
     return cells
 
 

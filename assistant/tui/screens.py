@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.events import Key
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -704,7 +704,37 @@ class TypingGoesOn:
             self.post_message(GameOverScreen.TypedAhead(event.character))  # type: ignore[attr-defined]
 
 
-class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
+class MoreBelow:
+    """For a screen whose body scrolls: a line under it says when more is below or to the
+    right, and how to get there (the game-over screen's places and notes were below the fold
+    with no sign of them). The body is ``#…-body``; the line is ``#more``."""
+
+    BODY = ""
+
+    def follow_scrolling(self: Any) -> None:
+        body = self.query_one(self.BODY)
+        self.watch(body, "scroll_y", lambda _old, _new: self.show_more(), init=False)
+        self.watch(body, "scroll_x", lambda _old, _new: self.show_more(), init=False)
+        self.call_after_refresh(self.show_more)
+
+    def on_resize(self: Any) -> None:
+        self.call_after_refresh(self.show_more)
+
+    def show_more(self: Any) -> None:
+        if not self.is_attached:
+            return
+        body = self.query_one(self.BODY)
+        parts = []
+        if body.max_scroll_y - body.scroll_y >= 1:
+            parts.append("↓ more below: PageDown or ↓")
+        if body.max_scroll_x - body.scroll_x >= 1:
+            parts.append("→ more to the right: →")
+        more = self.query_one("#more", Static)
+        more.update(Text(" · ".join(parts), style="bold"))
+        more.display = bool(parts)
+
+
+class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
@@ -737,17 +767,21 @@ class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
         self.view = view
         self._shown_at = time.monotonic()
 
+    BODY = "#over-body"
+
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="over-body"):
+        with ScrollableContainer(id="over-body"):
             yield Static(id="winner")
             yield Static(id="out-order")
             yield ScoreSheet(id="final-sheet")
             yield ResultsView(id="final-results")
+        yield Static(id="more", classes="more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_view()
         self.follow_view()
+        self.follow_scrolling()
 
     def show_view(self) -> None:
         game = self.view.game
@@ -780,7 +814,7 @@ class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(TypingGoesOn, ViewWatcher, ModalScreen):
+class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
@@ -793,14 +827,18 @@ class ScoreSheetScreen(TypingGoesOn, ViewWatcher, ModalScreen):
         super().__init__()
         self.view = view
 
+    BODY = "#sheet-body"
+
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="sheet-body"):
+        with ScrollableContainer(id="sheet-body"):
             yield ScoreSheet(id="sheet")
+        yield Static(id="more", classes="more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_view()
         self.follow_view()
+        self.follow_scrolling()
 
     def show_view(self) -> None:
         self.query_one(ScoreSheet).show(self.view.game)

@@ -3,16 +3,19 @@ names shortened the same way wherever space is short, the rows that matter alway
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.geometry import Region
 
 from assistant.config import Settings
-from assistant.tui.reveal import HandGrid, ResultsView
+from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet
+from assistant.tui.screens import GameOverScreen, ScoreSheetScreen
 from assistant.tui.widgets import StatusLine, short_names
 from engine.game import Phase
 from engine.rules import HouseRules
 
-from .conftest import submit_all
+from .conftest import game_lines, submit_all
 
 FIVE = ("Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline")
 QUICK = Settings(rules=HouseRules(knock_requires_swap=False))
@@ -107,3 +110,48 @@ async def test_round_results_always_show_points_and_lives(make_app, size) -> Non
         header = next(line for line in shown if line.strip().startswith("animal"))
         assert header.split()[1:6] in (list(FIVE), ["Anne-…", "Barth…", "Chris…", "Dorot…", "Evang…"])
         assert results.region.right <= size[0]
+
+
+GAME_FIVE = Path(__file__).with_name("game_five.txt")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 30)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_score_sheet_shows_every_player(make_app, size) -> None:
+    """F3 cut players off (80x24: three of five; 120x30: the last ended at "Evan"): columns
+    were a name wide for the points and again for the lives."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:-1])
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.right <= size[0]
+        shown = text_of(sheet)
+        header = shown.splitlines()[1]
+        assert header.split() == list(FIVE)
+        rounds = [line.split()[0] for line in shown.splitlines()[4:] if line.strip()]
+        assert rounds[:5] == ["1", "2", "3", "4", "5"]  # one line each
+        assert "OUT (-2)" in shown
+
+
+async def test_game_over_says_there_is_more_below_at_80x24(make_app) -> None:
+    """The place row and the results were below the fold with no sign of them."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.pause(0.2)
+        more = app.screen.query_one("#more")
+        assert more.display and "more below" in str(more.render())
+        # no cell wraps: a round is one line ("OUT (-2)" wrapped for some players)
+        sheet_text = text_of(app.screen.query_one(ScoreSheet))
+        assert sheet_text.count("OUT (-2)") == 4 and "OUT (-\n" not in sheet_text
+        await pilot.press("end")
+        await pilot.pause(0.2)
+        assert not more.display  # at the end: nothing more below
+        body = app.screen.query_one("#over-body")
+        assert body.scroll_y == body.max_scroll_y > 0
