@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
+from assistant.tui.bigtype import big, big_width
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
@@ -410,11 +411,38 @@ class ResultsView(Static):
             self.set_class(large, "large")
             self.update(self.build())
 
-    def build(self) -> Table | Text:
+    def build(self) -> Table | Text | Group:
         ended = self.ended
         if ended is None:
             return Text("No round has ended yet.", style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
+        if self.large:  # who lost lives, in big type above the details
+            return Group(*self._big_losses(ended, players), self._details(ended, players))
+        return self._details(ended, players)
+
+    def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
+        """The round's losers and their lost lives in big type (``NAME -2``), as many a line
+        as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``."""
+        width = (self.size.width or 100) - 2
+        losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
+        for limit in (None, SHORT_NAME, 3):
+            shown = short_names(players, limit)
+            words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
+            if all(big_width(w) <= width for w in words):
+                break
+        lines: list[str] = []
+        for word in words:
+            if lines and big_width(lines[-1] + "  " + word) <= width:
+                lines[-1] += "  " + word
+            else:
+                lines.append(word)
+        out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
+        for line in lines:
+            out.extend(big(line, style="bold red"))
+            out.append(Text())
+        return out
+
+    def _details(self, ended: RoundEnded, players: tuple[str, ...]) -> Table | Text:
         if ended.sudden_death:
             return self._sudden_death(ended, players)
         shown = self._names(players, ended)

@@ -39,6 +39,7 @@ from textual.widgets import (
 from assistant import announce
 from assistant.commands import name_problem
 from assistant.commands.grammar import EXAMPLES
+from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
 from assistant.tui.viewstate import ViewState
@@ -171,6 +172,32 @@ def next_line(game: Game | None) -> Text:
         expecting = expecting.removeprefix(f"Round {game.round}: ")  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
     return text
+
+
+def big_words(game: Game | None, width: int, question: bool = False) -> str:
+    """What large print says in big type at the top: whose turn it is (or whose hand, or the
+    row to enter), as much of it as fits in ``width`` cells, the names cut alike if need be."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "NEW GAME"
+    if question:
+        return "YES OR NO?"
+    who = ""
+    match game.phase:
+        case Phase.ROWS:
+            return f"ROW {game.missing_rows()[0]}"
+        case Phase.TURNS if game.starter is None:
+            return "WHO STARTS?"
+        case Phase.TURNS | Phase.FINAL_TURNS:
+            who, what = game.turn or "", "'S TURN"
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            who, what = (waiting[0] if waiting else ""), "'S HAND"
+    for limit in (None, SHORT_NAME):
+        name = short_names(game.players, limit).get(who, title(who)).upper()
+        for words in (name + what, name):
+            if big_width(words) <= width:
+                return words
+    return name[: max(1, (width + 1) // 4)]
 
 
 # ============================================================================ setup
@@ -413,6 +440,7 @@ class TableScreen(ViewWatcher, Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="next")
+        yield Static(id="big")  # large print on a tall screen: whose turn, in big type
         with Horizontal(id="main"):
             with ContentSwitcher(initial="play", id="view"):
                 yield CardRows(id="play")
@@ -451,8 +479,12 @@ class TableScreen(ViewWatcher, Screen):
         width, height = self.size
         large = self.large
         self.set_class(large, "large")
+        # Big type for whose turn it is when there are lines for it (three, the top line
+        # giving up its padding).
+        tall = large and height >= LARGE_PRINT_FROM[1]
+        self.set_class(tall, "big")
         # The log, the input and the lines around them always stay on screen.
-        main_height = max(8, height - (11 if large else 9))
+        main_height = max(8, height - (12 if tall else 11 if large else 9))
         self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
         if large:
@@ -493,6 +525,9 @@ class TableScreen(ViewWatcher, Screen):
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
         self.query_one("#next", Static).update(self._fit_line(line, game))
+        if self.has_class("big"):
+            self.query_one("#big", Static).update(Text("\n").join(
+                big(big_words(game, self.size.width - 4, self.view.question is not None))))
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -783,6 +818,10 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         self.follow_view()
         self.follow_scrolling()
 
+    def on_resize(self) -> None:
+        self.show_view()  # the banner in big type from large print's size
+        super().on_resize()
+
     def show_view(self) -> None:
         game = self.view.game
         if game is None:
@@ -790,6 +829,12 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         winners = announce.names(game.winners)
         verb = "wins" if len(game.winners) == 1 else "share the win"
         banner = Text(f"★ {winners} {verb}! ★", style="bold", justify="center")
+        width, height = self.size
+        if width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]:  # big type too
+            for words in (f"{winners} {verb}!", winners, *(title(p) for p in game.winners[:1])):
+                if big_width(words) <= width - 8:
+                    banner = Text("\n", justify="center").join([banner, *big(words.upper())])
+                    break
         self.query_one("#winner", Static).update(banner)
         out = Text()
         out_round = {p: r.round for r in game.rounds for p in r.out}

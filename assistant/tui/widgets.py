@@ -223,12 +223,25 @@ class PlayersPanel(Static):
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
-            out.extend(self._name_lines(game, p, one_line=tight >= 2))
+            block = self._name_lines(game, p, one_line=tight >= 2)
             details = self._detail_lines(game, p, player_marks(game, p, ranked))
-            out.extend(d for d in details if not tight or d.plain.strip())
+            block.extend(d for d in details if not tight or d.plain.strip())
+            if self.large and not tight:
+                block = self._with_big_lives(block, game.lives[p])
+            out.extend(block)
             if self.large and not tight:
                 out.append(Text())
         return out[:-1] if self.large and not tight and out else out
+
+    @staticmethod
+    def _with_big_lives(block: list[Text], lives: int) -> list[Text]:
+        """A player's lines with the lives left beside them in big type, three lines high
+        (large print: read from the other end of the table)."""
+        from assistant.tui.bigtype import big
+
+        digits = big(str(lives), style="bold red" if lives else "dim")
+        block = block + [Text()] * (3 - len(block))
+        return [Text.assemble(digits[i] if i < 3 else "   ", " ", line) for i, line in enumerate(block)]
 
     def _name_lines(self, game: Game, player: str, one_line: bool = False) -> list[Text]:
         """The name (the turn marked) and the hearts: one line, or two in large print (one

@@ -155,3 +155,47 @@ async def test_game_over_says_there_is_more_below_at_80x24(make_app) -> None:
         assert not more.display  # at the end: nothing more below
         body = app.screen.query_one("#over-body")
         assert body.scroll_y == body.max_scroll_y > 0
+
+
+async def test_large_print_is_big_type_at_200x50(make_app) -> None:
+    """Large print was letter spacing: now whose turn it is, every player's lives, a round's
+    losers and the winner are in big type three lines high (readable from two metres)."""
+    from assistant.tui.bigtype import big
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL[:6])  # the rows: Anne-Marie's turn
+        assert app.table.has_class("large") and app.table.has_class("big")
+        top = app.table.query_one("#big")
+        assert top.region.height == 3
+        shown = [line.strip() for line in text_of(top).splitlines()]
+        assert shown == [line.plain for line in big("ANNE-MARIE'S TURN")]
+        panel = app.table.query_one(PlayersPanel)
+        five = big("5")
+        lines = [line.plain for line in panel.lines()]
+        assert sum(1 for line in lines if line.startswith(five[0].plain)) == 5  # a 5 each
+        await submit_all(pilot, [*TO_REVEAL[6:], *[f"{p} has {HANDS[p]}" for p in FIVE]])
+        results = app.table.query_one(ResultsView)
+        ended = app.view.game.rounds[-1]
+        losers = [p for p in FIVE if ended.losses[p]]
+        shown = text_of(results)
+        assert losers
+        for p in losers:  # each loser with the lives lost, in big type
+            assert big(f"{p.upper()} -{ended.losses[p]}")[0].plain in shown
+        assert results.region.width >= 150  # the width it is given
+
+
+async def test_the_winner_is_in_big_type_at_200x50(make_app) -> None:
+    from assistant.tui.bigtype import big
+
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        winner = app.view.game.winners[0]
+        banner = text_of(app.screen.query_one("#winner"))
+        assert big(f"{winner.upper()} WINS!")[1].plain in banner

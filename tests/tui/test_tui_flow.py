@@ -519,9 +519,11 @@ async def test_large_print_covers_the_hand_grid_and_the_results(make_app) -> Non
         assert app.table.query_one("#view").current == "results"
         assert results.large and results.roomy
         assert results.region.width >= 120  # spread over the width, not 40 columns top-left
-        table = results.build()
+        built = results.build()  # the losers in big type, then the table
+        assert "lives lost" in built.renderables[0].plain and len(built.renderables) >= 5
+        table = built.renderables[-1]
         assert table.expand and table.leading == 1
-        assert str(table.columns[0]._cells[0]).strip() == "GIRAFFE"
+        assert str(table.columns[0]._cells[2]).strip() == "GIRAFFE"  # after points and lives
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
