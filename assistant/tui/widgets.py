@@ -224,9 +224,10 @@ class PlayersPanel(Static):
         ranked = dict(places(game))
         for p in game.players:
             block = self._name_lines(game, p, one_line=tight >= 2)
-            details = self._detail_lines(game, p, player_marks(game, p, ranked))
+            big_lives = self.large and not tight  # four cells of the width go to them
+            details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0)
             block.extend(d for d in details if not tight or d.plain.strip())
-            if self.large and not tight:
+            if big_lives:
                 block = self._with_big_lives(block, game.lives[p])
             out.extend(block)
             if self.large and not tight:
@@ -269,10 +270,11 @@ class PlayersPanel(Static):
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
 
-    def _detail_lines(self, game: Game, player: str, marks: list[str]) -> list[Text]:
+    def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0) -> list[Text]:
         """The marks in words and, with F8, the known cards: beside them when they fit, else
-        on lines of their own, whole names wrapped, so nothing is cut."""
-        width = self.size.width or 40
+        on lines of their own, whole names wrapped, so nothing is cut (in the width less the
+        ``taken`` cells before them)."""
+        width = (self.size.width or 40) - taken
         detail = Text("   " if self.large else "    ")
         detail.append(" · ".join(marks), style="italic")
         if not (self.show_known and game.lives[player]):
