@@ -213,7 +213,7 @@ class PlayersPanel(Static):
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        for tight in ((0, 1, 2) if self.large else (0,)):
+        for tight in ((0, 1, 2, 3) if self.large else (0,)):
             out = self._all_lines(game, tight)
             if self.budget is None or len(out) <= self.budget:
                 break
@@ -225,7 +225,8 @@ class PlayersPanel(Static):
         for p in game.players:
             block = self._name_lines(game, p, one_line=tight >= 2)
             big_lives = self.large and not tight  # four cells of the width go to them
-            details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0)
+            details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0,
+                                         short=tight >= 3)
             block.extend(d for d in details if not tight or d.plain.strip())
             if big_lives:
                 block = self._with_big_lives(block, game.lives[p])
@@ -256,13 +257,14 @@ class PlayersPanel(Static):
             line.append(" ")
             line.append_text(hearts(lives))
             return [line]
-        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
-        if one_line:
-            line.append("  ")
-            line.append_text(hearts(lives))
+        if one_line:  # a short screen: the name in capitals, not spaced, cut if need be
+            line.append(f" {short_names(game.players, SHORT_NAME)[player].upper()} ", style=name_style)
+            line.append(" ")
+            line.append_text(hearts(lives, gap=""))
             if is_turn:
-                line.append("  ◀", style="bold")
+                line.append(" ◀", style="bold")
             return [line]
+        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
         if is_turn:
             line.append("  ◀ TURN", style="bold")
         second = Text("   ")
@@ -270,17 +272,27 @@ class PlayersPanel(Static):
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
 
-    def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0) -> list[Text]:
+    def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0,
+                      short: bool = False) -> list[Text]:
         """The marks in words and, with F8, the known cards: beside them when they fit, else
         on lines of their own, whole names wrapped, so nothing is cut (in the width less the
-        ``taken`` cells before them)."""
+        ``taken`` cells before them); ``short``: the animals by their first three letters, on
+        the marks' line (large print, five players on a small screen)."""
         width = (self.size.width or 40) - taken
         detail = Text("   " if self.large else "    ")
         detail.append(" · ".join(marks), style="italic")
         if not (self.show_known and game.lives[player]):
             return [detail]
         out: list[Text] = []
-        known = known_text(game.known[player])
+        known = known_text(game.known[player], short=short)
+        if short:  # "swapped" and "in hand:" left out: the cards need the room
+            detail = Text("   ")
+            detail.append(" · ".join(m for m in marks if m != "swapped"), style="italic")
+            if detail.plain.strip():
+                detail.append("  ")
+            detail.append_text(known[len("in hand: "):] if known.plain.startswith("in hand: ") else known)
+            detail.truncate(width, overflow="ellipsis")
+            return [detail]
         if detail.cell_len + 2 + known.cell_len <= width:
             if detail.plain.strip():
                 detail.append("  ")

@@ -199,3 +199,29 @@ async def test_the_winner_is_in_big_type_at_200x50(make_app) -> None:
         winner = app.view.game.winners[0]
         banner = text_of(app.screen.query_one("#winner"))
         assert big(f"{winner.upper()} WINS!")[1].plain in banner
+
+
+async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app) -> None:
+    """Large print (F4) and the known cards (F8) at 80x24: the last player's cards dropped off
+    the bottom, and names in spaced capitals wrapped."""
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:14])  # round 1, everyone has swapped
+        await pilot.press("f4", "f8")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        assert panel.large and panel.show_known
+        lines = panel.lines()
+        assert len(lines) <= panel.budget
+        assert all(line.cell_len <= panel.content_region.width for line in lines)
+        text = "\n".join(line.plain for line in lines)
+        for name in ("ANNE-…", "BARTH…", "CHRIS…", "DOROT…", "EVANG…"):
+            assert name in text
+        game = app.view.game
+        for p in FIVE:
+            for animal in game.known[p].counts():
+                assert animal.value[:3] in text
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
