@@ -814,9 +814,13 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._start_guard)  # the guard counts from the screen on show
         self.show_view()
         self.follow_view()
         self.follow_scrolling()
+
+    def _start_guard(self) -> None:
+        self._shown_at = time.monotonic()
 
     def on_resize(self) -> None:
         self.show_view()  # the banner in big type from large print's size
