@@ -107,7 +107,13 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
     # stray byte that is not UTF-8 is one refused line, not the end of the chat.
     # A prompt shows a person at a terminal where to type; never in JSON lines or piped input.
     prompt = "> " if not jsonl and _is_terminal(stdin) and _is_terminal(stdout) else ""
-    for raw in _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout):
+    if prompt and stdin is sys.stdin and stdout is sys.stdout:
+        lines: Iterable = _edited_lines(prompt)  # arrow keys edit and recall, as in a shell
+    else:
+        lines = _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout)
+    #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's Enter does.
+    offered: str | None = None
+    for raw in lines:
         if raw is TOO_LONG:
             emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
                                     "command a line."))
@@ -122,8 +128,30 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         if _UNDECODED.search(line):
             emit(Reply(False, error="That line is not UTF-8 text: type it again."))
             continue
-        emit(referee.handle(line))
+        if offered and line.lower() in ("yes", "y"):
+            line = offered
+        reply = referee.handle(line)
+        offered = None if reply.ok or reply.question else reply.suggestion
+        emit(reply)
     return 0
+
+
+def _edited_lines(prompt: str) -> Iterator[bytes]:
+    """Lines typed at a terminal through ``input``, with the standard library's ``readline``
+    where it exists: the arrow keys move in the line and recall earlier ones (they printed
+    ``^[[A``). Ends at Ctrl+D, on a line of its own."""
+    try:
+        import readline  # noqa: F401  (importing it is what gives input() line editing)
+    except ImportError:
+        pass
+    while True:
+        try:
+            text = input(prompt)
+        except EOFError:
+            print()
+            return
+        raw = text.encode("utf-8", "surrogateescape")
+        yield TOO_LONG if len(raw) > 4 * MAX_LINE else raw + b"\n"
 
 
 def _prompted(lines: Iterable, prompt: str, stdout: TextIO) -> Iterator:
@@ -171,7 +199,10 @@ def _until_stopped(chat: Callable[[], int], saved: bool) -> int:
         previous = signal.signal(signal.SIGTERM, on_term)
     stopped = "Stopped; the game is saved." if saved else "Stopped."
     try:
-        return chat()
+        status = chat()
+        if saved and _is_terminal(sys.stdin):  # Ctrl+D, 'quit': said as Ctrl+C says it
+            print("The game is saved.", file=sys.stderr)
+        return status
     except KeyboardInterrupt:
         print(stopped, file=sys.stderr)
         return 130

@@ -81,7 +81,16 @@ def read_input(path: str | os.PathLike[str], what: str = "file", limit: int = MA
 def bounded_lines(stream: BinaryIO | Iterable[bytes | str]) -> Iterator[bytes]:
     """The lines of a stream as bytes, each at most ``MAX_LINE`` characters (4 bytes each at
     most in UTF-8); a longer line is given as ``TOO_LONG`` and the rest of it is skipped
-    without being kept."""
+    without being kept. Old Mac line ends (a lone carriage return) end a line too: a file
+    written with them was read as one long refused line."""
+    for line in _lines_up_to_cap(stream):
+        if line is TOO_LONG or b"\r" not in line.rstrip(b"\r\n"):
+            yield line
+        else:
+            yield from (part + b"\n" for part in line.rstrip(b"\r\n").split(b"\r"))
+
+
+def _lines_up_to_cap(stream: BinaryIO | Iterable[bytes | str]) -> Iterator[bytes]:
     cap = 4 * MAX_LINE + 2
     readline: Callable[[int], bytes | str] | None = getattr(stream, "readline", None)
     if readline is None:  # a list of lines (tests)

@@ -520,6 +520,7 @@ class LifeguardApp(App):
 
     def set_voice(self, on: bool) -> None:
         self.voice_chosen = on
+        self.status_line.set_switched_off(not on)
         if self.voice is not None:
             self.voice.set_voice(on)
 

@@ -22,7 +22,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.tui.widgets import animal_chip, ordinal
+from assistant.tui.bigtype import big, big_width
+from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
@@ -62,14 +63,14 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
     return problems
 
 
-class HandGrid(DataTable):
+class HandGrid(KeysInOrder, DataTable):
     """Animal x player counts for the hands revealed this round.
 
     Digits set a count, + and - change it, Enter declares the column's player; a letter starts
     a command in the command line. The cursor follows the reveal: when it begins, and after
     each hand declared (here, typed or spoken), it goes to the first player the game still
-    waits for (``Game.waiting_to_declare``), on the animal row it was on (the first row at a
-    new reveal), so the digits typed next land in the hand being read out.
+    waits for (``Game.waiting_to_declare``), on the first animal's row, so the digits typed
+    next land in the hand being read out, from its top.
     """
 
     BINDINGS = [
@@ -109,17 +110,20 @@ class HandGrid(DataTable):
         #: when ``roomy``, a blank line under each row.
         self.large = False
         self.roomy = False
+        #: Names in the headings cut to this many letters (None: whole), when space is short.
+        self.name_limit: int | None = None
 
-    def on_key(self, event: Key) -> None:
+    async def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
         "ann has" and the cards typed, and a whole hand typed on the grid set the counts under
         the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter. Keys
         typed faster than the focus moves follow the letter there, digits and Enter too
         (until the grid has the focus again)."""
         character = event.character
-        if self._typing_ahead and (event.is_printable or event.key == "enter"):
-            character = "\n" if event.key == "enter" else character
+        if self._typing_ahead and (event.is_printable or event.key in ("enter", "ctrl+j")):
+            character = "\n" if event.key in ("enter", "ctrl+j") else character
         elif not (character and character.isalpha()):
+            await self.run_own_binding(event)  # digits, Enter, arrows: in the order typed
             return
         event.stop()
         event.prevent_default()
@@ -156,12 +160,10 @@ class HandGrid(DataTable):
             return
         players = game.alive
         key = (game.round, players)
-        row = self.cursor_coordinate.row
         new_reveal = key != self._round_key
         if new_reveal:
             self._round_key = key
             self._declared_seen = frozenset()
-            row = 0
             self.counts = {p: dict(game.known[p].counts()) for p in players}
             for p, counts in (drafts or {}).items():
                 if p in self.counts:
@@ -177,13 +179,15 @@ class HandGrid(DataTable):
         self._declared_seen = declared
         self._rebuild()
         if moved_on:
-            self._to_first_waiting(row)
+            self._to_first_waiting()
 
-    def _to_first_waiting(self, row: int) -> None:
-        """The cursor on ``row`` of the first player the game waits for, if any."""
+    def _to_first_waiting(self) -> None:
+        """The cursor on the first row of the first player the game waits for, if any: a hand
+        is read out from its first animal (left on the mole row, the next hand's giraffes
+        were typed as moles)."""
         waiting = self.game.waiting_to_declare() if self.game is not None else ()
         if waiting and waiting[0] in self.players:
-            self.cursor_coordinate = Coordinate(row, self.players.index(waiting[0]) + 1)
+            self.cursor_coordinate = Coordinate(0, self.players.index(waiting[0]) + 1)
 
     def _rebuild(self) -> None:
         game = self.game
@@ -196,7 +200,7 @@ class HandGrid(DataTable):
                 for animal in ANIMALS]
         total = self._total_cells(game)
         headings = [("ANIMAL" if self.large else "animal", "animal"),
-                    *[(self._label(p) + (" ✓" if p in game.declared else ""), p) for p in self.players]]
+                    *[(self._label(p), p) for p in self.players]]
         self.clear(columns=True)
         # Each column as wide as its widest cell, measured here: left to the table's own
         # measuring (when idle), every rebuild (each digit typed) showed the columns as narrow
@@ -212,9 +216,30 @@ class HandGrid(DataTable):
             cursor = Coordinate(cursor.row, 1)
         self.cursor_coordinate = cursor
 
-    def _label(self, player: str) -> str:
-        """A column's heading: the name, in spaced capitals in large print."""
-        return " ".join(title(player).upper()) if self.large else title(player)
+    def _label(self, player: str, limit: int | None = -1) -> str:
+        """A column's heading: the name (shortened to ``name_limit``, ``short_names``), in
+        capitals in large print (spaced, five names took more than the screen)."""
+        name = short_names(self.players, self.name_limit if limit == -1 else limit)[player]
+        return name.upper() if self.large else name
+
+    def width_for(self, game: Game, limit: int | None) -> int:
+        """The cells the grid takes for ``game``'s reveal with the names shortened to
+        ``limit``: each column as wide as its widest cell (``_rebuild``), its padding, and the
+        scroll bar."""
+        saved, self.players = self.players, game.alive
+        try:
+            labels = [self._label(p, limit) for p in game.alive]
+        finally:
+            self.players = saved
+        pad = 2 * self.cell_padding
+        animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
+        total = len("10/10 ok")
+        return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
+
+    def set_name_limit(self, limit: int | None) -> None:
+        if limit != self.name_limit:
+            self.name_limit = limit
+            self._rebuild()
 
     def _count_cell(self, player: str, animal: Animal, overflowing: bool) -> Text:
         """One count, starred when cards of it are known to be in the hand; marked when it is
@@ -233,8 +258,10 @@ class HandGrid(DataTable):
         for p in self.players:
             n = sum(self.counts[p].values())
             ok = not checks[p]
-            cells.append(Text(f"{n}/10" + (" ok" if ok else ""), style="bold" if ok else "bold red",
-                              justify="center"))
+            # declared: a tick in the total, not in the heading (which then grew, and five
+            # names that fitted no longer did once a hand was declared)
+            mark = " ✓" if p in game.declared else (" ok" if ok else "")
+            cells.append(Text(f"{n}/10{mark}", style="bold" if ok else "bold red", justify="center"))
         return cells
 
     # -------------------------------------------------------------------- editing
@@ -294,11 +321,15 @@ class HandGrid(DataTable):
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
-    def checks_text(self) -> Text:
-        """The live checks under the grid, one line per player with a problem."""
+    def checks_text(self, compact: bool = False) -> Text:
+        """The live checks beside the grid, one line per player with a problem; ``compact``
+        (under a narrow grid, where lines are few): the player under the cursor in full, the
+        others in one line, short."""
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
+        if compact:
+            return self._compact_checks(checks)
         gap = "\n" if self.roomy else ""  # large print: a blank line between players
         out = Text()
         for p in self.players:
@@ -311,6 +342,32 @@ class HandGrid(DataTable):
         for line in checks[""]:
             out.append(f"Deck: {line}.\n{gap}", style="bold red")
         out.append("* known to be in hand", style="dim")
+        return out
+
+
+    def _compact_checks(self, checks: dict[str, list[str]]) -> Text:
+        assert self.game is not None
+        cell = self._cell()
+        here = cell[0] if cell else (self.players[0] if self.players else "")
+        out = Text()
+        if here in self.game.declared:
+            out.append(f"{title(here)}: declared.", style="dim")
+        elif checks.get(here):
+            out.append(f"{title(here)}: " + "; ".join(checks[here]) + ".", style="bold")
+        elif here:
+            out.append(f"{title(here)}: 10 cards, ready: Enter declares.")
+        shown = short_names(self.players, self.name_limit)
+        others = []
+        for p in self.players:
+            if p == here:
+                continue
+            n = sum(self.counts[p].values())
+            state = "✓" if p in self.game.declared else ("ready" if not checks[p] else f"{n}/10")
+            others.append(f"{shown[p]} {state}")
+        if others:
+            out.append("\n" + " · ".join(others), style="dim")
+        for line in checks[""]:
+            out.append(f"\nDeck: {line}.", style="bold red")
         return out
 
 
@@ -354,26 +411,70 @@ class ResultsView(Static):
             self.set_class(large, "large")
             self.update(self.build())
 
-    def build(self) -> Table | Text:
+    def build(self) -> Table | Text | Group:
         ended = self.ended
         if ended is None:
             return Text("No round has ended yet.", style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
+        if self.large:  # who lost lives, in big type above the details
+            return Group(*self._big_losses(ended, players), self._details(ended, players))
+        return self._details(ended, players)
+
+    def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
+        """The round's losers and their lost lives in big type (``NAME -2``), as many a line
+        as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``."""
+        width = (self.size.width or 100) - 2
+        losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
+        for limit in (None, SHORT_NAME, 3):
+            shown = short_names(players, limit)
+            words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
+            if all(big_width(w) <= width for w in words):
+                break
+        lines: list[str] = []
+        for word in words:
+            if lines and big_width(lines[-1] + "  " + word) <= width:
+                lines[-1] += "  " + word
+            else:
+                lines.append(word)
+        out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
+        for line in lines:
+            out.extend(big(line, style="bold red"))
+            out.append(Text())
+        return out
+
+    def _details(self, ended: RoundEnded, players: tuple[str, ...]) -> Table | Text:
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        table = self._table(ended.round, players)
+        shown = self._names(players, ended)
+        table = self._table(ended.round, players, shown)
+        # The two rows that matter first: below the animals they ran off a small screen.
+        table.add_row(Text("points", style="bold"),
+                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
+        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "",
+                      end_section=True)
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
             if m is not None:
                 table.add_row(animal_chip(animal, large=self.large),
-                              *[self._count(m, p) for p in players], _majority_cell(m))
-        table.add_row(Text("points", style="bold"),
-                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "")
+                              *[self._count(m, p) for p in players], _majority_cell(m, shown))
         return table
 
-    def _table(self, round_number: int, players: tuple[str, ...]) -> Table:
+    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
+        """The players' names as the table has room for them: whole, else cut alike
+        (``short_names``), so that no cell wraps (five long names wrapped the majorities)."""
+        width = self.size.width or 200
+        pad = 4 if self.large else 2
+        for limit in (None, SHORT_NAME, 4):
+            shown = short_names(players, limit)
+            longest = max((len(n) for n in shown.values()), default=0)
+            need = (len("lives (lost)") + pad + sum(max(len(shown[p]), 8) + pad for p in players)
+                    + max(len("majority"), longest + 4) + pad)
+            if need <= width:
+                return shown
+        return shown
+
+    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str]) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=f"Round {round_number} results", box=None, expand=self.large,
@@ -381,11 +482,14 @@ class ResultsView(Static):
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
-        table.add_column("animal", ratio=ratio)
+        table.add_column("animal", no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:
-            table.add_column(title(p), justify="center", ratio=ratio)
-        table.add_column("majority", ratio=ratio)
+            table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
+        table.add_column("majority", ratio=ratio, no_wrap=True)
         return table
+
+    def on_resize(self) -> None:
+        self.update(self.build())  # the names as the new width has room for them
 
     def _count(self, majority: Majority, player: str) -> Text:
         """How many of the animal ``player`` held: ``[n]`` for the majority, ``?`` unknown."""
@@ -411,9 +515,10 @@ class ResultsView(Static):
         return text
 
 
-def _majority_cell(majority: Majority) -> Text:
+def _majority_cell(majority: Majority, shown: dict[str, str] | None = None) -> Text:
     if majority.winner:
-        return Text(f"{title(majority.winner)} +{majority.animal.points}", style="bold")
+        name = (shown or {}).get(majority.winner) or title(majority.winner)
+        return Text(f"{name} +{majority.animal.points}", style="bold")
     if majority.tied:
         return Text("tie", style="italic")
     return Text("1 card: none", style="italic")
@@ -429,24 +534,26 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
 
 def score_sheet(game: Game | None) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
-    the lives lost in brackets (``3 (-2)``); sudden deaths marked ``SD``; the places once the
-    game is over. Five players fit in 80 columns."""
+    the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
+    players with 11-letter names fit in 80 columns; a column a name wide for the points and
+    another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
+    once the game is over."""
     if game is None or not game.rounds:
         return Text("No round has been scored yet.", style="dim")
     table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
                   title="Score sheet", title_style="bold", title_justify="left",
                   header_style="bold", show_edge=False)
-    table.add_column("round", justify="right")
+    table.add_column("round", justify="right", no_wrap=True)
+    shown = short_names(game.players, SHEET_NAME)
     for p in game.players:
-        table.add_column(f"{title(p)}\npts", justify="right")
-        table.add_column("\nlives", justify="left")
+        table.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
     for ended in game.rounds:
         table.add_row(*_sheet_row(ended, game.players))
     if game.is_over:
         ranked = dict(places(game))
         cells = [Text("place", style="bold")]
         for p in game.players:
-            cells.extend([Text(""), Text(ordinal(ranked[p]), style="bold reverse" if ranked[p] == 1 else "bold")])
+            cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
         table.add_section()
         table.add_row(*cells)
     notes = [
@@ -459,6 +566,11 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     return Group(table, Text("\n".join(notes), style="italic"))
 
 
+#: The letters a name keeps on the score sheet: its columns are that wide for the points and
+#: the lives (``12 OUT (-2)``) anyway.
+SHEET_NAME = 12
+
+
 def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
     """One round on the score sheet: its number (``SD`` marked), then per player the points and
     the lives (blank for a player out before the round)."""
@@ -468,13 +580,14 @@ def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
     cells: list[Text] = [label]
     for p in players:
         if p not in ended.losses:  # out before this round
-            cells.extend([Text(""), Text("")])
-        elif ended.sudden_death:
+            cells.append(Text(""))
+            continue
+        if ended.sudden_death:
             claimant = p == ended.sudden_death[0]
-            cells.extend([Text("SD", style="bold") if claimant else Text("-", style="dim"),
-                          lives_left(ended, p)])
+            points = Text("SD", style="bold") if claimant else Text(" -", style="dim")
         else:
-            cells.extend([Text(str(ended.points.get(p, 0))), lives_left(ended, p)])
+            points = Text(f"{ended.points.get(p, 0):>2}")  # at most 60 in a round
+        cells.append(Text.assemble(points, " ", lives_left(ended, p)))
     return cells
 
 

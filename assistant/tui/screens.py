@@ -10,6 +10,7 @@ hands them when it opens them; what people do goes up as messages (``SetupScreen
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.events import Key
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -38,19 +39,23 @@ from textual.widgets import (
 from assistant import announce
 from assistant.commands import name_problem
 from assistant.commands.grammar import EXAMPLES
+from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
 from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
     CARD_WIDTH,
     PHASE_WORDS,
+    SHORT_NAME,
     CardRows,
     CommandInput,
+    OrderedInput,
     PlayersPanel,
     StatusLine,
     TableLog,
     command_hint,
     ordinal,
+    short_names,
 )
 from engine.deck import ANIMALS, COPIES
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
@@ -62,6 +67,8 @@ RULES_FILE = Path(__file__).with_name("how_to_play.md")
 #: From this many columns and lines the table is in large print (readable from two metres at
 #: the end of a table), unless its key says otherwise.
 LARGE_PRINT_FROM = (100, 30)
+#: The columns the hand grid's checks need beside it; with fewer they go under it.
+CHECKS_WIDTH = 24
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26
@@ -106,6 +113,12 @@ def duration_words(minutes: int | None) -> str:
     if minutes < 60:
         return f"{minutes} min"
     return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def split_names(value: str) -> list[str]:
+    """The names in one setup field: "Ann Ben Cy", "Ann, Ben and Cy" give three (a name is one
+    word, so spaces and commas part names; a lone "and" or "&" joins them)."""
+    return [w for w in re.split(r"[\s,;]+", value.strip()) if w and w.lower() not in ("and", "&")]
 
 
 def _future() -> asyncio.Future[Any]:
@@ -161,6 +174,32 @@ def next_line(game: Game | None) -> Text:
     return text
 
 
+def big_words(game: Game | None, width: int, question: bool = False) -> str:
+    """What large print says in big type at the top: whose turn it is (or whose hand, or the
+    row to enter), as much of it as fits in ``width`` cells, the names cut alike if need be."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "NEW GAME"
+    if question:
+        return "YES OR NO?"
+    who = ""
+    match game.phase:
+        case Phase.ROWS:
+            return f"ROW {game.missing_rows()[0]}"
+        case Phase.TURNS if game.starter is None:
+            return "WHO STARTS?"
+        case Phase.TURNS | Phase.FINAL_TURNS:
+            who, what = game.turn or "", "'S TURN"
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            who, what = (waiting[0] if waiting else ""), "'S HAND"
+    for limit in (None, SHORT_NAME):
+        name = short_names(game.players, limit).get(who, title(who)).upper()
+        for words in (name + what, name):
+            if big_width(words) <= width:
+                return words
+    return name[: max(1, (width + 1) // 4)]
+
+
 # ============================================================================ setup
 class SetupScreen(Screen):
     """Players in seating order, the house rules with their defaults, voice on/off."""
@@ -206,8 +245,8 @@ class SetupScreen(Screen):
                     # short enough for 80 columns, where each name gets 14 cells
                     placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
                     value = self.names[i] if self.filled and i < len(self.names) else ""
-                    yield Input(value=value, placeholder=placeholder, id=f"name-{i}",
-                                suggester=suggester, classes="name", compact=True)
+                    yield OrderedInput(value=value, placeholder=placeholder, id=f"name-{i}",
+                                       suggester=suggester, classes="name", compact=True)
             # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
             yield Static("", id="setup-error")  # shown by ``_say``
             if self.recent:
@@ -239,7 +278,8 @@ class SetupScreen(Screen):
         next((f for f in fields if not f.value), fields[0]).focus()
 
     def names_entered(self) -> list[str]:
-        """One field, one player: the names as typed (the referee checks and normalises them)."""
+        """One field, one player: the names as typed (the referee checks and normalises them).
+        Several typed in one field are spread over the fields by Enter (``_spread``)."""
         return [
             value
             for i in range(MAX_PLAYERS)
@@ -264,6 +304,8 @@ class SetupScreen(Screen):
         name that can't be a player's is said at once and keeps the focus, selected to be typed
         over (told only at the start, it left people on the empty field after it)."""
         index = int((event.input.id or "name-0").split("-")[1])
+        if self._spread(index):
+            return
         problem = self._field_problem(index)
         self._say(problem)
         if problem is not None:
@@ -273,6 +315,32 @@ class SetupScreen(Screen):
             self.query_one(f"#name-{index + 1}", Input).focus()
         else:
             self.action_start()
+
+    def _spread(self, index: int) -> bool:
+        """Several names typed in one field ("Ann Ben Cy", "Ann, Ben and Cy"): one a field
+        from this one on, and the focus on the first empty field after them (Enter there
+        starts). False when the field holds one name, or when the fields they would go to
+        hold names already (then it is refused as one name with a space)."""
+        field = self.query_one(f"#name-{index}", Input)
+        words = split_names(field.value)
+        later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
+        if len(words) < 2 or any(later[:len(words) - 1]):
+            return False  # one name, or names after it that would be typed over
+        room = MAX_PLAYERS - index
+        for offset, word in enumerate(words[:room]):
+            self.query_one(f"#name-{index + offset}", Input).value = word
+        left_out = words[room:]
+        self._say(f"At most {MAX_PLAYERS} players: {', '.join(left_out)} left out." if left_out
+                  else None)
+        fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
+        at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
+        if at_fault is not None:
+            self._say(self._field_problem(at_fault))
+            fields[at_fault].focus()
+            fields[at_fault].select_all()
+        else:
+            next((f for f in fields[index:] if not f.value), fields[-1]).focus()
+        return True
 
     def _say(self, problem: str | None) -> None:
         """What is wrong, under the names; the line takes no room while nothing is."""
@@ -309,6 +377,9 @@ class SetupScreen(Screen):
         self.call_later(self._start)  # asked on this screen's queue (see ``ask``)
 
     async def _start(self) -> None:
+        filled = [i for i in range(MAX_PLAYERS) if self.query_one(f"#name-{i}", Input).value.strip()]
+        if len(filled) == 1 and self._spread(filled[0]):  # all the names typed in one field
+            return
         voice_on = self.query_one("#voice", Switch).value
         error = await ask(self, self.StartRequested(self.names_entered(), self.rules_chosen(), voice_on))
         if error and self.is_attached:
@@ -325,6 +396,10 @@ class TableScreen(ViewWatcher, Screen):
     BINDINGS = [
         Binding("escape", "dismiss_results", "Rows"),
     ]
+    #: The command line has the focus from the first frame: left to Textual, the first
+    #: focusable widget (the hand grid, not yet hidden) took it, and keys typed while the table
+    #: opened went to the grid.
+    AUTO_FOCUS = "#command"
 
     @dataclass
     class CommandEntered(Request):
@@ -348,8 +423,10 @@ class TableScreen(ViewWatcher, Screen):
         self.results_dismissed: set[int] = set()
         #: The heard command on show in the command line (it is applied already).
         self.heard_shown: str | None = None
-        #: The top line was longer than the screen is wide the last time it was drawn.
-        self._next_long = True
+        #: The reveal began while a line was typed: the grid takes the focus after its Enter.
+        self._grid_after_line = False
+        #: The lines the table's part of the screen has (``apply_size``).
+        self._main_height = 15
 
     @property
     def show_known(self) -> bool:
@@ -363,6 +440,7 @@ class TableScreen(ViewWatcher, Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="next")
+        yield Static(id="big")  # large print on a tall screen: whose turn, in big type
         with Horizontal(id="main"):
             with ContentSwitcher(initial="play", id="view"):
                 yield CardRows(id="play")
@@ -401,9 +479,13 @@ class TableScreen(ViewWatcher, Screen):
         width, height = self.size
         large = self.large
         self.set_class(large, "large")
+        # Big type for whose turn it is when there are lines for it (three, the top line
+        # giving up its padding).
+        tall = large and height >= LARGE_PRINT_FROM[1]
+        self.set_class(tall, "big")
         # The log, the input and the lines around them always stay on screen.
-        main_height = max(8, height - (11 if large else 9))
-        self.query_one("#main").styles.max_height = main_height
+        main_height = max(8, height - (12 if tall else 11 if large else 9))
+        self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
         if large:
             # The rows take about three fifths of the width, the players the rest.
@@ -442,13 +524,14 @@ class TableScreen(ViewWatcher, Screen):
         line = next_line(game)
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
-        long = line.cell_len > self.size.width - 2
-        self.query_one("#next", Static).update(line, layout=long or self._next_long)
-        self._next_long = long
+        self.query_one("#next", Static).update(self._fit_line(line, game))
+        if self.has_class("big"):
+            self.query_one("#big", Static).update(Text("\n").join(
+                big(big_words(game, self.size.width - 4, self.view.question is not None))))
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
-        field.placeholder = command_hint(game, self.view.question)
+        field.placeholder = command_hint(game, self.view.question, self._hint_width())
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
         if switcher.current != view:
@@ -456,17 +539,75 @@ class TableScreen(ViewWatcher, Screen):
             self.query_one("#players").display = view == "play"
             # Each view focuses what it needs: the grid at the reveal, the command line else
             # (a hidden grid keeping the focus would swallow typing).
+            # A line being typed keeps it, though: the grid takes it after that line's Enter.
             if view == "reveal":
-                self.query_one(HandGrid).focus()
+                field.call_later(self._focus_grid)  # after the keys the line has been given
             else:
                 field.focus()
             self.refresh_bindings()
         if view == "reveal" and game is not None:
             grid = self.query_one(HandGrid)
+            self._arrange_reveal(game)
             grid.update_from(game, self.state.draft_for(self.view.game_id, game.round))
-            self.query_one("#checks", Static).update(grid.checks_text())
+            self._show_checks()
         elif view == "results" and game is not None:
             self.show_results(game)
+
+    def _fit_line(self, line: Text, game: Game | None) -> Text:
+        """The top line on one line of the screen (wrapped, it pushed the status line off at
+        80x24): the names cut short (``short_names``) when it is too long, then its end."""
+        room = self.size.width - (6 if self.large else 2)
+        if line.cell_len > room and game is not None:
+            plain = line.plain
+            for player, short in short_names(game.players, SHORT_NAME).items():
+                for name in (title(player), title(player).upper()):
+                    plain = plain.replace(name, short.upper() if name.isupper() else short)
+            line = Text(plain, style="bold")
+        line.no_wrap, line.overflow = True, "ellipsis"
+        return line
+
+    def _hint_width(self) -> int:
+        """The cells the command line's hint has (its width less the border and padding)."""
+        return max(20, self.size.width - 6)
+
+    def _typing_in_line(self) -> bool:
+        """The command line holds a line being typed (not a refused one kept, nor a heard one)."""
+        field = self.query_one("#command", CommandInput)
+        return bool(field.value.strip()) and field.value not in (field.refused, self.heard_shown)
+
+    def _focus_grid(self) -> None:
+        """The reveal's grid takes the focus, unless a line is being typed (then after it)."""
+        if self.query_one("#view", ContentSwitcher).current != "reveal":
+            return
+        self._grid_after_line = self._typing_in_line()
+        if not self._grid_after_line:
+            self.query_one(HandGrid).focus()
+
+    def _arrange_reveal(self, game: Game) -> None:
+        """The checks beside the grid when both fit, the names cut short (``short_names``) if
+        that makes them fit; else under it, in a few lines (at 80 columns with five long
+        names the checks were a strip three letters wide)."""
+        grid = self.query_one(HandGrid)
+        room = self.size.width - 2  # inside the table's padding
+        whole, short = grid.width_for(game, None), grid.width_for(game, SHORT_NAME)
+        if whole + CHECKS_WIDTH <= room:
+            limit, stacked = None, False
+        elif short + CHECKS_WIDTH <= room:
+            limit, stacked = SHORT_NAME, False
+        else:
+            limit, stacked = (None if whole <= room else SHORT_NAME), True
+        grid.set_name_limit(limit)
+        self.query_one("#reveal").set_class(stacked, "stacked")
+        # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
+        if stacked:
+            checks = grid.checks_text(compact=True).wrap(self.app.console, max(10, room))
+            grid.styles.max_height = max(4, self._main_height - max(2, len(checks)))
+        else:
+            grid.styles.max_height = None
+
+    def _show_checks(self) -> None:
+        stacked = self.query_one("#reveal").has_class("stacked")
+        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text(compact=stacked))
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
@@ -507,9 +648,7 @@ class TableScreen(ViewWatcher, Screen):
     @on(Input.Submitted, "#command")
     async def _command_entered(self, event: Input.Submitted) -> None:
         field = self.query_one("#command", CommandInput)
-        text = (field.offer or event.value).strip()  # Enter takes a refused line's suggestion
-        field.refused = field.offered = None
-        field.value = ""
+        text = event.value  # the line, or the refused line's suggestion (``action_submit``)
         if not text:
             self.action_dismiss_results()
             return
@@ -519,6 +658,8 @@ class TableScreen(ViewWatcher, Screen):
         reply = await ask(self, self.CommandEntered(text))
         if reply is not None and not reply.ok and not is_question(reply) and not field.value:
             field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
+        if self._grid_after_line and not field.value:  # typed as the reveal began: its turn now
+            self._focus_grid()
 
     def show_heard(self, shown: str) -> bool:
         """A heard command in the command line for a moment; never over what someone types.
@@ -550,7 +691,12 @@ class TableScreen(ViewWatcher, Screen):
     # -------------------------------------------------------------------- the hand grid
     @on(HandGrid.Submitted)
     async def _hand_from_grid(self, event: HandGrid.Submitted) -> None:
+        """A hand from the grid; but an Enter that reaches the grid while a line is typed in
+        the command line (the grid took the focus as it was typed) sends that line."""
         event.stop()
+        if self._typing_in_line():
+            await self.query_one("#command", CommandInput).action_submit()
+            return
         await ask(self, self.CommandEntered(event.command, source="grid"))
 
     @on(HandGrid.TypedAhead)
@@ -572,7 +718,7 @@ class TableScreen(ViewWatcher, Screen):
 
     @on(HandGrid.CellHighlighted)
     def _grid_moved(self) -> None:
-        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text())
+        self._show_checks()
 
 
 # ============================================================================ game over
@@ -593,7 +739,37 @@ class TypingGoesOn:
             self.post_message(GameOverScreen.TypedAhead(event.character))  # type: ignore[attr-defined]
 
 
-class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
+class MoreBelow:
+    """For a screen whose body scrolls: a line under it says when more is below or to the
+    right, and how to get there (the game-over screen's places and notes were below the fold
+    with no sign of them). The body is ``#…-body``; the line is ``#more``."""
+
+    BODY = ""
+
+    def follow_scrolling(self: Any) -> None:
+        body = self.query_one(self.BODY)
+        self.watch(body, "scroll_y", lambda _old, _new: self.show_more(), init=False)
+        self.watch(body, "scroll_x", lambda _old, _new: self.show_more(), init=False)
+        self.call_after_refresh(self.show_more)
+
+    def on_resize(self: Any) -> None:
+        self.call_after_refresh(self.show_more)
+
+    def show_more(self: Any) -> None:
+        if not self.is_attached:
+            return
+        body = self.query_one(self.BODY)
+        parts = []
+        if body.max_scroll_y - body.scroll_y >= 1:
+            parts.append("↓ more below: PageDown or ↓")
+        if body.max_scroll_x - body.scroll_x >= 1:
+            parts.append("→ more to the right: →")
+        more = self.query_one("#more", Static)
+        more.update(Text(" · ".join(parts), style="bold"))
+        more.display = bool(parts)
+
+
+class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
@@ -626,17 +802,29 @@ class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
         self.view = view
         self._shown_at = time.monotonic()
 
+    BODY = "#over-body"
+
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="over-body"):
+        with ScrollableContainer(id="over-body"):
             yield Static(id="winner")
             yield Static(id="out-order")
             yield ScoreSheet(id="final-sheet")
             yield ResultsView(id="final-results")
+        yield Static(id="more", classes="more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._start_guard)  # the guard counts from the screen on show
         self.show_view()
         self.follow_view()
+        self.follow_scrolling()
+
+    def _start_guard(self) -> None:
+        self._shown_at = time.monotonic()
+
+    def on_resize(self) -> None:
+        self.show_view()  # the banner in big type from large print's size
+        super().on_resize()
 
     def show_view(self) -> None:
         game = self.view.game
@@ -645,6 +833,12 @@ class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
         winners = announce.names(game.winners)
         verb = "wins" if len(game.winners) == 1 else "share the win"
         banner = Text(f"★ {winners} {verb}! ★", style="bold", justify="center")
+        width, height = self.size
+        if width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]:  # big type too
+            for words in (f"{winners} {verb}!", winners, *(title(p) for p in game.winners[:1])):
+                if big_width(words) <= width - 8:
+                    banner = Text("\n", justify="center").join([banner, *big(words.upper())])
+                    break
         self.query_one("#winner", Static).update(banner)
         out = Text()
         out_round = {p: r.round for r in game.rounds for p in r.out}
@@ -669,7 +863,7 @@ class GameOverScreen(TypingGoesOn, ViewWatcher, Screen):
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(TypingGoesOn, ViewWatcher, ModalScreen):
+class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
@@ -682,14 +876,18 @@ class ScoreSheetScreen(TypingGoesOn, ViewWatcher, ModalScreen):
         super().__init__()
         self.view = view
 
+    BODY = "#sheet-body"
+
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="sheet-body"):
+        with ScrollableContainer(id="sheet-body"):
             yield ScoreSheet(id="sheet")
+        yield Static(id="more", classes="more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show_view()
         self.follow_view()
+        self.follow_scrolling()
 
     def show_view(self) -> None:
         self.query_one(ScoreSheet).show(self.view.game)

@@ -9,12 +9,13 @@ card shows its animal's name and points, every lost life is a different glyph, e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -66,6 +67,24 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
         if height == 3:
             body = [name, blank, points]
     return [Text(line, style=style) for line in body[:height]]
+
+
+#: The letters a name keeps where space is short (``short_names``): "Barth…".
+SHORT_NAME = 6
+
+
+def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
+    """Each player's name as shown where space is short: whole (capitalised) when it has at
+    most ``limit`` letters, else cut to ``limit - 1`` and ``…`` ("Bartholomew" -> "Barth…" at
+    6), one length for all, made longer until no two are alike. ``limit`` None: whole names."""
+    whole = {p: title(p) for p in players}
+    if limit is None:
+        return whole
+    for cut in range(max(2, limit - 1), max((len(n) for n in whole.values()), default=0) + 1):
+        short = {p: n if len(n) <= cut + 1 else n[:cut] + "…" for p, n in whole.items()}
+        if len(set(short.values())) == len(short):
+            return short
+    return whole
 
 
 def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
@@ -194,7 +213,7 @@ class PlayersPanel(Static):
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        for tight in ((0, 1, 2) if self.large else (0,)):
+        for tight in ((0, 1, 2, 3) if self.large else (0,)):
             out = self._all_lines(game, tight)
             if self.budget is None or len(out) <= self.budget:
                 break
@@ -204,12 +223,27 @@ class PlayersPanel(Static):
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
-            out.extend(self._name_lines(game, p, one_line=tight >= 2))
-            details = self._detail_lines(game, p, player_marks(game, p, ranked))
-            out.extend(d for d in details if not tight or d.plain.strip())
+            block = self._name_lines(game, p, one_line=tight >= 2)
+            big_lives = self.large and not tight  # four cells of the width go to them
+            details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0,
+                                         short=tight >= 3)
+            block.extend(d for d in details if not tight or d.plain.strip())
+            if big_lives:
+                block = self._with_big_lives(block, game.lives[p])
+            out.extend(block)
             if self.large and not tight:
                 out.append(Text())
         return out[:-1] if self.large and not tight and out else out
+
+    @staticmethod
+    def _with_big_lives(block: list[Text], lives: int) -> list[Text]:
+        """A player's lines with the lives left beside them in big type, three lines high
+        (large print: read from the other end of the table)."""
+        from assistant.tui.bigtype import big
+
+        digits = big(str(lives), style="bold red" if lives else "dim")
+        block = block + [Text()] * (3 - len(block))
+        return [Text.assemble(digits[i] if i < 3 else "   ", " ", line) for i, line in enumerate(block)]
 
     def _name_lines(self, game: Game, player: str, one_line: bool = False) -> list[Text]:
         """The name (the turn marked) and the hearts: one line, or two in large print (one
@@ -223,13 +257,14 @@ class PlayersPanel(Static):
             line.append(" ")
             line.append_text(hearts(lives))
             return [line]
-        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
-        if one_line:
-            line.append("  ")
-            line.append_text(hearts(lives))
+        if one_line:  # a short screen: the name in capitals, not spaced, cut if need be
+            line.append(f" {short_names(game.players, SHORT_NAME)[player].upper()} ", style=name_style)
+            line.append(" ")
+            line.append_text(hearts(lives, gap=""))
             if is_turn:
-                line.append("  ◀", style="bold")
+                line.append(" ◀", style="bold")
             return [line]
+        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
         if is_turn:
             line.append("  ◀ TURN", style="bold")
         second = Text("   ")
@@ -237,16 +272,27 @@ class PlayersPanel(Static):
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
 
-    def _detail_lines(self, game: Game, player: str, marks: list[str]) -> list[Text]:
+    def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0,
+                      short: bool = False) -> list[Text]:
         """The marks in words and, with F8, the known cards: beside them when they fit, else
-        on lines of their own, whole names wrapped, so nothing is cut."""
-        width = self.size.width or 40
+        on lines of their own, whole names wrapped, so nothing is cut (in the width less the
+        ``taken`` cells before them); ``short``: the animals by their first three letters, on
+        the marks' line (large print, five players on a small screen)."""
+        width = (self.size.width or 40) - taken
         detail = Text("   " if self.large else "    ")
         detail.append(" · ".join(marks), style="italic")
         if not (self.show_known and game.lives[player]):
             return [detail]
         out: list[Text] = []
-        known = known_text(game.known[player])
+        known = known_text(game.known[player], short=short)
+        if short:  # "swapped" and "in hand:" left out: the cards need the room
+            detail = Text("   ")
+            detail.append(" · ".join(m for m in marks if m != "swapped"), style="italic")
+            if detail.plain.strip():
+                detail.append("  ")
+            detail.append_text(known[len("in hand: "):] if known.plain.startswith("in hand: ") else known)
+            detail.truncate(width, overflow="ellipsis")
+            return [detail]
         if detail.cell_len + 2 + known.cell_len <= width:
             if detail.plain.strip():
                 detail.append("  ")
@@ -462,30 +508,42 @@ def expected_start(game: Game | None) -> str:
     return ""
 
 
-def command_hint(game: Game | None, question: str | None = None) -> str:
+def command_hint(game: Game | None, question: str | None = None, width: int | None = None) -> str:
     """The command line's placeholder: what to type now, with the table's own names; while a
-    ``question`` waits (a new game, a heard hand read back), the answer it waits for."""
+    ``question`` waits (a new game, a heard hand read back), the answer it waits for. Its parts
+    go in whole, as many as fit in ``width`` (a long name cut the hint in the middle)."""
+    parts = hint_parts(game, question)
+    hint = parts[0]
+    for part in parts[1:]:
+        if width is None or len(hint) + 3 + len(part) <= width:
+            hint += " · " + part
+    return hint
+
+
+def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
+    """The hint's parts, the one that matters first."""
     if question:
-        return "yes to go ahead, no to drop it · F2 help"
+        return ["yes to go ahead, no to drop it", "F2 help"]
     if game is None or game.phase is Phase.GAME_OVER:
-        return "new game and 3 to 5 names · F2 help"
+        return ["new game and 3 to 5 names", "F2 help"]
     turn = game.turn or ""
     match game.phase:
         case Phase.ROWS:
             k = game.missing_rows()[0]
-            return f"row {k} and its {k} animal{'s' if k > 1 else ''} · Tab types 'row {k}' · F2 help"
+            return [f"row {k} and its {k} animal{'s' if k > 1 else ''}", f"Tab types 'row {k}'",
+                    "F2 help"]
         case Phase.TURNS if game.starter is None:
-            return "who starts, e.g. " + f"{game.alive[0]} starts"
+            return ["who starts, e.g. " + f"{game.alive[0]} starts"]
         case Phase.TURNS:
             knock = " or knocks" if game.may_knock(turn) else ""
-            return f"{turn} swaps ROW and the cards put down{knock} · Tab types '{turn}'"
+            return [f"{turn} swaps ROW and the cards put down{knock}", f"Tab types '{turn}'"]
         case Phase.FINAL_TURNS:
-            return f"{turn} swaps ROW and the cards put down, or passes · Tab types '{turn}'"
+            return [f"{turn} swaps ROW and the cards put down, or passes", f"Tab types '{turn}'"]
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
             who = waiting[0] if waiting else ""
-            return f"the grid above, or: {who} has and the 10 cards · Tab types '{who} has'"
-    return "F2 help"
+            return [f"the grid above, or: {who} has and the 10 cards", f"Tab types '{who} has'"]
+    return ["F2 help"]
 
 
 def suggest(value: str, game: Game | None) -> str | None:
@@ -534,11 +592,45 @@ def _first_words(game: Game | None, alive: list[str]) -> list[str]:
     return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
 
 
-class CommandInput(Input):
+class KeysInOrder:
+    """A widget whose own keys (its bindings: Enter, Tab, Backspace, the arrows, a grid's digits)
+    act in the order they were typed, among the letters.
+
+    Textual runs a widget's bindings when the key has bubbled back up to the app, after the
+    widget has handled the keys typed after it: with keys typed faster than the app answers (at
+    start-up, while a command is stored), the command line took "grace passes", Enter, "dave
+    knocks", then ran the Enter on "grace passesdave knocks", twice; and an Enter meant for the
+    command line declared a hand when the reveal's grid had taken the focus meanwhile. Here a
+    key bound on the widget runs as the widget takes it, on the widget it was typed into."""
+
+    async def run_own_binding(self, event: Key) -> bool:
+        """Run the widget's own (non-priority) binding for ``event``; True when one ran."""
+        node: Any = self
+        for binding in node._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await node.app.run_action(binding.action, node):
+                event.stop()
+                event.prevent_default()
+                return True
+        return False
+
+
+class OrderedInput(KeysInOrder, Input):
+    """An input whose Enter, Backspace and arrows act in the order typed (``KeysInOrder``)."""
+
+    async def _on_key(self, event: Key) -> None:
+        if not await self.run_own_binding(event):
+            await super()._on_key(event)
+
+
+class CommandInput(OrderedInput):
     """The command line: completion (Tab or right arrow takes it), history on up/down, and a
-    refused command's suggestion (Tab or Enter takes it)."""
+    refused command's suggestion (Tab or Enter takes it). Its keys act in the order typed
+    (``KeysInOrder``), and Enter empties it at once, so what is typed after it starts afresh."""
 
     BINDINGS = [
+        # An Enter typed before the table took the terminal (while it starts) arrives as a
+        # newline, ctrl+j: the terminal was still turning Enter into one.
+        Binding("ctrl+j", "submit", "Send", show=False),
         Binding("up", "history(-1)", "Previous command", show=False),
         Binding("down", "history(1)", "Next command", show=False),
         Binding("tab", "complete", "Complete", show=False),
@@ -557,6 +649,14 @@ class CommandInput(Input):
         #: Tab or Enter takes the suggestion while the line is unchanged.
         self.refused: str | None = None
         self.offered: str | None = None
+
+    async def action_submit(self) -> None:
+        """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
+        line is emptied now, before the next key typed is taken."""
+        text = (self.offer or self.value).strip()
+        self.refused = self.offered = None
+        self.value = ""
+        self.post_message(self.Submitted(self, text))
 
     def remember(self, text: str) -> None:
         if text and (not self.history or self.history[-1] != text):
@@ -616,6 +716,13 @@ class StatusLine(Static):
         self.mic: tuple[str, str | None] = ("off", None)
         self.speech: tuple[str, str | None] = ("off", None)
         self.data_label = data_label
+        #: Voice switched off on the setup screen: both are "off", whatever the devices say
+        #: (a switched-off table said "mic: unavailable (no microphone)").
+        self.switched_off = False
+
+    def set_switched_off(self, off: bool) -> None:
+        self.switched_off = off
+        self.refresh()
 
     def set_mic(self, state: str, reason: str | None = None) -> None:
         self.mic = (state, reason)
@@ -639,8 +746,10 @@ class StatusLine(Static):
             return f"{label} {state} ({reason})"
 
         label, name = self.data_label, _file_name(self.data_label)
+        mic, speech = ((("off", None), ("off", None)) if self.switched_off
+                       else (self.mic, self.speech))
         for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
-            text = " · ".join((part("mic:", *self.mic, how), part("speech:", *self.speech, how),
+            text = " · ".join((part("mic:", *mic, how), part("speech:", *speech, how),
                                f"data: {data}"))
             if len(text) <= width:
                 return text

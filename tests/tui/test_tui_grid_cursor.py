@@ -56,23 +56,23 @@ async def test_the_cursor_follows_the_players_still_to_declare(make_app) -> None
         await pilot.press("8", *["down"] * 9, "2", "enter")
         await pilot.pause()
         assert "ann" in app.view.game.declared
-        # on to Ben, still on the mice
-        assert under_cursor(grid) == ("ben", Animal.MOUSE)
-        await pilot.press("up", "up", "5", "up", "5", "enter")  # Ben: 5 pigs, 5 rabbits
+        # on to Ben, on his first row (issue 36: it stayed on the mice)
+        assert under_cursor(grid) == ("ben", Animal.GIRAFFE)
+        await pilot.press(*["down"] * 6, "5", "down", "5", "enter")  # Ben: 5 rabbits, 5 pigs
         await pilot.pause()
         assert dict(app.view.game.declared["ben"].counts()) == {Animal.RABBIT: 5, Animal.PIG: 5}
-        assert under_cursor(grid) == ("cy", Animal.RABBIT)
+        assert under_cursor(grid) == ("cy", Animal.GIRAFFE)
         # A digit on Ben's declared hand changes nothing, and says why
         await pilot.press("left", "4")
         await pilot.pause()
-        assert grid.counts["ben"][Animal.RABBIT] == 5
+        assert grid.counts["ben"] == {Animal.RABBIT: 5, Animal.PIG: 5}
         warnings = [n.message for n in app._notifications]
         assert any("Ben has declared already" in m and "Cy, Dee and Eve" in m for m in warnings), warnings
         # A hand typed in the command line moves the cursor on too
         await type_command(pilot, f"cy has {HANDS['cy']}")
-        assert under_cursor(grid) == ("dee", Animal.RABBIT)
+        assert under_cursor(grid) == ("dee", Animal.GIRAFFE)
         await type_command(pilot, f"dee has {HANDS['dee']}")
-        assert under_cursor(grid) == ("eve", Animal.RABBIT)
+        assert under_cursor(grid) == ("eve", Animal.GIRAFFE)
         await type_command(pilot, f"eve has {HANDS['eve']}")
         game = app.view.game
         assert game.round == 2 and game.phase is Phase.ROWS and game.alive == PLAYERS
@@ -109,6 +109,14 @@ async def test_the_checks_are_read_whole_beside_the_grid(make_app, size, players
         shown = " ".join(strip.text for strip in checks.render_lines(Region(0, 0, region.width,
                                                                              region.height)))
         shown = " ".join(shown.split())
-        for line in ("Ann: 10 cards, ready: Enter declares.",
-                     "Deck: 4 mice on the table and in hands, the deck holds 3."):
+        # beside the grid, a line per player; under a grid too wide for them, the player under
+        # the cursor (Ben) in full and the others in short
+        stacked = app.table.query_one("#reveal").has_class("stacked")
+        ready = "Ann ready ·" if stacked else "Ann: 10 cards, ready: Enter declares."
+        for line in (ready, "Deck: 4 mice on the table and in hands, the deck holds 3."):
             assert line in shown
+        if stacked:
+            assert "Ben: 2 of 10 cards." in shown
+            assert checks.region.y >= grid.region.bottom  # under the grid
+        else:
+            assert checks.region.width >= 24

@@ -115,6 +115,22 @@ def test_hint_and_tab_name_what_is_expected_with_the_tables_names() -> None:
         assert len(command_hint(game)) <= 74  # the command line's width at 80 columns
 
 
+def test_a_long_name_leaves_out_whole_parts_of_the_hint_never_half_of_one() -> None:
+    """Issue 36: "Christopher swaps ROW and the cards put down or knocks · Tab types 'Chri" was
+    cut at the command line's edge (74 cells at 80 columns)."""
+    five = ("anne-marie", "bartholomew", "christopher", "dorothea", "evangeline")
+    rows = ["row 1 giraffe", "row 2 bear bear", "row 3 mole mole mole", "row 4 goat goat goat goat"]
+    game = game_after([f"new game {' '.join(five)}", "christopher starts", *rows,
+                       "christopher swaps 1 mouse", "dorothea swaps 1 cat", "evangeline swaps 1 dog",
+                       "anne-marie swaps 1 cat", "bartholomew swaps 1 dog"])
+    assert game.turn == "christopher" and game.may_knock("christopher")
+    hint = command_hint(game, width=74)
+    assert hint == "christopher swaps ROW and the cards put down or knocks"
+    assert command_hint(game, width=120).endswith(" · Tab types 'christopher'")
+    for width in range(20, 120):
+        assert len(command_hint(ROWS, width=width)) <= max(width, len(command_hint(ROWS, width=0)))
+
+
 def test_the_rules_screen_is_written_for_players_with_this_games_house_rules() -> None:
     text = rules_for_players(HouseRules(take_first=True, lowest_tie_loses=1), ("minji",))
     assert "must make configurable" not in text and "a default that the app" not in text

@@ -208,3 +208,31 @@ def test_a_round_by_keys_only_with_a_suggestion_and_the_grid(tmp_path: Path) -> 
     state = stored_state(env)
     assert {p["name"]: p["lives"] for p in state["players"]} == {"alice": 3, "bob": 4, "carol": 5}
     assert state["round"] == 2
+
+
+def test_lines_typed_as_the_table_opens_are_all_taken(tmp_path: Path) -> None:
+    """Issue 36: a game stored by ``chat`` resumed in a 120x40 window, three lines typed the
+    moment the app is started, with no wait (before the app has the terminal, Enter arrives as
+    a newline; after, faster than it answers): each line is taken, none merged or lost."""
+    env = environment(tmp_path)
+    opening = "\n".join([
+        "new game alice grace dave", "alice starts", "row 1 giraffe", "row 2 bear dog",
+        "row 3 pig pig cat", "row 4 mole goat sheep mouse", "alice swaps 1 dog",
+        "grace swaps 1 cat", "dave swaps 1 dog", "alice knocks", "",
+    ])
+    subprocess.run([str(LIFEGUARD), "chat"], input=opening, capture_output=True, text=True, env=env,
+                   check=True)
+    term = Terminal(tmp_path, env)
+    term.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "table", f"{LIFEGUARD}")
+    try:
+        for line in ("grace passes", "dave swaps 3 mouse and rabbit and dog", "status"):
+            term.tmux("send-keys", "-t", "table", "-l", line)
+            term.tmux("send-keys", "-t", "table", "Enter")
+        screen = term.wait_for("Reveal hands: waiting for Alice, Grace and Dave.")
+        assert "› grace passes" in screen and "› dave swaps 3 dog rabbit mouse" in screen
+        assert "refused" not in screen
+        term.quit()
+    finally:
+        term.close()
+    state = stored_state(env)
+    assert state["phase"] == "reveal"

@@ -1,0 +1,227 @@
+"""Five players with long names on small and large screens (issue 36): nothing cut to a strip,
+names shortened the same way wherever space is short, the rows that matter always in view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+
+from assistant.config import Settings
+from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet
+from assistant.tui.screens import GameOverScreen, ScoreSheetScreen
+from assistant.tui.widgets import StatusLine, short_names
+from engine.game import Phase
+from engine.rules import HouseRules
+
+from .conftest import game_lines, submit_all
+
+FIVE = ("Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline")
+QUICK = Settings(rules=HouseRules(knock_requires_swap=False))
+ROWS = ["row 1 giraffe", "row 2 bear bear", "row 3 mole mole mole", "row 4 goat goat goat goat"]
+TO_REVEAL = [f"new game {' '.join(FIVE)}", "Anne-Marie starts", *ROWS, "Anne-Marie knocks",
+             *[f"{p} passes" for p in FIVE[1:]]]
+HANDS = {
+    "Anne-Marie": "8 giraffe 2 mouse",
+    "Bartholomew": "5 pig 5 rabbit",
+    "Christopher": "6 bear 4 cat",
+    "Dorothea": "4 mole 6 dog",
+    "Evangeline": "3 goat 6 sheep 1 mouse",
+}
+
+
+def text_of(widget) -> str:
+    region = widget.region
+    lines = widget.render_lines(Region(0, 0, region.width, region.height))
+    return "\n".join(strip.text for strip in lines)
+
+
+def test_short_names_are_cut_alike_and_stay_apart() -> None:
+    assert list(short_names(FIVE, 6).values()) == ["Anne-…", "Barth…", "Chris…", "Dorot…", "Evang…"]
+    assert short_names(("christopher", "christine", "al"), 6) == \
+        {"christopher": "Christo…", "christine": "Christi…", "al": "Al"}
+    assert short_names(FIVE, None)["Anne-Marie"] == "Anne-Marie"
+
+
+async def test_the_checks_go_under_the_grid_at_80x24(make_app) -> None:
+    """At 80x24 the checks were a strip three letters wide beside the grid, the top line
+    wrapped and the status line was pushed off."""
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        assert app.view.game.phase is Phase.REVEAL
+        grid = app.table.query_one(HandGrid)
+        checks = app.table.query_one("#checks")
+        assert app.table.query_one("#reveal").has_class("stacked")
+        assert checks.region.y >= grid.region.bottom and checks.region.width >= 70
+        shown = text_of(checks)
+        assert "Anne-Marie: 1 of 10 cards." not in shown  # nobody has swapped: 0 known
+        assert shown.splitlines()[0].startswith("Anne-Marie: 0 of 10 cards")
+        assert "Bartholomew 0/10 · Christopher 0/10 · Dorothea 0/10 · Evangeline 0/10" in shown
+        labels = [str(c.label) for c in grid.columns.values()][1:]
+        assert labels == list(FIVE)  # under the grid, the grid has the width for whole names
+        assert grid.region.right <= 80
+        # every row of the grid, its total too, is in view
+        assert grid.region.height >= 12
+        top = app.table.query_one("#next")
+        assert top.region.height == 1
+        assert "waiting for Anne-…, Barth…, Chris…, Dorot…" in text_of(top)  # cut alike
+        status = app.table.query_one(StatusLine)
+        assert status.region.y < 24 and status.region.height == 1
+        assert status.region.y > app.table.query_one("#command").region.y
+
+
+async def test_the_checks_stay_beside_the_grid_at_120x40_with_whole_names(make_app) -> None:
+    app = make_app(QUICK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        grid = app.table.query_one(HandGrid)
+        assert not app.table.query_one("#reveal").has_class("stacked")
+        labels = [str(c.label) for c in grid.columns.values()][1:]
+        assert labels == ["ANNE-MARIE", "BARTHOLOMEW", "CHRISTOPHER", "DOROTHEA", "EVANGELINE"]
+        checks = app.table.query_one("#checks")
+        assert checks.region.x >= grid.region.right and checks.region.width >= 24
+        assert "Anne-Marie: 0 of 10 cards" in " ".join(text_of(checks).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_round_results_always_show_points_and_lives(make_app, size) -> None:
+    """At 80x24 and 100x30 the majority column wrapped, the table ran past the screen's edge
+    and the points and lives rows, the two that matter, were below it."""
+    app = make_app(QUICK)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*TO_REVEAL, *[f"{p} has {HANDS[p]}" for p in FIVE]])
+        assert app.table.query_one("#view").current == "results"
+        results = app.table.query_one(ResultsView)
+        screen_bottom = app.table.query_one("#log").region.y
+        shown = text_of(results).splitlines()
+        visible = shown[: screen_bottom - results.region.y]
+        points = next(line for line in visible if line.strip().startswith("points"))
+        lives = next(line for line in visible if line.strip().startswith("lives (lost)"))
+        ended = app.view.game.rounds[-1]
+        assert points.split()[1:] == [str(ended.points[p]) for p in FIVE]
+        assert "(-2)" in lives and "(-1)" in lives
+        # no cell wrapped: one line per animal with a majority, names cut alike if at all
+        assert sum(1 for line in shown if "+" in line) == len(ended.majorities)
+        header = next(line for line in shown if line.strip().startswith("animal"))
+        assert header.split()[1:6] in (list(FIVE), ["Anne-…", "Barth…", "Chris…", "Dorot…", "Evang…"])
+        assert results.region.right <= size[0]
+
+
+GAME_FIVE = Path(__file__).with_name("game_five.txt")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 30)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_score_sheet_shows_every_player(make_app, size) -> None:
+    """F3 cut players off (80x24: three of five; 120x30: the last ended at "Evan"): columns
+    were a name wide for the points and again for the lives."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:-1])
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.right <= size[0]
+        shown = text_of(sheet)
+        header = shown.splitlines()[1]
+        assert header.split() == list(FIVE)
+        rounds = [line.split()[0] for line in shown.splitlines()[4:] if line.strip()]
+        assert rounds[:5] == ["1", "2", "3", "4", "5"]  # one line each
+        assert "OUT (-2)" in shown
+
+
+async def test_game_over_says_there_is_more_below_at_80x24(make_app) -> None:
+    """The place row and the results were below the fold with no sign of them."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.pause(0.2)
+        more = app.screen.query_one("#more")
+        assert more.display and "more below" in str(more.render())
+        # no cell wraps: a round is one line ("OUT (-2)" wrapped for some players)
+        sheet_text = text_of(app.screen.query_one(ScoreSheet))
+        assert sheet_text.count("OUT (-2)") == 4 and "OUT (-\n" not in sheet_text
+        await pilot.press("end")
+        await pilot.pause(0.2)
+        assert not more.display  # at the end: nothing more below
+        body = app.screen.query_one("#over-body")
+        assert body.scroll_y == body.max_scroll_y > 0
+
+
+async def test_large_print_is_big_type_at_200x50(make_app) -> None:
+    """Large print was letter spacing: now whose turn it is, every player's lives, a round's
+    losers and the winner are in big type three lines high (readable from two metres)."""
+    from assistant.tui.bigtype import big
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL[:6])  # the rows: Anne-Marie's turn
+        assert app.table.has_class("large") and app.table.has_class("big")
+        top = app.table.query_one("#big")
+        assert top.region.height == 3
+        shown = [line.strip() for line in text_of(top).splitlines()]
+        assert shown == [line.plain for line in big("ANNE-MARIE'S TURN")]
+        panel = app.table.query_one(PlayersPanel)
+        five = big("5")
+        lines = [line.plain for line in panel.lines()]
+        assert sum(1 for line in lines if line.startswith(five[0].plain)) == 5  # a 5 each
+        await submit_all(pilot, [*TO_REVEAL[6:], *[f"{p} has {HANDS[p]}" for p in FIVE]])
+        results = app.table.query_one(ResultsView)
+        ended = app.view.game.rounds[-1]
+        losers = [p for p in FIVE if ended.losses[p]]
+        shown = text_of(results)
+        assert losers
+        for p in losers:  # each loser with the lives lost, in big type
+            assert big(f"{p.upper()} -{ended.losses[p]}")[0].plain in shown
+        assert results.region.width >= 150  # the width it is given
+
+
+async def test_the_winner_is_in_big_type_at_200x50(make_app) -> None:
+    from assistant.tui.bigtype import big
+
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        winner = app.view.game.winners[0]
+        banner = text_of(app.screen.query_one("#winner"))
+        assert big(f"{winner.upper()} WINS!")[1].plain in banner
+
+
+async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app) -> None:
+    """Large print (F4) and the known cards (F8) at 80x24: the last player's cards dropped off
+    the bottom, and names in spaced capitals wrapped."""
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:14])  # round 1, everyone has swapped
+        await pilot.press("f4", "f8")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        assert panel.large and panel.show_known
+        lines = panel.lines()
+        assert len(lines) <= panel.budget
+        assert all(line.cell_len <= panel.content_region.width for line in lines)
+        text = "\n".join(line.plain for line in lines)
+        for name in ("ANNE-…", "BARTH…", "CHRIS…", "DOROT…", "EVANG…"):
+            assert name in text
+        game = app.view.game
+        for p in FIVE:
+            for animal in game.known[p].counts():
+                assert animal.value[:3] in text
+        assert panel.region.bottom <= app.table.query_one("#log").region.y

@@ -1,0 +1,61 @@
+"""The setup screen as a new group meets it: several names typed in one field, and the status
+line when voice is switched off there."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Switch
+
+from assistant.tui.screens import SetupScreen, split_names
+from assistant.tui.widgets import StatusLine
+
+
+def test_split_names_parts_names_at_spaces_commas_and_a_lone_and() -> None:
+    assert split_names("Ann Ben Cy") == ["Ann", "Ben", "Cy"]
+    assert split_names(" Ann, Ben and Cy ") == ["Ann", "Ben", "Cy"]
+    assert split_names("Anne-Marie & O'Brien") == ["Anne-Marie", "O'Brien"]
+    assert split_names("") == []
+
+
+async def test_three_names_in_the_first_field_fill_three_fields(make_app) -> None:
+    """Issue 36: 'Ann Ben Cy' typed in the first field was refused (a name is one word)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press(*"Ann Ben Cy", "enter")
+        await pilot.pause()
+        fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+        assert [f.value for f in fields] == ["Ann", "Ben", "Cy", "", ""]
+        assert app.focused is fields[3]  # Enter here starts
+        assert not app.screen.query_one("#setup-error").display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.players == ("Ann", "Ben", "Cy")
+
+
+async def test_six_names_in_one_field_say_who_is_left_out(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Ann Ben Cy Dee Eve Fay", "enter")
+        await pilot.pause()
+        assert [app.screen.query_one(f"#name-{i}", Input).value for i in range(5)] == \
+            ["Ann", "Ben", "Cy", "Dee", "Eve"]
+        error = str(app.screen.query_one("#setup-error").render())
+        assert "At most 5 players: Fay left out." in error
+
+
+async def test_voice_switched_off_says_off_not_unavailable(make_app) -> None:
+    """Issue 36: with voice switched off at setup the status line said 'mic: unavailable (no
+    microphone)', as if something were broken."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        status = app.status_line
+        status.set_mic("unavailable", "no microphone")
+        status.set_speech("unavailable", "no audio device")
+        app.screen.query_one("#voice", Switch).value = False
+        await pilot.press(*"Ann Ben Cy", "enter", "enter")
+        await pilot.pause()
+        assert app.view.players == ("Ann", "Ben", "Cy")
+        assert app.table.query_one(StatusLine).text(100).startswith("mic: off · speech: off · data:")
