@@ -658,7 +658,8 @@ class Listener:
                         engine.feed(piece)
                     fed = len(chunks)
                 if early is not None:
-                    eager = not behind(chunks[-1]) and self._settled.is_set()
+                    # Decoding at once only saves time on audio that arrives as spoken.
+                    eager = not behind(chunks[-1]) and self._settled.is_set() and self.realtime
                     if early.hear(chunks[-1], eager, decode):
                         return chunks, early.result
                 if self._closed.is_set():
