@@ -33,8 +33,9 @@ for the later line.
 Each game is played with each seat set of ``--voices``: espeak-ng's voices (``SEATS``) and the
 test-only voices of flite and festival (``HELD_OUT_SEATS``, issue 40). Per game and voice, the
 lines **lost by the loop**: the loop's command differs from the recogniser's own reading of that
-line's audio (``MARGIN`` either side) in the game state the loop heard it against, beside the
-lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
+line's audio (``MARGIN`` either side) in the game state the loop heard it against, and is not
+the command said (a line the loop heard exactly where the recogniser alone did not is counted
+apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
 listener hears it: its decisions depend on the audio alone, so the commands are those of a
 real-time run (``--dump`` writes them, to compare), only sooner.
 
@@ -528,7 +529,12 @@ def main(argv: list[str] | None = None) -> int:
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
             readings = as_loop_heard(game, outcome, recognizer)
-            by_loop = [lost_by_the_loop(outcome.heard.get(i, []), reading) for i, reading in enumerate(readings)]
+            differs = [lost_by_the_loop(outcome.heard.get(i, []), reading) for i, reading in enumerate(readings)]
+            # A line the loop heard exactly where the recogniser alone did not is no loss of the
+            # loop's (a "yes" its longer phrase heard and a tighter cut took for talk): counted apart.
+            gained = [d and heard_exactly(outcome.heard.get(i, []), line)
+                      for i, (d, line) in enumerate(zip(differs, game.lines, strict=True))]
+            by_loop = [d and not g for d, g in zip(differs, gained, strict=True)]
             by_loop_total += sum(by_loop)
             dumped[f"{len(game.players)}p {game.voices}"] = [outcome.heard.get(i, []) for i in range(len(game.lines))]
             if args.dump:
@@ -553,15 +559,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"{lost}; {outcome.wall:.0f} s{note}"
                   + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else "")
                   + f"; lost by the loop (its command differs from the recogniser's reading of the line "
-                    f"in the same game state): {sum(by_loop)}")
+                    f"in the same game state, and it is not the command said): {sum(by_loop)}; heard exactly by "
+                    f"the loop where the recogniser alone was not: {sum(gained)}")
             voices = sorted({line.seat for line in game.lines})
             print("  by voice (lines / lost by the loop): " + ", ".join(
                 f"{seat_voice(game, seat)} {sum(line.seat == seat for line in game.lines)} / "
                 f"{sum(lost for lost, line in zip(by_loop, game.lines, strict=True) if line.seat == seat)}"
                 for seat in voices))
-            for i, (line, lost) in enumerate(zip(game.lines, by_loop, strict=True)):
+            for i, (line, lost) in enumerate(zip(game.lines, differs, strict=True)):
                 if lost:
-                    print(f"  lost by the loop at line {line.number} ({seat_voice(game, line.seat)}): said "
+                    print(f"  {'lost by the loop' if by_loop[i] else 'gained by the loop'} at line {line.number} ({seat_voice(game, line.seat)}): said "
                           f"'{line.text}', the recogniser alone: {readings[i] or '(no command)'}, the loop: "
                           f"{' + '.join(outcome.heard.get(i, [])) or '(nothing)'}")
             if outcome.heard.get(-1):
