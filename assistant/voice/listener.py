@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 import threading
 import time
 from collections import deque
@@ -69,9 +70,12 @@ CHECK_SECONDS = 0.15
 #: Quiet after which the utterance so far is decoded to stand for it if it then ends: as much
 #: after the last word as the recogniser alone is given (bench/voice_game.py: 0.3 s).
 VERDICT_PAUSE_SECONDS = 0.3
-#: How far the audio read may lag the clock before a cut in it is decoded only once needed
-#: (``Behind``): a few chunks of jitter.
+#: How far the audio read may lag the clock before a short pause in it is decoded only once
+#: needed (``Behind``): a few chunks of jitter.
 BEHIND_SECONDS = 0.1
+#: The same for the cut that stands for a phrase: it lags by the short pause's decoding, and is
+#: needed unless speech follows within the 0.3 s before the phrase ends.
+VERDICT_BEHIND_SECONDS = 0.3
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -229,8 +233,8 @@ class EarlyEnd:
     was taken as "alice swaps 1 giraffe", the first animal of the prompt making up the card
     the decoder heard too little of; the recogniser alone hears a line with 0.3 s around it.
 
-    What the clock decides is only *when* a decoding runs: at once (``hear(..., eager=True)``,
-    the listener has caught up with the audio and the command before has settled), or, when
+    What the clock decides is only *when* a decoding runs: at once (``hear``'s ``lag``, how far
+    the listener is behind the audio, is small and the command before has settled), or, when
     the listener is behind, only once its outcome is needed (its check window heard quiet, or
     the phrase ended), so that a backlog of pauses already over is never decoded. Either way
     the same audio is decoded and the same decisions come out."""
@@ -248,10 +252,10 @@ class EarlyEnd:
         self._long: tuple[int, Decoded | None] | None = None
         self._checked = False  # the short cut's check window was heard quiet
 
-    def hear(self, chunk: bytes, eager: bool, decode: Callable[[int], Decoded]) -> bool:
+    def hear(self, chunk: bytes, lag: float, decode: Callable[[int], Decoded]) -> bool:
         """Take one more chunk (16-bit); True when the phrase ends here with ``result``.
-        ``decode(n)`` decodes the phrase's first ``n`` chunks; ``eager``: decode a cut as soon
-        as it is reached (the listener is not behind the audio)."""
+        ``decode(n)`` decodes the phrase's first ``n`` chunks; ``lag``: seconds the listener is
+        behind the audio (``math.inf``: decode nothing before it is needed)."""
         self._chunks += 1
         if audioop.rms(chunk, 2) > self.threshold:
             self._quiet, self._short, self._long, self._checked = 0.0, None, None, False
@@ -261,7 +265,7 @@ class EarlyEnd:
             return False
         self._quiet += len(chunk) / (2 * 16000)
         if self._short is None and self._quiet >= EARLY_PAUSE_SECONDS:
-            self._short = (self._chunks, decode(self._chunks) if eager else None)
+            self._short = (self._chunks, decode(self._chunks) if lag <= BEHIND_SECONDS else None)
         if self._short is not None and not self._checked \
                 and self._quiet >= EARLY_PAUSE_SECONDS + CHECK_SECONDS:
             self._checked = True
@@ -272,7 +276,7 @@ class EarlyEnd:
                 self.result = decoded
                 return True
         if self._long is None and self._quiet >= VERDICT_PAUSE_SECONDS:
-            self._long = (self._chunks, decode(self._chunks) if eager else None)
+            self._long = (self._chunks, decode(self._chunks) if lag <= VERDICT_BEHIND_SECONDS else None)
         return False
 
     def finish(self, decode: Callable[[int], Decoded]) -> Decoded | None:
@@ -300,13 +304,14 @@ class Behind:
         self._began: float | None = None
         self._heard = 0.0
 
-    def __call__(self, chunk: bytes) -> bool:
+    def __call__(self, chunk: bytes) -> float:
+        """Seconds the listener is behind the audio, this chunk read."""
         now = self._clock()
         if self._began is None:
             self._began = now
-            return False
+            return 0.0
         self._heard += len(chunk) / (2 * 16000)
-        return now - self._began - self._heard > BEHIND_SECONDS
+        return now - self._began - self._heard
 
 
 def _takes_early(decoded: Decoded) -> bool:
@@ -658,9 +663,7 @@ class Listener:
                         engine.feed(piece)
                     fed = len(chunks)
                 if early is not None:
-                    # Decoding at once only saves time on audio that arrives as spoken.
-                    eager = not behind(chunks[-1]) and self._settled.is_set() and self.realtime
-                    if early.hear(chunks[-1], eager, decode):
+                    if early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode):
                         return chunks, early.result
                 if self._closed.is_set():
                     break
@@ -678,6 +681,13 @@ class Listener:
                 engine.feed(piece)
             return chunks, engine.finish()
         return chunks, early.finish(decode) if early is not None and not self._closed.is_set() else None
+
+    def _lag(self, behind: Behind, chunk: bytes) -> float:
+        """How far the listener is behind the audio, for ``EarlyEnd``: infinite (decode only
+        what is needed) while the command before has not settled, and for unpaced audio
+        (decoding at once saves time only on audio that arrives as spoken)."""
+        lag = behind(chunk)
+        return lag if self._settled.is_set() and self.realtime else math.inf
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""

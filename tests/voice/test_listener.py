@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import time
@@ -221,7 +222,7 @@ def run_early_end(stream: list[bytes], results, eager: bool = True):
 
     early = EarlyEnd(threshold=300)
     for i, chunk in enumerate(stream):
-        if early.hear(chunk, eager, decode):
+        if early.hear(chunk, 0.0 if eager else math.inf, decode):
             return i, early.result, None, cuts
     return None, None, early.finish(decode), cuts
 
