@@ -30,6 +30,15 @@ reported while the stream was between that line's start and the next line's star
 input's position when it reports), so a command heard together with the next line's words counts
 for the later line.
 
+Each game is played with each seat set of ``--voices``: espeak-ng's voices (``SEATS``) and the
+test-only voices of flite and festival (``HELD_OUT_SEATS``, issue 40). Per game and voice, the
+lines **lost by the loop**: the loop's command differs from the recogniser's own reading of that
+line's audio (``MARGIN`` either side) in the game state the loop heard it against, and is not
+the command said (a line the loop heard exactly where the recogniser alone did not is counted
+apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
+listener hears it: its decisions depend on the audio alone, so the commands are those of a
+real-time run (``--dump`` writes them, to compare), only sooner.
+
 With ``--corrects``, the table puts the game right whenever it went astray, as a table hearing
 the read-back would (by typing): before each line is heard, a referee that is not where the game should
 be is set there before the line is heard, and the times it was needed are counted. Each line is then heard against the
@@ -37,7 +46,7 @@ right game, so one slip does not take every later line with it, and the lines lo
 listening loop (right alone, not heard exactly) are the loop's own.
 
 Runtime: the audio lasts about 20 minutes for the three default games, so about 21 minutes per
-engine (plus half a minute of synthesis); ``--players 3`` alone takes about 5 minutes per engine.
+engine and seat set (plus half a minute of synthesis); ``--players 3`` alone takes about 5 minutes.
 """
 
 from __future__ import annotations
@@ -54,7 +63,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from voice_corpus import RATE, espeak, phrase_groups, pink_noise, write_wav
+from voice_corpus import RATE, espeak, festival, flite, phrase_groups, pink_noise, write_wav
 from voice_engines import (
     ENGINES,
     EngineUnavailable,
@@ -82,6 +91,18 @@ SEATS = [
     ("en+m1", 150, 45, -8.0, 0.0),
     ("en-us+f4", 185, 65, -3.0, 0.35),
 ]
+#: The same table with the test-only voices of other synthesisers (issue 40): synthesiser, voice,
+#: duration stretch (1.0: its own pace), the peak level (dBFS). They speak at their own rhythm
+#: (flite's awb leaves about 0.1 s between words), with no added pauses.
+HELD_OUT_SEATS = [
+    ("flite", "awb", 1.0, -2.0),
+    ("festival", "kal_diphone", 1.1, -8.0),
+    ("flite", "rms", 1.0, -4.0),
+    ("festival", "ked_diphone", 1.0, -8.0),
+    ("flite", "slt", 1.15, -3.0),
+]
+#: The seat sets a game can be played with (``--voices``).
+VOICE_SETS = ("espeak", "held-out")
 #: Room noise: this far below the quiet seats' speech (RMS).
 NOISE_BELOW_DB = 20.0
 #: Quiet after each line (the read-back's time), drawn from this range; and before the first.
@@ -111,6 +132,7 @@ class Line:
 class GameAudio:
     players: tuple[str, ...]
     seed: int
+    voices: str  # "espeak" (SEATS) or "held-out" (HELD_OUT_SEATS)
     typed: list[str]  # the typed first line and the start player it drew
     lines: list[Line]
     history: list[str]  # the whole game, canonical
@@ -125,7 +147,18 @@ def choose_seed(players: int, seeds: range) -> int:
     return min(seeds, key=lambda s: (len(simulate_game(random.Random(s), players=players)), s))
 
 
-def script(players: int, seed: int) -> GameAudio:
+def seat_voice(game: GameAudio, seat: int) -> str:
+    """The name of the voice at ``seat``."""
+    if game.voices == "espeak":
+        return SEATS[seat][0]
+    return f"{HELD_OUT_SEATS[seat][0]} {HELD_OUT_SEATS[seat][1]}"
+
+
+def seat_level(game: GameAudio, seat: int) -> float:
+    return SEATS[seat][3] if game.voices == "espeak" else HELD_OUT_SEATS[seat][3]
+
+
+def script(players: int, seed: int, voices: str = "espeak") -> GameAudio:
     """The lines of one game, as they will be said."""
     actions = simulate_game(random.Random(seed), players=players)
     history = [canonical(a) for a in actions]
@@ -143,7 +176,7 @@ def script(players: int, seed: int) -> GameAudio:
         confirms = isinstance(action, DeclareHand | SuddenDeath)
         line = Line(number, " ".join(" ".join(g) for g in groups), history[i], seat, confirms,
                     history[:i], history[: i + 1])
-        pause = SEATS[seat][4]
+        pause = SEATS[seat][4] if voices == "espeak" else 0.0
         if pause and len(groups) > 2:
             # A pause between every two groups of words (each card or run of equal cards is
             # its own group), drawn around the seat's own.
@@ -156,7 +189,7 @@ def script(players: int, seed: int) -> GameAudio:
         if confirms:
             number += 1
             lines.append(Line(number, "yes", "yes", seat, False, history[: i + 1], history[: i + 1]))
-    return GameAudio(names, seed, history[:2], lines, history)
+    return GameAudio(names, seed, voices, history[:2], lines, history)
 
 
 def level(raw: bytes, peak_dbfs: float) -> bytes:
@@ -183,13 +216,24 @@ def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) ->
     """Synthesise every line and lay the game's stream out, noise under all of it."""
 
     def say(line: Line) -> bytes:
-        voice, rate, pitch, _, _ = SEATS[line.seat]
-        return espeak(line.ssml or line.text, voice, rate, pitch, ssml=bool(line.ssml))
+        if game.voices == "espeak":
+            voice, rate, pitch, _, _ = SEATS[line.seat]
+            return espeak(line.ssml or line.text, voice, rate, pitch, ssml=bool(line.ssml))
+        synth, voice, stretch, _ = HELD_OUT_SEATS[line.seat]
+        assert synth == "flite"
+        return flite(line.text, voice, stretch)
 
-    speech = list(pool.map(say, game.lines))
+    by_festival = [i for i, line in enumerate(game.lines)
+                   if game.voices != "espeak" and HELD_OUT_SEATS[line.seat][0] == "festival"]
+    spoken = dict(zip(by_festival, festival([(game.lines[i].text, HELD_OUT_SEATS[game.lines[i].seat][1],
+                                                HELD_OUT_SEATS[game.lines[i].seat][2]) for i in by_festival]),
+                      strict=True))
+    others = [line for i, line in enumerate(game.lines) if i not in spoken]
+    spoken.update(zip((i for i in range(len(game.lines)) if i not in spoken), pool.map(say, others), strict=True))
+    speech = [spoken[i] for i in range(len(game.lines))]
     game.espeak_pauses = [longest_pause(s) for s, line in zip(speech, game.lines, strict=True)
                           if not line.ssml and len(line.text.split()) > 3]
-    speech = [level(s, SEATS[line.seat][3]) for s, line in zip(speech, game.lines, strict=True)]
+    speech = [level(s, seat_level(game, line.seat)) for s, line in zip(speech, game.lines, strict=True)]
     rng = random.Random(game.seed)
     parts = [bytes(int(LEAD_IN * RATE) * 2)]
     at = len(parts[0])
@@ -199,17 +243,19 @@ def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) ->
         parts += [s, gap]
         at += len(s) + len(gap)
     stream = b"".join(parts)
+    quietest = min(seat_level(game, seat) for seat in range(len(game.players)))
     quiet = [audioop.rms(s, 2) for s, line in zip(speech, game.lines, strict=True)
-             if SEATS[line.seat][3] <= min(seat[3] for seat in SEATS[: len(game.players)])]
+             if seat_level(game, line.seat) <= quietest]
     target = sum(quiet) / len(quiet) / 10 ** (NOISE_BELOW_DB / 20)
     start = rng.randrange(len(pink) // 2) * 2
     noise = (pink[start:] + pink * (len(stream) // len(pink) + 2))[: len(stream)]
     noise = audioop.mul(noise, 2, target / (audioop.rms(noise, 2) or 1))
     game.raw = audioop.add(stream, noise, 2)
-    path = out / f"game_{len(game.players)}p_seed{game.seed}.wav"
+    name = f"game_{len(game.players)}p_seed{game.seed}" + ("" if game.voices == "espeak" else f"_{game.voices}")
+    path = out / f"{name}.wav"
     write_wav(path, game.raw)
     game.wav = str(path)
-    (out / f"game_{len(game.players)}p_seed{game.seed}.json").write_text(json.dumps(
+    (out / f"{name}.json").write_text(json.dumps(
         [dataclasses.asdict(line) for line in game.lines], indent=1))
 
 
@@ -226,6 +272,10 @@ class Outcome:
     problem: str | None
     wall: float
     corrections: list[int] = field(default_factory=list)  # lines before which the table put the game right
+    #: line index -> the context the listener heard that line against (the first it asked for
+    #: while the stream was in the line), and the referee after each event (line index, context)
+    contexts: dict = field(default_factory=dict)
+    states: list = field(default_factory=list)
 
 
 def expected_referee(game: GameAudio, index: int) -> Referee:
@@ -260,19 +310,22 @@ def line_at(game: GameAudio, position: int) -> int:
     return max((i for i, line in enumerate(game.lines) if line.start < position), default=-1)
 
 
-def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -> Outcome:
+def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, fast: bool = False) -> Outcome:
     """Play ``game``'s stream into a ``Listener`` and apply what it hears, as ``lifeguard
     listen`` does (heard -> read back -> ``referee.execute``).
 
     With ``correct``, the table puts right what went wrong, as a table hearing the read-back
     would (by typing): before each line is heard, a referee that is not where the game should be
-    is set there (counted in ``Outcome.corrections``)."""
+    is set there (counted in ``Outcome.corrections``). With ``fast``, the stream is played in as
+    fast as the listener hears it (its decisions depend on the audio alone: the same commands)."""
     from assistant.config import VoiceSettings
     from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
     referee = Referee.resume(game.typed, [False, True])
     events: queue.Queue = queue.Queue()
     corrections: list[int] = []
+    contexts: dict[int, ListenContext] = {}
+    states: list[tuple[int, ListenContext]] = [(-1, ListenContext.from_referee(referee))]
 
     def position_now() -> int:
         """The stream's read position (bytes into the game's audio)."""
@@ -294,15 +347,17 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
         utterance that just ended belongs to the last line whose start the stream has passed."""
         nonlocal referee
         with lock:
+            now = line_at(game, position_now())
             if correct:
-                now = line_at(game, position_now())
                 if now >= 0 and now not in corrections and not on_course(referee, game, now):
                     referee = expected_referee(game, now)
                     corrections.append(now)
-            return ListenContext.from_referee(referee)
+            heard_against = ListenContext.from_referee(referee)
+            contexts.setdefault(now, heard_against)
+            return heard_against
 
     lock = threading.Lock()
-    listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True)
+    listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True, realtime=not fast)
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     questions: dict[int, bool] = {}
@@ -338,6 +393,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
                 continue
             heard.setdefault(index, []).append(got)
             after[index] = referee.history()
+            states.append((index, ListenContext.from_referee(referee)))
         else:
             problem = "the game's audio did not end in time"
     finally:
@@ -346,7 +402,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False) -
             problem = listener.note
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started,
-                   corrections)
+                   corrections, contexts, states)
 
 
 def commands_in(got: list[str]) -> list[str]:
@@ -381,6 +437,28 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
     return judged
 
 
+def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+    """Each line's audio decoded by itself (``MARGIN`` either side) in the game state the loop
+    heard it against (the context it asked for in that line; a line it never decoded: the
+    referee after the last event before it): the recogniser's own reading, None for none."""
+    readings: list[str | None] = []
+    margin = int(MARGIN * RATE) * 2
+    for i, line in enumerate(game.lines):
+        context = outcome.contexts.get(i)
+        if context is None:
+            context = [c for at, c in outcome.states if at < i][-1]
+        recognizer.set_context(context.players, context.game, question=context.question)
+        decoded = recognizer.decode(game.raw[max(0, line.start - margin) : line.end + margin])
+        readings.append(decoded.command.canonical if decoded.command is not None else None)
+    return readings
+
+
+def lost_by_the_loop(got: list[str], reading: str | None) -> bool:
+    """Whether the loop's commands for a line differ from the recogniser's reading of its audio
+    in the same game state (refused or applied alike)."""
+    return [g.split(" (refused: ")[0] for g in commands_in(got)] != ([reading] if reading else [])
+
+
 def alone(game: GameAudio, recognizer) -> list[bool]:
     """Each line's audio decoded by itself, with the game state right before it (and, after a
     line that is read back, its question waiting for yes or no)."""
@@ -406,6 +484,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", metavar="DIR",
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--slips", type=int, default=1, help="print this many slips per game")
+    parser.add_argument("--voices", nargs="+", choices=VOICE_SETS, default=list(VOICE_SETS),
+                        help="play each game with these seat sets: espeak-ng's voices, and/or flite's and "
+                             "festival's (test-only voices)")
+    parser.add_argument("--fast", action="store_true",
+                        help="play the audio in as fast as the listener hears it, not at real-time pace (the "
+                             "listener decides on the audio alone, so the commands are the same; no timing)")
+    parser.add_argument("--dump", metavar="FILE", help="write what the loop heard on each line (JSON), to compare runs")
     parser.add_argument("--corrects", action="store_true",
                         help="the table puts the game right before each line is heard, when it went astray (as a "
                              "table hearing the read-back would): each line is then heard against the right game")
@@ -414,20 +499,20 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     pink = pink_noise(60, out)
-    games = [script(n, choose_seed(n, range(args.seeds))) for n in args.players]
+    games = [script(n, choose_seed(n, range(args.seeds)), voices) for voices in args.voices for n in args.players]
     with ThreadPoolExecutor(2) as pool:
         for game in games:
             render(game, out, pink, pool)
     total = sum(len(g.lines) for g in games)
     audio = sum(len(g.raw) for g in games) / BYTES_PER_SECOND
     pauses = sorted(p for g in games for p in g.espeak_pauses)
-    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed}: {len(g.lines)} lines' for g in games)}), "
+    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed} {g.voices}: {len(g.lines)} lines' for g in games)}), "
           f"{total} spoken lines, {audio / 60:.1f} min of audio, made in {time.monotonic() - started:.0f} s")
     if pauses:
-        print(f"espeak-ng's own longest pause inside a line (lines of 4+ words, no added pauses): "
-              f"median {pauses[len(pauses) // 2] * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms; seats "
-              + ", ".join(f"{i + 1}" for i, s in enumerate(SEATS) if s[4])
-              + " pause 0.25-0.5 s between cards")
+        print(f"the voices' own longest pause inside a line (lines of 4+ words, no added pauses): "
+              f"median {pauses[len(pauses) // 2] * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms"
+              + ("; espeak-ng seats " + ", ".join(f"{i + 1}" for i, s in enumerate(SEATS) if s[4])
+                 + " pause 0.25-0.5 s between cards" if "espeak" in args.voices else ""))
     engines = list(ENGINES) if args.engine == "both" else [args.engine]
     for engine in engines:
         try:
@@ -436,11 +521,24 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{engine}: {err}")
             continue
         exact_total = ending_right = alone_total = lost_total = heard_total = corrections_total = 0
+        by_loop_total = 0
+        dumped = {}
         print(f"--- {engine}")
         for game in games:
-            outcome = play(game, engine, args.model, correct=args.corrects)
+            outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
+            readings = as_loop_heard(game, outcome, recognizer)
+            differs = [lost_by_the_loop(outcome.heard.get(i, []), reading) for i, reading in enumerate(readings)]
+            # A line the loop heard exactly where the recogniser alone did not is no loss of the
+            # loop's (a "yes" its longer phrase heard and a tighter cut took for talk): counted apart.
+            gained = [d and heard_exactly(outcome.heard.get(i, []), line)
+                      for i, (d, line) in enumerate(zip(differs, game.lines, strict=True))]
+            by_loop = [d and not g for d, g in zip(differs, gained, strict=True)]
+            by_loop_total += sum(by_loop)
+            dumped[f"{len(game.players)}p {game.voices}"] = [outcome.heard.get(i, []) for i in range(len(game.lines))]
+            if args.dump:
+                Path(args.dump).write_text(json.dumps(dumped, indent=1))
             exact = sum(ok for _, ok, _ in judged)
             heard = sum(heard_exactly(outcome.heard.get(i, []), line) for i, line in enumerate(game.lines))
             heard_total += heard
@@ -455,11 +553,24 @@ def main(argv: list[str] | None = None) -> int:
             note = "" if outcome.engine in (None, engine) else f" [the listener used {outcome.engine}!]"
             if outcome.problem:
                 note += f" [{outcome.problem}]"
-            print(f"{len(game.players)} players (seed {game.seed}): {exact}/{len(judged)} lines applied exactly "
+            print(f"{len(game.players)} players (seed {game.seed}, {game.voices} voices): {exact}/{len(judged)} lines applied exactly "
                   f"({exact / len(judged):.0%}), {heard} heard exactly; game ended right: {'yes' if ends else 'no'}; decoded alone "
                   f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but not heard exactly in the loop: "
                   f"{lost}; {outcome.wall:.0f} s{note}"
-                  + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else ""))
+                  + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else "")
+                  + f"; lost by the loop (its command differs from the recogniser's reading of the line "
+                    f"in the same game state, and it is not the command said): {sum(by_loop)}; heard exactly by "
+                    f"the loop where the recogniser alone was not: {sum(gained)}")
+            voices = sorted({line.seat for line in game.lines})
+            print("  by voice (lines / lost by the loop): " + ", ".join(
+                f"{seat_voice(game, seat)} {sum(line.seat == seat for line in game.lines)} / "
+                f"{sum(lost for lost, line in zip(by_loop, game.lines, strict=True) if line.seat == seat)}"
+                for seat in voices))
+            for i, (line, lost) in enumerate(zip(game.lines, differs, strict=True)):
+                if lost:
+                    print(f"  {'lost by the loop' if by_loop[i] else 'gained by the loop'} at line {line.number} ({seat_voice(game, line.seat)}): said "
+                          f"'{line.text}', the recogniser alone: {readings[i] or '(no command)'}, the loop: "
+                          f"{' + '.join(outcome.heard.get(i, [])) or '(nothing)'}")
             if outcome.heard.get(-1):
                 print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
             slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
@@ -477,7 +588,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "
               f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
               f"but not heard exactly in the loop"
-              + (f"; the table put the game right {corrections_total} times" if args.corrects else ""))
+              + (f"; the table put the game right {corrections_total} times" if args.corrects else "")
+              + f"; {by_loop_total} lost by the loop")
     print(f"total {time.monotonic() - started:.0f} s")
     return 0
 

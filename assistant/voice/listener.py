@@ -14,7 +14,8 @@ recogniser in the background (the caller never waits for it), and then, per utte
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
    little is left when they stop; Whisper decodes what was said so far at a short pause, and a
    command that nothing can follow and that names no cards ends the utterance there:
-   ``EarlyEnd``);
+   ``EarlyEnd``). Where an utterance ends, what is decoded and what is taken depend on the
+   audio and the game alone, never on how fast the machine decodes;
 4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
    is decoded together with it, and if that is no command either, on its own;
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 import threading
 import time
 from collections import deque
@@ -58,13 +60,22 @@ if TYPE_CHECKING:
 #: a whole game by voice lost a line in two to cards cut apart. A longer pause mid-command is
 #: bridged by ``CONTINUE_SECONDS`` when the recogniser says the command is unfinished.
 PAUSE_SECONDS = 0.6
-#: Quiet after which the utterance so far is decoded at once: a command that cannot go on and
-#: names no cards (a knock, "yes", a sudden death) is then taken without waiting out
-#: ``PAUSE_SECONDS``, once the audio that arrived while it was decoded holds no more speech.
+#: Quiet after which the utterance so far is decoded: a command that cannot go on and names no
+#: cards (a knock, "yes", a sudden death) is then taken without waiting out ``PAUSE_SECONDS``,
+#: once ``CHECK_SECONDS`` more of quiet follow (``EarlyEnd``).
 EARLY_PAUSE_SECONDS = 0.15
-#: How far the audio read may lag the clock before a pause in it is no longer decoded at once
-#: (``EarlyEnd._behind``): a few chunks of jitter.
+#: Quiet after a short pause that tells the speaker has stopped rather than paused between
+#: words (a fixed length of audio: the decision must not depend on how long decoding took).
+CHECK_SECONDS = 0.15
+#: Quiet after which the utterance so far is decoded to stand for it if it then ends: as much
+#: after the last word as the recogniser alone is given (bench/voice_game.py: 0.3 s).
+VERDICT_PAUSE_SECONDS = 0.3
+#: How far the audio read may lag the clock before a short pause in it is decoded only once
+#: needed (``Behind``): a few chunks of jitter.
 BEHIND_SECONDS = 0.1
+#: The same for the cut that stands for a phrase: it lags by the short pause's decoding, and is
+#: needed unless speech follows within the 0.3 s before the phrase ends.
+VERDICT_BEHIND_SECONDS = 0.3
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -206,73 +217,101 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
 
 class EarlyEnd:
     """Ends a phrase at a short pause when what was said so far is a whole command that cannot
-    go on, instead of waiting out ``PAUSE_SECONDS`` of quiet (most of a command's delay).
+    go on, instead of waiting out ``PAUSE_SECONDS`` of quiet (most of a command's delay), and
+    decodes the phrase once, at ``VERDICT_PAUSE_SECONDS`` of quiet, for its end.
 
-    After ``EARLY_PAUSE_SECONDS`` of quiet the phrase so far is decoded once (when the listener
-    is not behind the audio, ``_behind``). A command that cannot go on and names no cards
-    (``_takes_early``) is taken when the audio that arrived meanwhile (as long again as the
-    decoding took) is quiet too; speech in it means the speaker went on, and the guess is
-    dropped. Any other command is kept as the phrase's own if no speech follows it: the same
-    audio is not decoded twice. A phrase that was no command at the short pause is decoded again
-    whole at its end (``verdict``): 0.15 s after the last word is too little room for a short
-    command's ending, and in whole games by voice "Bob, knock." and "Yes." were rejected as talk
-    there though their whole phrase is heard right."""
+    Every decision is a function of the audio alone, never of how fast it is decoded (issue
+    40): a quiet stretch is decoded at ``EARLY_PAUSE_SECONDS`` of it (the phrase up to there),
+    and a command that cannot go on and names no cards (``_takes_early``) ends the phrase once
+    ``CHECK_SECONDS`` more of quiet follow; speech in them means the speaker went on. It is
+    decoded again at ``VERDICT_PAUSE_SECONDS`` (the phrase up to there): a command found then
+    stands for the phrase if it ends with no more speech (``finish``); anything else is decoded
+    whole at the phrase's end (0.15 s after the last word is too little room for a short
+    command's ending: "Bob, knock." and "Yes." were rejected as talk there). The decoding that
+    stands for a phrase had 0.15 s after its last word before, and a weak last word ran on
+    below the threshold into that: flite's awb voice saying "alice swapped row one for bear"
+    was taken as "alice swaps 1 giraffe", the first animal of the prompt making up the card
+    the decoder heard too little of; the recogniser alone hears a line with 0.3 s around it.
 
-    def __init__(self, threshold: float, clock: Callable[[], float] = time.monotonic) -> None:
+    What the clock decides is only *when* a decoding runs: at once (``hear``'s ``lag``, how far
+    the listener is behind the audio, is small and the command before has settled), or, when
+    the listener is behind, only once its outcome is needed (its check window heard quiet, or
+    the phrase ended), so that a backlog of pauses already over is never decoded. Either way
+    the same audio is decoded and the same decisions come out."""
+
+    def __init__(self, threshold: float) -> None:
         self.threshold = threshold
-        self._clock = clock
-        self.result: Decoded | None = None  # the decoding of the phrase so far, while it holds
+        self.result: Decoded | None = None  # what ended the phrase early
         # A chunk of speech was heard (the phrase's first chunk, SpeechRecognition's quiet
         # lead-in joined with the first loud one, may read as quiet).
         self._spoke = False
+        self._chunks = 0  # chunks of the phrase heard
         self._quiet = 0.0  # seconds of quiet at the end of the phrase
-        self._tried = False  # this stretch of quiet was decoded
-        self._to_check = -1.0  # seconds of audio to hear quiet before the command is taken
-        self._began: float | None = None  # the clock when the phrase's first chunk came
-        self._heard = 0.0  # seconds of audio that came after it
+        # This quiet stretch's two cuts: (chunks, their decoding or None while not yet decoded).
+        self._short: tuple[int, Decoded | None] | None = None
+        self._long: tuple[int, Decoded | None] | None = None
+        self._checked = False  # the short cut's check window was heard quiet
 
-    @property
-    def verdict(self) -> Decoded | None:
-        """The decoding that stands for the whole phrase when it ends with no more speech: a
-        command heard at the short pause; None (decode the phrase whole) for anything else."""
-        result = self.result
-        return result if result is not None and result.command is not None else None
-
-    def hear(self, chunk: bytes, may_decode: bool, decode: Callable[[], Decoded]) -> bool:
-        """Take one more chunk (16-bit); True when the phrase ends here with ``result``."""
-        seconds = len(chunk) / (2 * 16000)
-        behind = self._behind(seconds)
+    def hear(self, chunk: bytes, lag: float, decode: Callable[[int], Decoded]) -> bool:
+        """Take one more chunk (16-bit); True when the phrase ends here with ``result``.
+        ``decode(n)`` decodes the phrase's first ``n`` chunks; ``lag``: seconds the listener is
+        behind the audio (``math.inf``: decode nothing before it is needed)."""
+        self._chunks += 1
         if audioop.rms(chunk, 2) > self.threshold:
-            self._quiet, self._tried, self._to_check, self.result = 0.0, False, -1.0, None
+            self._quiet, self._short, self._long, self._checked = 0.0, None, None, False
             self._spoke = True
             return False
         if not self._spoke:
             return False
-        self._quiet += seconds
-        if self._to_check >= 0:
-            self._to_check -= seconds
-            return self._to_check < 0
-        if self._tried or not may_decode or self._quiet < EARLY_PAUSE_SECONDS or behind:
-            return False
-        self._tried = True
-        started = self._clock()
-        self.result = decode()
-        if _takes_early(self.result):
-            self._to_check = self._clock() - started
+        self._quiet += len(chunk) / (2 * 16000)
+        if self._short is None and self._quiet >= EARLY_PAUSE_SECONDS:
+            self._short = (self._chunks, decode(self._chunks) if lag <= BEHIND_SECONDS else None)
+        if self._short is not None and not self._checked \
+                and self._quiet >= EARLY_PAUSE_SECONDS + CHECK_SECONDS:
+            self._checked = True
+            cut, decoded = self._short
+            if decoded is None:
+                decoded = decode(cut)
+            if _takes_early(decoded):
+                self.result = decoded
+                return True
+        if self._long is None and self._quiet >= VERDICT_PAUSE_SECONDS:
+            self._long = (self._chunks, decode(self._chunks) if lag <= VERDICT_BEHIND_SECONDS else None)
         return False
 
-    def _behind(self, seconds: float) -> bool:
-        """Whether this chunk had been waiting while a decoding ran: the phrase has been read
-        for longer than its audio lasts. A pause found in such audio is already over, and the
-        speaker may have gone on since: decoding there made the phrase's last decoding wait for
-        it (a card list with pauses was decoded three times, its command taken 2.6 s after
-        its end); the pause is decoded once the listener has caught up, if it still holds."""
+    def finish(self, decode: Callable[[int], Decoded]) -> Decoded | None:
+        """The decoding that stands for the whole phrase, which ended with no more speech: the
+        command heard at ``VERDICT_PAUSE_SECONDS`` of its final quiet; None (decode the phrase
+        whole) for anything else."""
+        if self._long is None:
+            return None
+        cut, decoded = self._long
+        if decoded is None:
+            decoded = decode(cut)
+            self._long = (cut, decoded)
+        return decoded if decoded.command is not None else None
+
+
+class Behind:
+    """Whether the listener reads audio that had been waiting while a decoding ran: the phrase
+    has been read for longer than its audio lasts. A pause found in such audio may be over,
+    and decoding it at once made the phrase's last decoding wait for it (a card list with
+    pauses was decoded three times, its command taken 2.6 s after its end). Decides only when
+    ``EarlyEnd`` decodes, never what it decides."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._began: float | None = None
+        self._heard = 0.0
+
+    def __call__(self, chunk: bytes) -> float:
+        """Seconds the listener is behind the audio, this chunk read."""
         now = self._clock()
         if self._began is None:
             self._began = now
-            return False
-        self._heard += seconds
-        return now - self._began - self._heard > BEHIND_SECONDS
+            return 0.0
+        self._heard += len(chunk) / (2 * 16000)
+        return now - self._began - self._heard
 
 
 def _takes_early(decoded: Decoded) -> bool:
@@ -353,11 +392,15 @@ class Listener:
         audio_input: Sequence[str] | None = None,
         settle: bool = False,
         source: AudioSource | None = None,
+        realtime: bool = True,
     ) -> None:
         self.settings = settings
         #: The input to hear instead of the microphone or ``audio_input``'s files (the cleaned
         #: capture of a full-duplex device, ``assistant.voice.duplex``).
         self._given_source = source
+        #: WAV input played at real-time pace (as spoken); False: as fast as it is heard, which
+        #: gives the same commands (the loop decides on the audio alone), only sooner.
+        self.realtime = realtime
         #: Wait for ``settled()`` after each ``Heard`` before hearing the next command.
         self.settle = settle
         self._settled = threading.Event()
@@ -450,7 +493,8 @@ class Listener:
             self._set_state("unavailable", str(err))
             return
         source: Any = (self._given_source if self._given_source is not None
-                               else WavSource(self.audio_input) if self.audio_input else ArecordSource())
+                       else WavSource(self.audio_input, realtime=self.realtime) if self.audio_input
+                       else ArecordSource())
         source.deaf = self._paused
         self._source = source
         try:
@@ -594,9 +638,9 @@ class Listener:
         PocketSphinx decodes the chunks as they arrive once the last command has settled (so
         that little is left to do when the speaker stops) and its result comes with the audio.
         Whisper decodes the phrase so far at each short pause (``EarlyEnd``): a command that
-        cannot go on and names no cards ends the phrase there, and a command that still holds at
-        the phrase's end comes with the audio (``EarlyEnd.verdict``). Otherwise the result is None
-        and the audio is decoded whole."""
+        cannot go on and names no cards ends the phrase there, and a command heard at its final
+        pause comes with the audio (``EarlyEnd.finish``). Otherwise the result is None and the
+        audio is decoded whole."""
         from assistant.voice.recognizer import speech_recognition
 
         sr = speech_recognition()
@@ -604,7 +648,12 @@ class Listener:
         assert engine is not None
         streaming = getattr(engine, "engine", "") == "pocketsphinx"
         early = None if streaming else EarlyEnd(recognizer.energy_threshold)  # type: ignore[attr-defined]
+        behind = Behind()
         chunks: list[bytes] = []
+
+        def decode(n: int) -> Decoded:
+            return self._decode(chunks[:n])
+
         fed = 0
         phrase = recognizer.listen(  # type: ignore[attr-defined]
             source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
@@ -619,9 +668,9 @@ class Listener:
                     for piece in chunks[fed:]:
                         engine.feed(piece)
                     fed = len(chunks)
-                if early is not None and early.hear(chunks[-1], self._settled.is_set(),
-                                                    lambda: self._decode(chunks)):
-                    return chunks, early.result
+                if early is not None:
+                    if early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode):
+                        return chunks, early.result
                 if self._closed.is_set():
                     break
         except sr.WaitTimeoutError:
@@ -637,7 +686,14 @@ class Listener:
             for piece in chunks[fed:]:
                 engine.feed(piece)
             return chunks, engine.finish()
-        return chunks, early.verdict if early is not None else None
+        return chunks, early.finish(decode) if early is not None and not self._closed.is_set() else None
+
+    def _lag(self, behind: Behind, chunk: bytes) -> float:
+        """How far the listener is behind the audio, for ``EarlyEnd``: infinite (decode only
+        what is needed) while the command before has not settled, and for unpaced audio
+        (decoding at once saves time only on audio that arrives as spoken)."""
+        lag = behind(chunk)
+        return lag if self._settled.is_set() and self.realtime else math.inf
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""

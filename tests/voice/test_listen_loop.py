@@ -7,6 +7,7 @@ Real espeak-ng speech played in at real-time pace through the same ``Listener`` 
 from __future__ import annotations
 
 import queue
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ def referee_after(*commands: str) -> Referee:
 
 
 def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
-                 timeout: float = 60.0) -> list:
+                 timeout: float = 60.0, realtime: bool = True) -> list:
     """Play ``files`` in; return the Heard and Rejected events in order."""
     events: queue.Queue = queue.Queue()
     listener: Listener
@@ -49,7 +50,7 @@ def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
                 listener.settled()  # applied at once, as a front end would
 
     listener = Listener(VoiceSettings(listen="continuous"), context, on_event,
-                        audio_input=[str(f) for f in files], settle=settle)
+                        audio_input=[str(f) for f in files], settle=settle, realtime=realtime)
     listener.start()
     deadline = time.monotonic() + timeout
     # The listener marks its input ended only after the last utterance was decoded and its
@@ -223,3 +224,74 @@ def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth,
         session.answer(event)
     assert said == [INCOMPLETE_REASON]
     assert len(printed) == 2 and printed[0].startswith("not a command: that sounded like talk"), printed
+
+
+def say_with_gaps(path: Path, *parts: str | float) -> Path:
+    """espeak-ng saying ``parts``, each number a gap of that many seconds between the words
+    (SSML breaks: joining files would add espeak-ng's own 0.35 s of trailing silence)."""
+    text = " ".join(f'<break time="{int(p * 1000)}ms"/>' if isinstance(p, float) else p for p in parts)
+    subprocess.run(["espeak-ng", "-m", "-v", "en-us", "-s", "160", "-w", str(path), f"<speak>{text}</speak>"],
+                   check=True, capture_output=True)
+    return path
+
+
+def test_a_last_card_after_a_short_gap_is_the_card_said(synth, tmp_path: Path) -> None:
+    """Issue 40: a swap whose last card follows a gap longer than the short pause. Decoded at
+    the gap, the count is completed with a made-up card; the card heard must be the one said."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    spoken = say_with_gaps(tmp_path / "gap.wav", "alice swaps row two pig", 0.25, "mouse")
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 2 pig mouse"], events
+
+
+class Slowed:
+    """The real recogniser, each decoding taking ``factor`` times as long (a busy machine)."""
+
+    def __init__(self, recognizer, factor: float) -> None:
+        self._recognizer = recognizer
+        self._factor = factor
+
+    def __getattr__(self, name: str):
+        return getattr(self._recognizer, name)
+
+    def finish(self):
+        started = time.monotonic()
+        result = self._recognizer.finish()
+        time.sleep((self._factor - 1) * (time.monotonic() - started))
+        return result
+
+
+def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path: Path, monkeypatch) -> None:
+    """Issue 40: where an utterance ends, which pauses are decoded and what is taken depend on
+    the audio and the game alone. The same commands (cards with pauses between them, a last
+    card after a short gap, a knock) played in at real-time pace, with every decoding three
+    times as slow, and as fast as the listener can hear them, give exactly the same events."""
+    import assistant.voice.recognizer as recognizer_module
+
+    lines = [say_with_gaps(tmp_path / "row.wav", "row four sheep", 0.3, "goat goat", 0.2, "mouse"),
+             say_with_gaps(tmp_path / "swap.wav", "alice swaps row two sheep", 0.2, "rabbit"),
+             synth("bob knocks"),
+             say_with_gaps(tmp_path / "one.wav", "carol swaps row one", 0.25, "cat")]
+    spoken = join_wavs(lines, tmp_path / "game.wav", 1.0)
+
+    def play(realtime: bool = True) -> list[str]:
+        referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                                "row 3 giraffe mole cat")
+
+        def apply(event: Heard, listener: Listener) -> None:
+            referee.execute(event.command, heard=True)
+            listener.settled()
+
+        events = run_listener([spoken], lambda: ListenContext.from_referee(referee), apply, realtime=realtime,
+                              timeout=300.0)  # a busy machine: only the latency may differ
+        return [e.command.canonical if isinstance(e, Heard) else f"[{e.reason}]" for e in events]
+
+    at_speed = play()
+    assert at_speed == ["row 4 goat goat sheep mouse", "alice swaps 2 sheep rabbit", "bob knocks",
+                        "carol swaps 1 cat"], at_speed
+    assert play(realtime=False) == at_speed
+    real = recognizer_module.make_recognizer
+    monkeypatch.setattr(recognizer_module, "make_recognizer",
+                        lambda *args, **kwargs: (Slowed(real(*args, **kwargs)[0], 3.0), None))
+    assert play() == at_speed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import time
@@ -203,134 +204,113 @@ def test_a_bad_audio_input_file_is_reported(tmp_path: Path) -> None:
     assert seen
 
 
+LOUD = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
+QUIET = bytes(1024)  # 32 ms chunks
+
+
+def run_early_end(stream: list[bytes], results, eager: bool = True):
+    """``stream`` through an ``EarlyEnd``; ``results(n)``: the decoding of the first n chunks.
+    Returns (the chunk it ended at or None, what ended it, what stands for the whole phrase,
+    the cuts decoded)."""
+    from assistant.voice.listener import EarlyEnd
+
+    cuts: list[int] = []
+
+    def decode(n: int):
+        cuts.append(n)
+        return results(n)
+
+    early = EarlyEnd(threshold=300)
+    for i, chunk in enumerate(stream):
+        if early.hear(chunk, 0.0 if eager else math.inf, decode):
+            return i, early.result, None, cuts
+    return None, None, early.finish(decode), cuts
+
+
 def test_early_end_takes_a_command_that_cannot_go_on_once_the_quiet_holds() -> None:
-    """After ``EARLY_PAUSE_SECONDS`` of quiet the phrase is decoded once; a command that cannot
-    go on ends it when as much quiet again as the decoding took follows."""
-    from assistant.voice.listener import EARLY_PAUSE_SECONDS, EarlyEnd
+    """After ``EARLY_PAUSE_SECONDS`` of quiet the phrase is decoded; a command that cannot go
+    on ends it once ``CHECK_SECONDS`` more of quiet follow: a length of audio, not the time the
+    decoding took."""
+    from assistant.voice.listener import CHECK_SECONDS, EARLY_PAUSE_SECONDS
     from assistant.voice.recognizer import Decoded
 
-    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
-    quiet = bytes(1024)
     knock = Decoded("Alice knocks.", parse("alice knocks"), 0.8, None, 0.0, 1.0, closed=True)
-    calls = []
-    now = [0.0]
-
-    def decode() -> Decoded:
-        calls.append(1)
-        now[0] += 0.1  # decoding takes 0.1 s
-        return knock
-
-    early = EarlyEnd(threshold=300, clock=lambda: now[0])
-    assert not early.hear(quiet, True, decode)  # quiet before any speech: nothing to decode
-    for _ in range(10):
-        assert not early.hear(loud, True, decode)
-    ended = [early.hear(quiet, True, decode) for _ in range(20)]
-    assert calls == [1]
-    # 32 ms chunks: decoded at the 5th chunk of quiet (0.16 s), taken at the 4th after it (the
-    # 0.1 s that decoding took, heard quiet too).
-    assert EARLY_PAUSE_SECONDS == 0.15
-    assert ended.index(True) == 8, ended
-    assert early.result is knock
+    assert (EARLY_PAUSE_SECONDS, CHECK_SECONDS) == (0.15, 0.15)
+    for eager in (True, False):
+        ended, result, _, cuts = run_early_end([QUIET] + [LOUD] * 10 + [QUIET] * 20, lambda n: knock, eager)
+        # Decoded up to the 5th chunk of quiet (0.16 s), taken at the 10th (0.32 s).
+        assert cuts == [16], cuts
+        assert ended == 20 and result is knock
 
 
 def test_early_end_drops_its_guess_when_the_speaker_goes_on_and_waits_for_cards() -> None:
-    from assistant.voice.listener import EarlyEnd
     from assistant.voice.recognizer import Decoded
 
-    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
-    quiet = bytes(1024)
     knock = Decoded("Bob knocks.", parse("bob knocks"), 0.5, None, 0.0, 1.0, closed=True)
     open_ended = Decoded("Undo", parse("undo"), 0.5, None, 0.0, 1.0, closed=False)
     # A row's cards cannot go on either, but a card may have been made up at a pause between
     # cards: a list of cards waits for the phrase's own end.
     row = Decoded("Row 2 pig pig.", parse("row 2 pig pig"), 0.5, None, 0.0, 1.0, closed=True)
-
-    now = [0.0]
-
-    def slow(result: Decoded):
-        def decode() -> Decoded:
-            now[0] += 0.2
-            return result
-        return decode
-
-    def clock() -> float:
-        return now[0]
-
-    early = EarlyEnd(threshold=300, clock=clock)
-    for chunk in [loud] * 5 + [quiet] * 6:  # the guess is made at the pause
-        assert not early.hear(chunk, True, slow(knock))
-    assert not early.hear(loud, True, slow(knock))  # and the speaker goes on
-    assert early.result is None
+    # The guess made at a pause, and the speaker goes on within the check window.
+    ended, _, _, cuts = run_early_end([LOUD] * 5 + [QUIET] * 7 + [LOUD] * 3, lambda n: knock)
+    assert ended is None and cuts == [10]
+    # Not eager (the listener is behind the audio): that pause is never decoded at all.
+    ended, _, _, cuts = run_early_end([LOUD] * 5 + [QUIET] * 7 + [LOUD] * 3, lambda n: knock, eager=False)
+    assert ended is None and cuts == []
     for result in (open_ended, row):
-        early = EarlyEnd(threshold=300, clock=clock)
-        ended = [early.hear(c, True, slow(result)) for c in [loud] * 5 + [quiet] * 40]
-        assert not any(ended)  # waits for the phrase's own end
-        assert early.result is result  # and is not decoded again then
-    early = EarlyEnd(threshold=300, clock=clock)
-    ended = [early.hear(c, False, slow(knock)) for c in [loud] * 5 + [quiet] * 40]
-    assert not any(ended) and early.result is None  # the last command not settled: no guess
+        ended, _, stands, cuts = run_early_end([LOUD] * 5 + [QUIET] * 40, lambda n, r=result: r)
+        assert ended is None  # waits for the phrase's own end
+        # decoded at 0.16 s and at 0.32 s of quiet; the second stands for the phrase
+        assert cuts == [10, 15] and stands is result
 
 
-def test_a_phrase_that_was_no_command_at_the_short_pause_is_decoded_again_whole() -> None:
-    """0.15 s after the last word is too little for a short command's ending: in whole games by
-    voice "Bob, knock." was rejected as talk there and heard right from the whole phrase. Only a
-    command found at the pause stands for the phrase."""
-    from assistant.voice.listener import EarlyEnd
+def test_a_phrase_that_was_no_command_at_its_pause_is_decoded_again_whole() -> None:
+    """0.15 s after the last word is too little room for a short command's ending: in whole
+    games by voice "Bob, knock." was rejected as talk there and heard right from the whole
+    phrase. Only a command found at the phrase's final pause stands for it."""
     from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
 
-    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
-    quiet = bytes(1024)
     talk = Decoded("Bob, knock.", None, 0.09, "that sounded like talk, not a command", 0.0, 0.9)
     unfinished = Decoded("Row 2 pig", None, 0.4, INCOMPLETE_REASON, 0.0, 0.9)
     row = Decoded("Row 2 pig pig.", parse("row 2 pig pig"), 0.5, None, 0.0, 1.0, closed=True)
     for result, stands in ((talk, False), (unfinished, False), (row, True)):
-        early = EarlyEnd(threshold=300, clock=lambda: 0.0)
-        ended = [early.hear(c, True, lambda r=result: r) for c in [loud] * 5 + [quiet] * 40]
-        assert not any(ended)  # none of them ends the phrase early
-        assert early.result is result
-        assert (early.verdict is result) is stands, result.text
-        assert stands or early.verdict is None
+        ended, _, verdict, _ = run_early_end([LOUD] * 5 + [QUIET] * 40, lambda n, r=result: r)
+        assert ended is None  # none of them ends the phrase early
+        assert (verdict is result) is stands, result.text
+        assert stands or verdict is None
 
 
-def test_a_pause_in_audio_that_waited_for_a_decoding_is_not_decoded() -> None:
-    """A real-time source keeps the audio that comes while a decoding runs. A pause found in that
-    backlog is over, and decoding it made the phrase's last decoding wait (a card list with
-    pauses was decoded at each, taken 2.6 s after its end): the pause is decoded only once the
-    listener has caught up with the audio."""
-    from assistant.voice.listener import EarlyEnd
+def test_early_end_decides_the_same_however_late_it_decodes() -> None:
+    """Issue 40: where a phrase ends and what stands for it depend on the audio alone. Decoded
+    at once (the listener keeps up) or only once needed (it is behind the audio), a card list
+    with pauses and a knock after a pause give the same decisions from the same cuts; behind,
+    a pause the speaker went on after within the check window is not decoded at all."""
     from assistant.voice.recognizer import INCOMPLETE_REASON, Decoded
 
-    chunk = 0.032  # seconds of 16 kHz audio in 1,024 bytes
-    loud = (np.sin(np.arange(512) / 3) * 8000).astype("<i2").tobytes()
-    quiet = bytes(1024)
-    # "row four holds a goat [pause] a sheep [pause] dog and a rabbit": two pauses of 6 chunks
-    # (0.19 s), then the end; each decoding takes 0.5 s.
-    stream = [loud] * 10 + [quiet] * 6 + [loud] * 3 + [quiet] * 6 + [loud] * 10 + [quiet] * 30
+    # "row four holds a goat [pause] a sheep [pause] dog and a rabbit": pauses of 6 and 12
+    # chunks (0.19 and 0.38 s) inside it, then its end.
+    stream = [LOUD] * 10 + [QUIET] * 6 + [LOUD] * 3 + [QUIET] * 12 + [LOUD] * 10 + [QUIET] * 30
     unfinished = Decoded("Row 4 goat", None, 0.4, INCOMPLETE_REASON, 0.0, 0.5)
+    made_up = Decoded("Row 4 goat sheep sheep sheep.", parse("row 4 goat sheep sheep sheep"), 0.5, None, 0.0,
+                      1.0, closed=True)
     row = Decoded("Row 4 goat sheep dog rabbit.", parse("row 4 goat sheep dog rabbit"), 0.5, None, 0.0, 1.5,
                   closed=True)
-    now = [0.0]
-    decodings: list[tuple[float, float]] = []  # (clock, audio heard) at each decoding
 
-    early = EarlyEnd(threshold=300, clock=lambda: now[0])
-    heard = 0.0
-    for i, piece in enumerate(stream):
-        heard += chunk
-        now[0] = max(now[0], heard)  # a chunk comes when its audio has been spoken
+    def results(n: int) -> Decoded:
+        return unfinished if n < 20 else made_up if n < 35 else row
 
-        def decode(i: int = i, at: float = heard) -> Decoded:
-            decodings.append((now[0], at))
-            now[0] += 0.5
-            return row if i > 30 else unfinished
-
-        early.hear(piece, True, decode)
-    assert early.verdict is row
-    # The first pause is decoded as it happens; the second was in the backlog of that decoding
-    # and is not; the end is decoded 0.16 s after the last word, not after another decoding.
-    assert len(decodings) == 2, decodings
-    (first_at, first_audio), (last_at, last_audio) = decodings
-    assert first_at == pytest.approx(first_audio)
-    assert last_at == pytest.approx(last_audio) == pytest.approx(chunk * (10 + 6 + 3 + 6 + 10 + 5))
+    eager = run_early_end(stream, results, eager=True)
+    lazy = run_early_end(stream, results, eager=False)
+    assert eager[:3] == lazy[:3] == (None, None, row)
+    assert eager[3] == [15, 24, 29, 46, 51]
+    # Only what a decision needs: the checks of the long pause and of the end, and the cut that
+    # stands for the phrase; not the short pause the speaker went on after.
+    assert lazy[3] == [24, 46, 51]
+    knock = Decoded("Bob knocks.", parse("bob knocks"), 0.5, None, 0.0, 1.0, closed=True)
+    stream = [LOUD] * 10 + [QUIET] * 7 + [LOUD] * 4 + [QUIET] * 30
+    for mode in (True, False):
+        ended, result, _, _ = run_early_end(stream, lambda n: unfinished if n < 20 else knock, eager=mode)
+        assert (ended, result) == (30, knock)
 
 
 class FailingOnce:
