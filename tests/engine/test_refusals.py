@@ -69,6 +69,9 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
     (NEW + ["row 1 mouse", "row 2 mouse mouse"], "row 3 mouse pig pig", BadCards,
      "That makes 4 mice in the rows, but the deck holds only 3."),
     (TURN2, "row 1 cat", WrongPhase, "The rows are set once a round starts"),
+    # at the reveal a swap is no way to change a row either: say what is wanted now (issue 36)
+    (REVEAL, "row 1 pig", WrongPhase, "The rows are set at a round's start, and this round's turns "
+     "are over: reveal the hands now, e.g. 'alice has 3 giraffe 2 bear 5 dog'. Waiting for Alice, Bob, Carol."),
     (TURN2, "carol starts", WrongPhase, "The start player can only change before the first turn"),
     # -- turns in the wrong phase
     (NEW, "alice swaps 1 pig", WrongPhase, "Enter the rows first: row 1 and row 2 and row 3 and row 4 are missing."),
