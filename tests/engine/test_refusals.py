@@ -178,7 +178,11 @@ def test_engine_refuses_and_changes_nothing(setup, line, error, message) -> None
 #: Lines the referee refuses before the engine sees them (the command language).
 PARSE_REFUSALS = [
     (BASE, "dave knocks", "Dave is not playing: the players are Alice, Bob and Carol."),
-    (BASE, "alise knocks", "Did you mean 'alice knocks'?"),
+    (BASE, "alise swaps 1 pig", "Did you mean 'alice swaps 1 pig'?"),
+    # a correction the game would refuse is not offered: the refusal says why (issue 36)
+    (BASE, "alise knocks", "There is no player 'alise'. 'alice knocks' would not be accepted now either. "
+     "Alice cannot knock yet"),
+    (TURN2, "carl passes", "'carol passes' would not be accepted now either. It's Bob's turn, not Carol's"),
     (BASE, "row 5 pig", "There is no row 5: the rows are 1, 2, 3 and 4."),
     (BASE, "alice swaps 0 pig", "There is no row 0"),
     (BASE, "alice has all bears", "Sudden death needs all cats, all rabbits or all pigs, not all bears."),
