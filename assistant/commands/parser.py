@@ -648,7 +648,7 @@ def _did_you_mean(
         problem = f"I didn't understand '{' '.join(tokens)[:60]}'."
     if refusal is not None:
         # Offer only what would be accepted now; if the nearest would not be, say why instead.
-        reasons = {g: refusal(parse(g, players.values() if players else None)) for g in guesses}
+        reasons = {g: _refusal_of(g, players, refusal) for g in guesses}
         accepted = [g for g in guesses if reasons[g] is None]
         if not accepted:
             return ParseError(f"{problem} '{guesses[0]}' would not be accepted now either. "
@@ -657,6 +657,15 @@ def _did_you_mean(
     if len(guesses) > 1:
         return ParseError(f"{problem} Did you mean " + " or ".join(f"'{g}'" for g in guesses[:3]) + "?")
     return ParseError(f"{problem} Did you mean '{guesses[0]}'?", suggestion=guesses[0])
+
+
+def _refusal_of(line: str, players: Mapping[str, str] | None, refusal: Refusal) -> str | None:
+    """Why the corrected ``line`` would be refused now, or None."""
+    try:
+        command = parse(line, players.values() if players else None)
+    except ParseError:  # pragma: no cover - a correction is a command (the fuzz tests hunt this)
+        return None
+    return refusal(command)
 
 
 def _not_understood(
