@@ -51,6 +51,8 @@ command drops the question.
 """
 
 
+#: The last line of 'help' in a chat.
+CHAT_LEAVING = "To leave the chat: quit, exit or Ctrl+D."
 
 # ---------------------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -94,7 +96,9 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         if jsonl:
             stdout.write(json.dumps(reply.to_json(speech)) + "\n")
         elif reply.ok:
-            stdout.write("\n".join(reply.said) + "\n")
+            # 'quit' and 'exit' are the chat's own words (the table has keys): its help says them.
+            said = [*reply.said, CHAT_LEAVING] if reply.intent == "help" else reply.said
+            stdout.write("\n".join(said) + "\n")
         else:
             stdout.write(f"! {printable(reply.error or '', 1000)}\n")
         stdout.flush()
@@ -307,7 +311,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lifeguard",
-        description="A table-side referee for the card game Life is Life.",
+        description="A table-side referee for the card game Life is Life. With no COMMAND, "
+                    "lifeguard opens the table: the full-screen referee in this terminal (where "
+                    "there is no terminal, the chat). A COMMAND does one thing without the table.",
     )
     parser.add_argument("--version", action="version", version=f"lifeguard {__version__}")
     parser.add_argument("--config", metavar="FILE", help="settings file (TOML)")
@@ -347,6 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store_commands(sub)
     _add_voice_commands(sub)
     _add_web_commands(sub)
+    # argparse writes the subcommand as required ('COMMAND ...'); without one the table opens.
+    usage = parser.format_usage().removeprefix("usage: ").rstrip("\n")
+    parser.usage = usage.replace("COMMAND ...", "[COMMAND ...]")
     return parser
 
 

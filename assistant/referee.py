@@ -246,10 +246,23 @@ class Referee:
     def handle(self, text: str) -> Reply:
         """Parse and apply one line. Never raises for anything a person can type."""
         try:
-            cmd = parse(text, self.players or None)
+            cmd = parse(text, self.players or None, refusal=self.refusal)
         except ParseError as err:
             return Reply(False, error=err.message, suggestion=err.suggestion)
         return self.execute(cmd)
+
+    def refusal(self, cmd: Command) -> str | None:
+        """Why a game command would be refused now, or None: how a correction ("Did you
+        mean ...?") is tested before it is offered. Changes nothing."""
+        if not cmd.is_game_action or cmd.intent == "new_game":
+            return None
+        if self.game is None:
+            return "No game yet: start one with 'new game' and 3 to 5 names."
+        try:
+            self.game.check(cmd.to_action())
+        except RuleError as err:
+            return err.message
+        return None
 
     def execute(self, cmd: Command, heard: bool = False) -> Reply:
         """Apply an already parsed command (the voice path parses with its own vocabulary).

@@ -329,6 +329,14 @@ class Game:
         k = action.row
         if k not in ROW_SIZES:
             raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
+        if self.phase is Phase.REVEAL:
+            # Not "changes only by a swap": the swaps are over too. Say what is wanted now.
+            waiting = self.waiting_to_declare()
+            raise WrongPhase(
+                "The rows are set at a round's start, and this round's turns are over: reveal "
+                f"the hands now, e.g. '{waiting[0]} has 3 giraffe 2 bear 5 dog'. Waiting for "
+                f"{', '.join(map(title, waiting))}."
+            )
         if self.phase not in (Phase.ROWS, Phase.TURNS) or self.turns_played:
             raise WrongPhase(
                 f"The rows are set once a round starts; row {k} changes only by a swap."

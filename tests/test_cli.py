@@ -104,7 +104,9 @@ def test_refused_lines_go_to_stderr_with_their_number(tmp_path: Path, capsys: py
     assert status == 1
     assert err.splitlines() == [
         "line 10: It's Bob's turn, not Carol's: expected 'bob swaps'.",
-        "line 12: I didn't understand 'bob knoks'. Did you mean 'bob knocks'?",
+        # the correction would be refused on Carol's turn: not offered, and why (issue 36)
+        "line 12: I didn't understand 'bob knoks'. 'bob knocks' would not be accepted now either. "
+        "It's Carol's turn, not Bob's: expected 'carol swaps'.",
     ]
     # play continued: the refused lines changed nothing, the round was scored as before
     assert "Carol 17 points: moles, sheep and cats." in out
@@ -247,6 +249,37 @@ def test_help_and_version(isolated_env: dict[str, str]) -> None:
     for sub in ("replay", "chat"):
         done = run([sub, "--help"], isolated_env)
         assert done.returncode == 0 and f"lifeguard {sub}" in done.stdout
+
+
+def test_help_shows_the_command_as_optional_and_says_that_none_opens_the_table(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36: the usage line showed COMMAND as required, and nothing said that no command
+    opens the table."""
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[--audio-input FILE [FILE ...]] [COMMAND ...]" in out
+    assert " COMMAND ..." not in out.replace("[COMMAND ...]", "")
+    assert "With no COMMAND, lifeguard opens the table" in out
+    with pytest.raises(SystemExit):
+        main(["--bogus"])
+    assert "[COMMAND ...]" in capsys.readouterr().err  # the usage of a usage error too
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    assert capsys.readouterr().out.startswith("usage: lifeguard replay [-h]")
+
+
+def test_chat_help_says_how_to_leave_and_quit_and_exit_leave(isolated_env: dict[str, str]) -> None:
+    for leave in ("quit", "exit", "EXIT"):
+        done = run(["chat", "--no-store"], isolated_env, stdin=f"help\n{leave}\nnew game ann ben cy\n")
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[lines.index("  help") + 1] == "To leave the chat: quit, exit or Ctrl+D."
+        assert "New game" not in done.stdout  # left at 'quit' / 'exit'
+    # with --jsonl 'help' is the referee's alone (a program reads it; 'quit' is a refused line there)
+    done = run(["chat", "--jsonl", "--no-store"], isolated_env, stdin="help\n")
+    assert "To leave" not in done.stdout
 
 
 @pytest.mark.slow

@@ -41,7 +41,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "redo": ("redo",),
     "no": ("no", "wrong", "cancel"),
     "yes": ("yes", "confirm", "correct"),
-    "status": ("status", "where are we", "score", "lives"),
+    # A question about the game is answered by where it stands (issue 36: 'what now?' was
+    # refused with "e.g. 'no'").
+    "status": ("status", "where are we", "score", "lives", "what now", "what next",
+               "whose turn [is it|now]", "who is next"),
     "repeat": ("repeat", "say again", "say that again", "again"),
     "help": ("help", "commands", "what can i say"),
 }

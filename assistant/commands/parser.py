@@ -13,7 +13,7 @@ import difflib
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -437,9 +437,18 @@ def _word_slot(slot: str, tok: str, players: Mapping[str, str] | None) -> object
     raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
 
 
-def parse(text: str, players: Iterable[str] | None = None) -> Command:
+#: Why a command would be refused now (a sentence), or None if it would be accepted: how the
+#: referee tests a correction against the game before offering it (``parse``'s ``refusal``).
+Refusal = Callable[[Command], "str | None"]
+
+
+def parse(text: str, players: Iterable[str] | None = None, refusal: Refusal | None = None) -> Command:
     """Parse one command. ``players``: the current players' names (any word if None); a name is
-    recognised in any case and the command carries it as the game has it."""
+    recognised in any case and the command carries it as the game has it.
+
+    ``refusal``: given, a correction of a misspelt line is offered only if it would be accepted
+    (``carl passes`` on Bob's turn is not answered with 'carol passes', which would be refused:
+    the refusal says why instead)."""
     if len(text) > MAX_LINE:
         raise ParseError(f"That line is longer than {MAX_LINE:,} characters: type one command "
                          "a line.")
@@ -450,12 +459,42 @@ def parse(text: str, players: Iterable[str] | None = None) -> Command:
     command, error = _recognize(tokens, known)
     if command is not None:
         return command
+    joined = _join_split_names(tokens, known)
+    if joined != tokens:  # 'anne marie swaps 3 ...' is Anne-Marie's swap
+        command, joined_error = _recognize(joined, known)
+        if command is not None:
+            return command
+        tokens, error = joined, joined_error or error
     correction = _correction(tokens, known)
     if correction is not None:
-        raise _did_you_mean(tokens, *correction, known)
+        raise _did_you_mean(tokens, *correction, known, refusal)
     if error is not None:
         raise ParseError(error)
-    raise _not_understood(tokens, known)
+    raise _not_understood(tokens, known, question="?" in text)
+
+
+def _join_split_names(tokens: list[str], players: Mapping[str, str] | None) -> list[str]:
+    """``tokens`` with a player's name typed as two words joined again: 'anne marie' (or
+    'o brien', 'anne - marie') is Anne-Marie, 'o brien' O'Brien, 'jean luc' Jeanluc."""
+    if not players:
+        return tokens
+    joined: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if i + 1 < len(tokens):
+            for mark in ("-", "'", ""):
+                name = fold(_raw(tokens[i]) + mark + _raw(tokens[i + 1]))
+                if name in players:
+                    joined.append(Token(players[name], getattr(tokens[i], "gap", "")))
+                    i += 2
+                    break
+            else:
+                joined.append(tokens[i])
+                i += 1
+            continue
+        joined.append(tokens[i])
+        i += 1
+    return joined
 
 
 def _recognize(
@@ -489,6 +528,9 @@ def _command(intent: str, slots: dict[str, object]) -> Command:
 #: another sentence, not a typo), and at most ``_MAX_FIXES`` of them are changed.
 _MAX_UNKNOWN = 8
 _MAX_FIXES = 2
+#: Words of the language typed for a number that sounds the same: 'alice has for pigs' is four
+#: pigs. Changed only where the line is no command as typed ('swaps row 2 for bear' is one).
+_SOUNDS_LIKE = {"for": "four"}
 
 
 def _correction(
@@ -510,10 +552,12 @@ def _correction(
     'and' and five)."""
     vocabulary = sorted(RESERVED_WORDS - LIST_SEPARATORS - {"a", "an"} | set(players or ()))
     unknown = [i for i, tok in enumerate(tokens) if not (
-        is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players))]
+        is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players))
+        or tok in _SOUNDS_LIKE]
     if not unknown or len(unknown) > _MAX_UNKNOWN:
         return None
-    options = {i: _spelt_alike(tokens[i], vocabulary) for i in unknown}
+    options = {i: [_SOUNDS_LIKE[tokens[i]]] if tokens[i] in _SOUNDS_LIKE
+               else _spelt_alike(tokens[i], vocabulary) for i in unknown}
     fixable = [i for i, words in options.items() if words]
     for count in range(1, _MAX_FIXES + 1):
         found: list[tuple[int, tuple[int, int, float], str, list[str]]] = []  # slips, rank, ...
@@ -586,7 +630,8 @@ def _meaning(word: str) -> str:
 
 
 def _did_you_mean(
-    tokens: list[str], guesses: list[str], changed: dict[int, str], players: Mapping[str, str] | None
+    tokens: list[str], guesses: list[str], changed: dict[int, str], players: Mapping[str, str] | None,
+    refusal: Refusal | None = None,
 ) -> ParseError:
     """The refusal of a line with misspelt words, naming them, with the corrected line as the
     suggestion (Tab or Enter takes it at the table). When two corrections are about as near and
@@ -595,26 +640,61 @@ def _did_you_mean(
     quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
     if players and all(word in players for word in changed.values()):
         problem = f"There is no player {quoted}."
+    elif all(tokens[i] in _SOUNDS_LIKE for i in changed):
+        problem = f"{quoted} is not a number here."
     elif all(word in ANIMAL_WORDS for word in changed.values()):
         problem = f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
     else:
         problem = f"I didn't understand '{' '.join(tokens)[:60]}'."
+    if refusal is not None:
+        # Offer only what would be accepted now; if the nearest would not be, say why instead.
+        reasons = {g: _refusal_of(g, players, refusal) for g in guesses}
+        accepted = [g for g in guesses if reasons[g] is None]
+        if not accepted:
+            return ParseError(f"{problem} '{guesses[0]}' would not be accepted now either. "
+                              f"{reasons[guesses[0]]}")
+        guesses = accepted
     if len(guesses) > 1:
         return ParseError(f"{problem} Did you mean " + " or ".join(f"'{g}'" for g in guesses[:3]) + "?")
     return ParseError(f"{problem} Did you mean '{guesses[0]}'?", suggestion=guesses[0])
 
 
-def _not_understood(tokens: list[str], players: Mapping[str, str] | None) -> ParseError:
-    """A line with no faithful correction: an unknown player, else the closest command as an
-    example of the form only. It has no suggestion: its row, cards and names are made up, and
-    taking it would apply what nobody said."""
+def _refusal_of(line: str, players: Mapping[str, str] | None, refusal: Refusal) -> str | None:
+    """Why the corrected ``line`` would be refused now, or None."""
+    try:
+        command = parse(line, players.values() if players else None)
+    except ParseError:  # pragma: no cover - a correction is a command (the fuzz tests hunt this)
+        return None
+    return refusal(command)
+
+
+def _not_understood(
+    tokens: list[str], players: Mapping[str, str] | None, question: bool = False
+) -> ParseError:
+    """A line with no faithful correction: an unknown player (and the line's other typos),
+    else the closest command as an example of the form only. It has no suggestion: its row,
+    cards and names are made up, and taking it would apply what nobody said. A question
+    ('what now?') is pointed to 'status' and 'help'."""
     names = list(players.values()) if players else ["alice"]
     player = names[0]
     if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
         rest = tokens[1:]
+        not_playing = (f"{title(_typed(tokens[0]))} is not playing: the players are "
+                       f"{player_names(names)}.")
         if rest and any(_recognize([Token(names[0]), *rest], players)):
-            return ParseError(f"{title(_typed(tokens[0]))} is not playing: the players are "
-                              f"{player_names(names)}.")
+            return ParseError(not_playing)
+        corrected = _correction([Token(names[0]), *rest], players) if rest else None
+        if corrected is not None:
+            # The name is not the only slip: name the others too, so that one retyping mends all.
+            _, changed = corrected
+            typos = [f"'{_typed(rest[i - 1])}' ({_raw(word)}?)" for i, word in sorted(changed.items()) if i > 0]
+            if typos:
+                return ParseError(f"{not_playing} Also check {' and '.join(typos)}.")
+    if question or tokens[0] in _QUESTION_WORDS:
+        return ParseError(
+            f"I didn't understand '{' '.join(tokens)[:60]}'. Say 'status' for where the game "
+            "stands and whose turn it is, or 'help' for all commands."
+        )
     if players and tokens[0] in players:
         player = players[tokens[0]]
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
@@ -623,6 +703,11 @@ def _not_understood(tokens: list[str], players: Mapping[str, str] | None) -> Par
         f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is of the form "
         f"e.g. '{example}'; say 'help' for all commands."
     )
+
+
+#: First words of a question about the game, which 'status' or 'help' answers.
+_QUESTION_WORDS = frozenset({"what", "whats", "what's", "who", "whose", "who's", "where", "which",
+                             "how", "when", "why", "is", "are", "can", "do", "does"})
 
 
 def _closeness(tokens: Sequence[str], example: str) -> tuple[int, float]:

@@ -168,3 +168,31 @@ def test_names_with_accents_are_one_word() -> None:
     command = parse("New game Jörg, Zoë and Åsa")
     assert command.names == ("Jörg", "Zoë", "Åsa")
     assert parse("zoë knocks", command.names).canonical == "Zoë knocks"
+
+
+def _misspelt(line: str, where: int, how: int) -> str:
+    """``line`` with one letter of one word dropped, doubled or swapped with the next."""
+    words = line.split()
+    i = where % len(words)
+    word = words[i]
+    if len(word) < 3 or not word.isalpha():
+        return line
+    k = how % (len(word) - 1)
+    words[i] = [word[:k] + word[k + 1:], word[:k] + word[k] + word[k:],
+                word[:k] + word[k + 1] + word[k] + word[k + 2:]][how % 3]
+    return " ".join(words)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), prefix=st.integers(1, 80), line=lines,
+       where=st.integers(0, 20), how=st.integers(0, 30))
+def test_a_suggestion_offered_is_accepted_by_the_game(seed: int, prefix: int, line: str,
+                                                      where: int, how: int) -> None:
+    """Issue 36: 'carl passes' on Bob's turn offered 'carol passes', which was then refused."""
+    referee = Referee(rng=random.Random(seed), confirm_new_game=False)
+    for accepted in simulated_prefix(seed, prefix):
+        assert referee.handle(accepted).ok, accepted
+    assume(line.split())
+    reply = referee.handle(_misspelt(line, where, how))
+    if not reply.ok and reply.suggestion:
+        assert referee.handle(reply.suggestion).ok, (reply.error, reply.suggestion)

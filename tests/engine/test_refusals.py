@@ -69,6 +69,9 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
     (NEW + ["row 1 mouse", "row 2 mouse mouse"], "row 3 mouse pig pig", BadCards,
      "That makes 4 mice in the rows, but the deck holds only 3."),
     (TURN2, "row 1 cat", WrongPhase, "The rows are set once a round starts"),
+    # at the reveal a swap is no way to change a row either: say what is wanted now (issue 36)
+    (REVEAL, "row 1 pig", WrongPhase, "The rows are set at a round's start, and this round's turns "
+     "are over: reveal the hands now, e.g. 'alice has 3 giraffe 2 bear 5 dog'. Waiting for Alice, Bob, Carol."),
     (TURN2, "carol starts", WrongPhase, "The start player can only change before the first turn"),
     # -- turns in the wrong phase
     (NEW, "alice swaps 1 pig", WrongPhase, "Enter the rows first: row 1 and row 2 and row 3 and row 4 are missing."),
@@ -175,7 +178,11 @@ def test_engine_refuses_and_changes_nothing(setup, line, error, message) -> None
 #: Lines the referee refuses before the engine sees them (the command language).
 PARSE_REFUSALS = [
     (BASE, "dave knocks", "Dave is not playing: the players are Alice, Bob and Carol."),
-    (BASE, "alise knocks", "Did you mean 'alice knocks'?"),
+    (BASE, "alise swaps 1 pig", "Did you mean 'alice swaps 1 pig'?"),
+    # a correction the game would refuse is not offered: the refusal says why (issue 36)
+    (BASE, "alise knocks", "There is no player 'alise'. 'alice knocks' would not be accepted now either. "
+     "Alice cannot knock yet"),
+    (TURN2, "carl passes", "'carol passes' would not be accepted now either. It's Bob's turn, not Carol's"),
     (BASE, "row 5 pig", "There is no row 5: the rows are 1, 2, 3 and 4."),
     (BASE, "alice swaps 0 pig", "There is no row 0"),
     (BASE, "alice has all bears", "Sudden death needs all cats, all rabbits or all pigs, not all bears."),
