@@ -43,6 +43,7 @@ from assistant.voice.recording import (
     open_recording,
     utterances,
 )
+from assistant.voice.whisper_model import packaged_model_dir
 
 from .conftest import join_wavs, needs_espeak
 
@@ -421,3 +422,48 @@ def test_a_file_replaced_after_its_header_was_read_is_a_clause(tmp_path: Path) -
     os.mkfifo(path)
     with pytest.raises(AudioRefused, match=r"^it changed while it was read: The audio file .* is a pipe"):
         next(recording.blocks())
+
+
+def _model_with(tmp_path: Path, name: str, text: str) -> Path:
+    """The packaged model's folder (its files linked, not copied) with ``name`` written as ``text``."""
+    source = packaged_model_dir()
+    assert source is not None
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for each in source.iterdir():
+        (folder / each.name).symlink_to(each)
+    (folder / name).unlink()
+    (folder / name).write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize(("name", "text", "said"), [
+    ("config.json", "[" * 200_000 + "]" * 200_000, "nested too deeply"),
+    ("config.json", '{"lang_ids": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ("tokenizer.json", '{"model": 5}', "tokenizer.json in"),
+    ("tokenizer.json", "[" * 200_000 + "]" * 200_000, "tokenizer.json in"),
+    ("tokenizer.json", '{"model": ' + "{" * 1000 + '"a": 1' + "}" * 1000 + "}", "tokenizer.json in"),
+    ("vocabulary.txt", "[" * 1000, ""),
+])
+def test_a_model_folder_with_a_malformed_file_falls_back_in_a_sentence(tmp_path: Path, name: str, text: str,
+                                                                       said: str) -> None:
+    """Each file of a custom ``[voice] whisper_model`` folder made malformed (nested beyond any
+    parser's depth, or of the wrong shape for its library): PocketSphinx listens and the note says
+    why in one line; whatever json, tokenizers or CTranslate2 raise never escapes."""
+    folder = _model_with(tmp_path, name, text)
+    recognizer, note = make_recognizer("whisper", ("alice", "bob", "carol"), model=str(folder))
+    if isinstance(recognizer, CommandRecognizer):
+        assert note is not None and note.startswith("Whisper unavailable (") and "PocketSphinx" in note
+        assert said in note and "\n" not in note and len(note) < 600, note
+    else:  # a file Whisper does not need (the vocabulary: the tokenizer has its own)
+        assert not said and note is None
+
+
+def test_hear_with_a_malformed_tokenizer_says_so_and_hears_with_pocketsphinx(tmp_path: Path, isolated_env) -> None:
+    folder = _model_with(tmp_path, "tokenizer.json", '{"model": 5}')
+    config = tmp_path / "lifeguard.toml"
+    config.write_text(f'[voice]\nengine = "whisper"\nwhisper_model = "{folder}"\n')
+    wav = write_wav(tmp_path / "quiet.wav", 16000, tone(0.5))
+    done = lifeguard("hear", *PLAYERS, str(wav), env={**isolated_env, "LIFEGUARD_CONFIG": str(config)})
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "tokenizer.json in" in done.stderr and "listening with PocketSphinx" in done.stderr, done.stderr
