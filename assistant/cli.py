@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from assistant import __version__
 from assistant.commands.files import (
+    MAX_FILE,
     NOT_UTF8,
     TOO_LONG,
     InputRefused,
@@ -69,6 +70,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with stream:
         try:
             for number, line in command_lines(stream):
+                if refused >= MAX_REFUSED_LINES:
+                    print(f"lifeguard: stopped after {refused} refused lines: {_unread(stream, number)} "
+                          "not read. Is this a file of commands?", file=sys.stderr)
+                    return 1
                 reply = referee.handle(line) if line is not None else Reply(False, error=NOT_UTF8)
                 if not reply.ok:
                     refused += 1
@@ -82,6 +87,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(referee.state()))
     return 1 if refused else 0
+
+
+#: A replayed file, or a chat's input that is no terminal, is given up after this many refused
+#: lines (in a row, for chat): a file of a million refusals took 12 minutes to print them.
+MAX_REFUSED_LINES = 100
+
+
+def _unread(stream: Any, number: int) -> str:
+    """What is left of ``stream`` from line ``number`` (just read) on, as a clause: its lines
+    counted, reading at most ``MAX_FILE`` bytes more (an endless input is not read to its end;
+    a terminal not at all)."""
+    if _is_terminal(stream):
+        return f"line {number:,} and the rest of the input were"
+    lines, read, last = 1, 0, b"\n"
+    while read <= MAX_FILE and (chunk := stream.read(1 << 16)):
+        lines += chunk.count(b"\n")
+        read += len(chunk)
+        last = chunk[-1:]
+    if read > MAX_FILE:
+        return f"line {number:,} and the rest of the input (over {MAX_FILE:,} bytes) were"
+    lines += last != b"\n"
+    return (f"line {number:,} was" if lines == 1 else
+            f"{lines:,} lines, from line {number:,} on, were")
 
 
 # ---------------------------------------------------------------------------- chat
@@ -113,10 +141,20 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         lines = _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout)
     #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's Enter does.
     offered: str | None = None
+    # Input that is no terminal (a file, a program) stops after MAX_REFUSED_LINES refusals in a
+    # row: it is not being understood, and each refusal's suggestion search costs a millisecond
+    # or more. A person at a terminal may go on as long as they like.
+    at_terminal = _is_terminal(stdin)
+    refused_in_a_row = 0
     for raw in lines:
+        if refused_in_a_row >= MAX_REFUSED_LINES and not at_terminal:
+            sys.stderr.write(f"lifeguard: chat stopped after {refused_in_a_row} refused lines in a row "
+                             "from input that is not a terminal; is this a command file?\n")
+            return 1
         if raw is TOO_LONG:
             emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
                                     "command a line."))
+            refused_in_a_row += 1
             continue
         line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
@@ -127,11 +165,13 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
             break
         if _UNDECODED.search(line):
             emit(Reply(False, error="That line is not UTF-8 text: type it again."))
+            refused_in_a_row += 1
             continue
         if offered and line.lower() in ("yes", "y"):
             line = offered
         reply = referee.handle(line)
         offered = None if reply.ok or reply.question else reply.suggestion
+        refused_in_a_row = 0 if reply.ok else refused_in_a_row + 1
         emit(reply)
     return 0
 

@@ -563,3 +563,59 @@ def test_help_that_cannot_be_written_is_not_a_success(isolated_env: dict[str, st
                                                      "device); stopped.\n"), argv
         gone = _with_output("pipe", [str(LIFEGUARD), *argv], isolated_env)
         assert (gone.returncode, gone.stderr) == (141, ""), argv
+
+
+# --------------------------------------------------------------------------- a file of refusals
+def test_replay_of_a_file_of_refused_lines_stops_after_a_hundred(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A million refused lines printed a million refusals for 12 minutes: the replay gives up at
+    the 100th and says how much of the file it did not read; 99 refusals are all printed."""
+    from assistant.cli import MAX_REFUSED_LINES
+
+    path = write(tmp_path, ("x" * 9 + "\n") * 100_000)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == MAX_REFUSED_LINES + 1 == 101
+    assert lines[-2].startswith("line 100: I didn't understand 'xxxxxxxxx'.")
+    assert lines[-1] == ("lifeguard: stopped after 100 refused lines: 99,900 lines, from line 101 on, "
+                         "were not read. Is this a file of commands?")
+    path = write(tmp_path, ("x" * 9 + "\n") * 100 + "new game alice bob carol")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == ("lifeguard: stopped after 100 refused lines: "
+                                                        "line 101 was not read. Is this a file of commands?")
+    path = write(tmp_path, GAME + "dave knocks\n" * 100)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 100 and "stopped" not in err
+    assert out.splitlines()[-1] == "Round 2. Bob starts. Enter the four rows."
+
+
+def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path) -> None:
+    """Piped or redirected input that is refused line after line is not being understood: chat
+    stops after 100 refusals in a row (each costs a suggestion search) with a sentence and
+    status 1; refusals between accepted lines go on being answered."""
+    import io
+    import random
+
+    from assistant.cli import run_chat
+    from assistant.referee import Referee
+
+    def chat(text: str) -> tuple[int, str]:
+        out = io.StringIO()
+        referee = Referee(HouseRules(), random.Random(0), confirm_new_game=False)
+        status = run_chat(referee, False, io.TextIOWrapper(io.BytesIO(text.encode())), out)
+        return status, out.getvalue()
+
+    stderr = io.StringIO()
+    real, sys.stderr = sys.stderr, stderr
+    try:
+        status, out = chat(("x" * 9 + "\n") * 100_000)
+        assert status == 1 and out.count("\n! I didn't understand") + out.startswith("! ") == 100
+        assert stderr.getvalue() == ("lifeguard: chat stopped after 100 refused lines in a row from input "
+                                     "that is not a terminal; is this a command file?\n")
+        stderr.truncate(0)
+        status, out = chat(("x" * 9 + "\n" + "help\n") * 200)
+        assert status == 0 and out.count("! I didn't understand") == 200 and stderr.getvalue() == ""
+    finally:
+        sys.stderr = real
