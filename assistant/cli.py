@@ -289,7 +289,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         else:
             # Where the game is kept first, then where it stands: the last lines before the
             # prompt say what happens next.
-            greeting = [f"Game store: {session.store.path}",
+            # The path as the typed input is shown ($LIFEGUARD_DATA_DIR may hold any byte).
+            greeting = [f"Game store: {printable(str(session.store.path), 5000)}",
                         "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
                         *session.greeting]
         return _until_stopped(

@@ -619,3 +619,14 @@ def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path
         assert status == 0 and out.count("! I didn't understand") == 200 and stderr.getvalue() == ""
     finally:
         sys.stderr = real
+
+
+@pytest.mark.slow
+def test_a_data_folder_with_terminal_escapes_is_shown_escaped(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """``$LIFEGUARD_DATA_DIR`` may hold control characters: chat shows the store's path as it
+    shows typed input (escaped), never the raw escape that would turn the terminal red."""
+    folder = tmp_path / "x\x01\x1b[31mred"
+    done = run(["chat"], {**isolated_env, "LIFEGUARD_DATA_DIR": str(folder)}, stdin="help\n")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr and "\x01" not in done.stdout + done.stderr
+    assert f"Game store: {tmp_path}/x\\x01\\x1b[31mred/" in done.stdout, done.stdout
