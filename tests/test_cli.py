@@ -318,6 +318,13 @@ BAD_CONFIGS = [
     ("[voice]\nrate = [0x" + "f" * 5000 + "]\n", "'voice.rate' is a value holding a number too large",
      "80 to 400"),
     ("[voice]\naudio_input = \"" + "m" * 500 + "\"\n", "'voice.audio_input' is '" + "m" * 76 + "...;", "WAV"),
+    # A value is shown as TOML text, as it was written (not as Python's repr of what tomllib made).
+    ("[voice]\nrate = 1979-05-27T07:32:00Z\n", "'voice.rate' is 1979-05-27T07:32:00+00:00;", "80 to 400"),
+    ("[voice]\nrate = 1979-05-27\n", "'voice.rate' is 1979-05-27;", "80 to 400"),
+    ("[voice]\nrate = 07:32:00.25\n", "'voice.rate' is 07:32:00.250000;", "80 to 400"),
+    ("[voice]\nrate = {a = 1, \"b c\" = [true, inf, nan], d = \"it's\"}\n",
+     "'voice.rate' is {a = 1, \"b c\" = [true, inf, nan], d = \"it's\"};", "80 to 400"),
+    ("[voice]\nrate = [" + "1, " * 100_000 + "]\n", "'voice.rate' is [1, 1, 1,", "80 to 400"),
 ]
 
 
