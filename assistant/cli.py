@@ -268,7 +268,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     try:
         session = _open_chat_session(args, settings, rng)
     except StoreError as err:
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         return 2
     except EOFError:
         return 2
@@ -314,7 +314,7 @@ def _open_chat_session(args: argparse.Namespace, settings: Settings,
         if not (damaged_game or (err.can_move_aside and not move_aside)) \
                 or args.jsonl or not sys.stdin.isatty():
             raise
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
                     if damaged_game else
                     "Move the bad file aside (it is kept, renamed) and start a new store? ")
@@ -552,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_stdout()
         return 128 + signal.SIGPIPE
     except StoreError as err:  # the store's folder itself is unusable ($LIFEGUARD_DATA_DIR)
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         return 2
     except OSError as err:
         if not _output_failed(err):
