@@ -92,6 +92,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 #: A replayed file, or a chat's input that is no terminal, is given up after this many refused
 #: lines (in a row, for chat): a file of a million refusals took 12 minutes to print them.
 MAX_REFUSED_LINES = 100
+#: A chat's input that is no terminal is given up after this many refused lines in all (refused
+#: lines between accepted ones: each refusal's suggestion search costs a millisecond or more).
+MAX_REFUSED_CHAT_LINES = 1000
 
 
 def _unread(stream: Any, number: int) -> str:
@@ -142,19 +145,22 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
     #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's Enter does.
     offered: str | None = None
     # Input that is no terminal (a file, a program) stops after MAX_REFUSED_LINES refusals in a
-    # row: it is not being understood, and each refusal's suggestion search costs a millisecond
-    # or more. A person at a terminal may go on as long as they like.
+    # row, or MAX_REFUSED_CHAT_LINES in all: it is not being understood, and each refusal's
+    # suggestion search costs a millisecond or more. A person at a terminal may go on as long
+    # as they like.
     at_terminal = _is_terminal(stdin)
-    refused_in_a_row = 0
+    refused_in_a_row = refused = 0
     for raw in lines:
-        if refused_in_a_row >= MAX_REFUSED_LINES and not at_terminal:
-            sys.stderr.write(f"lifeguard: chat stopped after {refused_in_a_row} refused lines in a row "
-                             "from input that is not a terminal; is this a command file?\n")
+        if not at_terminal and (refused_in_a_row >= MAX_REFUSED_LINES or refused >= MAX_REFUSED_CHAT_LINES):
+            how_many = (f"{refused_in_a_row} refused lines in a row" if refused_in_a_row >= MAX_REFUSED_LINES
+                        else f"{refused:,} refused lines")
+            sys.stderr.write(f"lifeguard: chat stopped after {how_many} from input that is not a "
+                             "terminal; is this a command file?\n")
             return 1
         if raw is TOO_LONG:
             emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
                                     "command a line."))
-            refused_in_a_row += 1
+            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
             continue
         line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
@@ -165,13 +171,14 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
             break
         if _UNDECODED.search(line):
             emit(Reply(False, error="That line is not UTF-8 text: type it again."))
-            refused_in_a_row += 1
+            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
             continue
         if offered and line.lower() in ("yes", "y"):
             line = offered
         reply = referee.handle(line)
         offered = None if reply.ok or reply.question else reply.suggestion
         refused_in_a_row = 0 if reply.ok else refused_in_a_row + 1
+        refused += not reply.ok
         emit(reply)
     return 0
 

@@ -600,8 +600,8 @@ def test_replay_of_a_file_of_refused_lines_stops_after_a_hundred(tmp_path: Path,
 
 def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path) -> None:
     """Piped or redirected input that is refused line after line is not being understood: chat
-    stops after 100 refusals in a row (each costs a suggestion search) with a sentence and
-    status 1; refusals between accepted lines go on being answered."""
+    stops after 100 refusals in a row, or 1,000 in all (each costs a suggestion search), with a
+    sentence and status 1; a few refusals between accepted lines go on being answered."""
     import io
     import random
 
@@ -621,9 +621,14 @@ def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path
         assert status == 1 and out.count("\n! I didn't understand") + out.startswith("! ") == 100
         assert stderr.getvalue() == ("lifeguard: chat stopped after 100 refused lines in a row from input "
                                      "that is not a terminal; is this a command file?\n")
+        stderr.seek(0)
         stderr.truncate(0)
         status, out = chat(("x" * 9 + "\n" + "help\n") * 200)
         assert status == 0 and out.count("! I didn't understand") == 200 and stderr.getvalue() == ""
+        status, out = chat(("x" * 9 + "\n" + "help\n") * 100_000)  # between accepted lines
+        assert status == 1 and out.count("! I didn't understand") == 1000
+        assert stderr.getvalue() == ("lifeguard: chat stopped after 1,000 refused lines from input that is "
+                                     "not a terminal; is this a command file?\n")
     finally:
         sys.stderr = real
 
