@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from assistant import __version__
 from assistant.commands.files import (
+    MAX_FILE,
     NOT_UTF8,
     TOO_LONG,
     InputRefused,
@@ -71,6 +72,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with stream:
         try:
             for number, line in command_lines(stream):
+                if refused >= MAX_REFUSED_LINES:
+                    print(f"lifeguard: stopped after {refused} refused lines: {_unread(stream, number)} "
+                          "not read. Is this a file of commands?", file=sys.stderr)
+                    return 1
                 reply = referee.handle(line) if line is not None else Reply(False, error=NOT_UTF8)
                 if not reply.ok:
                     refused += 1
@@ -84,6 +89,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(referee.state()))
     return 1 if refused else 0
+
+
+#: A replayed file, or a chat's input that is no terminal, is given up after this many refused
+#: lines (in a row, for chat): a file of a million refusals took 12 minutes to print them.
+MAX_REFUSED_LINES = 100
+#: A chat's input that is no terminal is given up after this many refused lines in all (refused
+#: lines between accepted ones: each refusal's suggestion search costs a millisecond or more).
+MAX_REFUSED_CHAT_LINES = 1000
+
+
+def _unread(stream: Any, number: int) -> str:
+    """What is left of ``stream`` from line ``number`` (just read) on, as a clause: its lines
+    counted, reading at most ``MAX_FILE`` bytes more (an endless input is not read to its end;
+    a terminal not at all)."""
+    if _is_terminal(stream):
+        return f"line {number:,} and the rest of the input were"
+    lines, read, last = 1, 0, b"\n"
+    while read <= MAX_FILE and (chunk := stream.read(1 << 16)):
+        lines += chunk.count(b"\n")
+        read += len(chunk)
+        last = chunk[-1:]
+    if read > MAX_FILE:
+        return f"line {number:,} and the rest of the input (over {MAX_FILE:,} bytes) were"
+    lines += last != b"\n"
+    return (f"line {number:,} was" if lines == 1 else
+            f"{lines:,} lines, from line {number:,} on, were")
 
 
 # ---------------------------------------------------------------------------- chat
@@ -117,10 +148,23 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
         lines = _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout)
     #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's Enter does.
     offered: str | None = None
+    # Input that is no terminal (a file, a program) stops after MAX_REFUSED_LINES refusals in a
+    # row, or MAX_REFUSED_CHAT_LINES in all: it is not being understood, and each refusal's
+    # suggestion search costs a millisecond or more. A person at a terminal may go on as long
+    # as they like.
+    at_terminal = _is_terminal(stdin)
+    refused_in_a_row = refused = 0
     for raw in lines:
+        if not at_terminal and (refused_in_a_row >= MAX_REFUSED_LINES or refused >= MAX_REFUSED_CHAT_LINES):
+            how_many = (f"{refused_in_a_row} refused lines in a row" if refused_in_a_row >= MAX_REFUSED_LINES
+                        else f"{refused:,} refused lines")
+            sys.stderr.write(f"lifeguard: chat stopped after {how_many} from input that is not a "
+                             "terminal; is this a command file?\n")
+            return 1
         if raw is TOO_LONG:
             emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
                                     "command a line."))
+            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
             continue
         line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
@@ -131,11 +175,14 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
             break
         if _UNDECODED.search(line):
             emit(Reply(False, error="That line is not UTF-8 text: type it again."))
+            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
             continue
         if offered and line.lower() in ("yes", "y"):
             line = offered
         reply = referee.handle(line)
         offered = None if reply.ok or reply.question else reply.suggestion
+        refused_in_a_row = 0 if reply.ok else refused_in_a_row + 1
+        refused += not reply.ok
         emit(reply)
     return 0
 
@@ -232,7 +279,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     try:
         session = _open_chat_session(args, settings, rng)
     except StoreError as err:
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         return 2
     except EOFError:
         return 2
@@ -253,7 +300,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         else:
             # Where the game is kept first, then where it stands: the last lines before the
             # prompt say what happens next.
-            greeting = [f"Game store: {session.store.path}",
+            # The path as the typed input is shown ($LIFEGUARD_DATA_DIR may hold any byte).
+            greeting = [f"Game store: {printable(str(session.store.path), 5000)}",
                         "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
                         *session.greeting]
         return _until_stopped(
@@ -277,7 +325,7 @@ def _open_chat_session(args: argparse.Namespace, settings: Settings,
         if not (damaged_game or (err.can_move_aside and not move_aside)) \
                 or args.jsonl or not sys.stdin.isatty():
             raise
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
                     if damaged_game else
                     "Move the bad file aside (it is kept, renamed) and start a new store? ")
@@ -520,7 +568,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_stdout()
         return 128 + signal.SIGPIPE
     except StoreError as err:  # the store's folder itself is unusable ($LIFEGUARD_DATA_DIR)
-        print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
+        print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
         return 2
     except OSError as err:
         if not _output_failed(err):

@@ -11,9 +11,14 @@ documents the same values (a test keeps the two equal). A user's file is found a
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import math
 import os
+import re
 import sys
 import tomllib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -338,16 +343,76 @@ _SHOWN_CHARACTERS = 80
 
 
 def _shown(value: Any) -> str:
-    """``value`` as the message about it shows it: its repr, cut short. A hexadecimal number
-    in TOML may have any length (only decimal text is limited), and its repr, in decimal,
-    raised ValueError while the message was being made."""
-    if isinstance(value, int) and value.bit_length() > 256:
+    """``value`` as the message about it shows it: as TOML text (a date as its ISO text, a
+    string quoted, a table as an inline table), cut short. A hexadecimal number in TOML may have
+    any length (only decimal text is limited), and its decimal text raised ValueError while the
+    message was being made."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
         return f"a number of {value.bit_length():,} bits"
+    pieces: list[str] = []
     try:
-        text = repr(value)
-    except ValueError:  # such a number inside a list or a table
+        _toml_text(value, pieces, _SHOWN_CHARACTERS + 1)
+    except _TooLarge:  # such a number inside a list or a table
         return "a value holding a number too large to write"
+    except RecursionError:
+        return "a value nested too deeply to write"
+    text = "".join(pieces)
     return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
+
+
+class _TooLarge(ValueError):
+    """A whole number too long to write in a message."""
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _toml_text(value: Any, pieces: list[str], budget: int) -> int:
+    """Append ``value``'s TOML text to ``pieces`` until ``budget`` characters are written (a
+    list of a million items is not written whole to show eighty characters of it); the
+    characters still allowed are returned."""
+    if budget <= 0:
+        return budget
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int):
+        if value.bit_length() > 256:
+            raise _TooLarge
+        text = str(value)
+    elif isinstance(value, float):
+        text = "nan" if math.isnan(value) else repr(value)
+    elif isinstance(value, str):
+        plain = "'" not in value and not any(unicodedata.category(ch) == "Cc" for ch in value)
+        text = f"'{value}'" if plain else json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        text = value.isoformat()
+    elif isinstance(value, list):
+        pieces.append("[")
+        budget -= 1
+        for i, item in enumerate(value):
+            if budget <= 0:
+                break
+            if i:
+                pieces.append(", ")
+                budget -= 2
+            budget = _toml_text(item, pieces, budget)
+        pieces.append("]")
+        return budget - 1
+    elif isinstance(value, dict):
+        pieces.append("{")
+        budget -= 1
+        for i, (key, item) in enumerate(value.items()):
+            if budget <= 0:
+                break
+            name = key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+            pieces.append(f"{', ' if i else ''}{name} = ")
+            budget = _toml_text(item, pieces, budget - len(pieces[-1]))
+        pieces.append("}")
+        return budget - 1
+    else:
+        text = repr(value)
+    pieces.append(text)
+    return budget - len(text)
 
 
 def _toml(value: Any) -> str:

@@ -351,6 +351,13 @@ BAD_CONFIGS = [
     ("[voice]\nrate = [0x" + "f" * 5000 + "]\n", "'voice.rate' is a value holding a number too large",
      "80 to 400"),
     ("[voice]\naudio_input = \"" + "m" * 500 + "\"\n", "'voice.audio_input' is '" + "m" * 76 + "...;", "WAV"),
+    # A value is shown as TOML text, as it was written (not as Python's repr of what tomllib made).
+    ("[voice]\nrate = 1979-05-27T07:32:00Z\n", "'voice.rate' is 1979-05-27T07:32:00+00:00;", "80 to 400"),
+    ("[voice]\nrate = 1979-05-27\n", "'voice.rate' is 1979-05-27;", "80 to 400"),
+    ("[voice]\nrate = 07:32:00.25\n", "'voice.rate' is 07:32:00.250000;", "80 to 400"),
+    ("[voice]\nrate = {a = 1, \"b c\" = [true, inf, nan], d = \"it's\"}\n",
+     "'voice.rate' is {a = 1, \"b c\" = [true, inf, nan], d = \"it's\"};", "80 to 400"),
+    ("[voice]\nrate = [" + "1, " * 100_000 + "]\n", "'voice.rate' is [1, 1, 1,", "80 to 400"),
 ]
 
 
@@ -596,3 +603,75 @@ def test_help_that_cannot_be_written_is_not_a_success(isolated_env: dict[str, st
                                                      "device); stopped.\n"), argv
         gone = _with_output("pipe", [str(LIFEGUARD), *argv], isolated_env)
         assert (gone.returncode, gone.stderr) == (141, ""), argv
+
+
+# --------------------------------------------------------------------------- a file of refusals
+def test_replay_of_a_file_of_refused_lines_stops_after_a_hundred(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A million refused lines printed a million refusals for 12 minutes: the replay gives up at
+    the 100th and says how much of the file it did not read; 99 refusals are all printed."""
+    from assistant.cli import MAX_REFUSED_LINES
+
+    path = write(tmp_path, ("x" * 9 + "\n") * 100_000)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == MAX_REFUSED_LINES + 1 == 101
+    assert lines[-2].startswith("line 100: I didn't understand 'xxxxxxxxx'.")
+    assert lines[-1] == ("lifeguard: stopped after 100 refused lines: 99,900 lines, from line 101 on, "
+                         "were not read. Is this a file of commands?")
+    path = write(tmp_path, ("x" * 9 + "\n") * 100 + "new game alice bob carol")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == ("lifeguard: stopped after 100 refused lines: "
+                                                        "line 101 was not read. Is this a file of commands?")
+    path = write(tmp_path, GAME + "dave knocks\n" * 100)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 100 and "stopped" not in err
+    assert out.splitlines()[-1] == "Round 2. Bob starts. Enter the four rows."
+
+
+def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path) -> None:
+    """Piped or redirected input that is refused line after line is not being understood: chat
+    stops after 100 refusals in a row, or 1,000 in all (each costs a suggestion search), with a
+    sentence and status 1; a few refusals between accepted lines go on being answered."""
+    import io
+    import random
+
+    from assistant.cli import run_chat
+    from assistant.referee import Referee
+
+    def chat(text: str) -> tuple[int, str]:
+        out = io.StringIO()
+        referee = Referee(HouseRules(), random.Random(0), confirm_new_game=False)
+        status = run_chat(referee, False, io.TextIOWrapper(io.BytesIO(text.encode())), out)
+        return status, out.getvalue()
+
+    stderr = io.StringIO()
+    real, sys.stderr = sys.stderr, stderr
+    try:
+        status, out = chat(("x" * 9 + "\n") * 100_000)
+        assert status == 1 and out.count("\n! I didn't understand") + out.startswith("! ") == 100
+        assert stderr.getvalue() == ("lifeguard: chat stopped after 100 refused lines in a row from input "
+                                     "that is not a terminal; is this a command file?\n")
+        stderr.seek(0)
+        stderr.truncate(0)
+        status, out = chat(("x" * 9 + "\n" + "help\n") * 200)
+        assert status == 0 and out.count("! I didn't understand") == 200 and stderr.getvalue() == ""
+        status, out = chat(("x" * 9 + "\n" + "help\n") * 100_000)  # between accepted lines
+        assert status == 1 and out.count("! I didn't understand") == 1000
+        assert stderr.getvalue() == ("lifeguard: chat stopped after 1,000 refused lines from input that is "
+                                     "not a terminal; is this a command file?\n")
+    finally:
+        sys.stderr = real
+
+
+@pytest.mark.slow
+def test_a_data_folder_with_terminal_escapes_is_shown_escaped(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """``$LIFEGUARD_DATA_DIR`` may hold control characters: chat shows the store's path as it
+    shows typed input (escaped), never the raw escape that would turn the terminal red."""
+    folder = tmp_path / "x\x01\x1b[31mred"
+    done = run(["chat"], {**isolated_env, "LIFEGUARD_DATA_DIR": str(folder)}, stdin="help\n")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr and "\x01" not in done.stdout + done.stderr
+    assert f"Game store: {tmp_path}/x\\x01\\x1b[31mred/" in done.stdout, done.stdout

@@ -91,16 +91,31 @@ def _too_long(seconds: float) -> AudioRefused:
     return AudioRefused(f"it lasts {_lasts(seconds)}, over the {MAX_AUDIO_SECONDS // 60} minutes heard at most")
 
 
-def _checked(kind: str, channels: int, bits: int, width: int, rate: int) -> None:
-    """Refuse what no recording of speech is (in the order a person would look)."""
+#: The sample sizes heard (bits): below 8 a sample is no speech (1-bit "audio" is a made-up
+#: header), above 32 ``audioop`` cannot convert it.
+MIN_BITS, MAX_BITS = 8, 32
+
+
+def _checked(kind: str, channels: int, bits: int, rate: float) -> None:
+    """Refuse what no recording of speech is (in the order a person would look). ``rate`` may be
+    NaN, infinite or negative (an AIFF's rate is a float as written)."""
     if not 1 <= channels <= 2:
         raise AudioRefused(f"it has {channels} channels; a recording to hear is mono or stereo")
-    if not 1 <= bits <= 32 or not 1 <= width <= 4:
-        raise AudioRefused(f"its samples are {bits}-bit; {kind} samples of 8 to 32 bits are heard")
+    if not MIN_BITS <= bits <= MAX_BITS:
+        raise AudioRefused(f"its samples are {bits}-bit; {kind} samples of {MIN_BITS} to {MAX_BITS} "
+                           "bits are heard")
+    if math.isnan(rate):
+        raise AudioRefused("its sample rate is not a number (NaN): its header is damaged")
+    if math.isinf(rate):
+        raise AudioRefused("its sample rate is infinite: its header is damaged")
+    if rate < 0:
+        raise AudioRefused(f"its sample rate is negative ({rate:.10g} Hz): its header is damaged")
     if rate == 0:
         raise AudioRefused("its sample rate is 0 Hz: its header is damaged")
+    if rate > 2**40:
+        raise AudioRefused(f"its sample rate is far over {MAX_SAMPLE_RATE} Hz: its header is damaged")
     if not MIN_SAMPLE_RATE <= rate <= MAX_SAMPLE_RATE:
-        raise AudioRefused(f"its sample rate, {rate} Hz, is not between {MIN_SAMPLE_RATE} "
+        raise AudioRefused(f"its sample rate, {rate:.10g} Hz, is not between {MIN_SAMPLE_RATE} "
                            f"and {MAX_SAMPLE_RATE} Hz")
 
 
@@ -140,29 +155,34 @@ def _wav(f: BinaryIO, size: int) -> AudioFormat:
             if tag != 1:
                 kind = {3: "floating-point", 6: "A-law", 7: "mu-law"}.get(tag, f"format {tag}")
                 raise AudioRefused(f"its samples are {kind}; WAV files of plain PCM samples are heard")
-            width = align // channels if channels else 0
-            _checked("WAV", channels, bits, width, rate)
-            if align != width * channels or bits > 8 * width:
-                raise AudioRefused(f"its header does not add up ({bits}-bit samples in {align}-byte frames)")
+            _checked("WAV", channels, bits, rate)
+            width = align // channels
+            if align != width * channels or not bits <= 8 * width <= MAX_BITS:
+                raise AudioRefused(f"its block size is damaged ({align}-byte frames cannot hold "
+                                   f"{channels} channel{'s' if channels > 1 else ''} of {bits}-bit samples)")
             frames = min(length, size - pos) // align
             return AudioFormat("WAV", channels, width, rate, frames, pos, unsigned=width == 1)
     raise AudioRefused("it holds no samples (no data chunk)" if fmt else "it has no format chunk")
 
 
-def _extended(raw: bytes) -> int:
-    """An 80-bit IEEE extended float (AIFF's sample rate), as a whole number of Hz; absurd
-    exponents give a rate the checks refuse rather than an overflow."""
-    exponent, mantissa = struct.unpack(">HQ", raw)
-    exponent &= 0x7FFF
+def _extended(raw: bytes) -> float:
+    """An 80-bit IEEE extended float (AIFF's sample rate) in Hz: NaN, infinite or negative as
+    written (``_checked`` refuses them); absurd exponents give a rate the checks refuse rather
+    than an overflow."""
+    sign_and_exponent, mantissa = struct.unpack(">HQ", raw)
+    exponent = sign_and_exponent & 0x7FFF
+    sign = -1.0 if sign_and_exponent & 0x8000 else 1.0
+    if exponent == 0x7FFF:  # infinite when the fraction (below the integer bit) is 0, else NaN
+        return sign * math.inf if mantissa & ((1 << 63) - 1) == 0 else math.nan
     if exponent == 0 or mantissa == 0:
-        return 0
+        return 0.0
     shift = exponent - 16383 - 63
-    return 1 << 40 if shift > 40 else round(math.ldexp(mantissa, shift))
+    return sign * (2.0**41 if shift > 40 else math.ldexp(mantissa, shift))
 
 
 def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
     """An AIFF or AIFF-C header: its ``COMM`` chunk, then its ``SSND`` samples."""
-    comm: tuple[int, int, int, int, bool] | None = None
+    comm: tuple[int, int, int, float, bool] | None = None
     for chunk, length, pos in _chunks(f, size, ">"):
         if chunk == b"COMM":
             body = f.read(min(length, 26))
@@ -181,9 +201,9 @@ def _aiff(f: BinaryIO, size: int, compressed: bool) -> AudioFormat:
         elif chunk == b"SSND":
             if comm is None:
                 raise AudioRefused("its samples come before their format (no COMM chunk first)")
-            channels, frames, bits, rate, big_endian = comm
-            width = (bits + 7) // 8
-            _checked("AIFF", channels, bits, width, rate)
+            channels, frames, bits, exact_rate, big_endian = comm
+            _checked("AIFF", channels, bits, exact_rate)
+            width, rate = (bits + 7) // 8, round(exact_rate)
             offset = struct.unpack(">I", f.read(8)[:4].rjust(4, b"\0"))[0]
             begin = pos + 8 + offset
             held = max(0, min(length - 8 - offset, size - begin)) // (width * channels)
@@ -204,7 +224,7 @@ def _flac(f: BinaryIO) -> AudioFormat:
     channels = ((packed >> 41) & 0x7) + 1
     bits = ((packed >> 36) & 0x1F) + 1
     total = packed & ((1 << 36) - 1)
-    _checked("FLAC", channels, bits, (bits + 7) // 8, rate)
+    _checked("FLAC", channels, bits, rate)
     return AudioFormat("FLAC", channels, (bits + 7) // 8, rate, total or None)
 
 

@@ -85,6 +85,7 @@ from assistant.voice.whisper_model import (
     check_model_dir,
     encoder_only_dir,
     features_for,
+    load_error,
     mel_filters,
     packaged_model_dir,
 )
@@ -575,9 +576,13 @@ class WhisperModel:
         # is the load's height, and the encoder is not in memory yet then.
         try:
             self.encoder = _load_encoder(ctranslate2, path, threads)
-            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
         except (RuntimeError, ValueError, OSError) as err:
-            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({err})") from None
+            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({load_error(err)})") from None
+        try:
+            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
+        except Exception as err:  # noqa: BLE001 - tokenizers raises a plain Exception for a bad file
+            raise ModelUnavailable(f"the Whisper model's tokenizer.json in {path} cannot be read "
+                                   f"({load_error(err)})") from None
         if self.encoder.is_multilingual:
             raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
         self.filters = mel_filters(self.encoder.n_mels)
@@ -665,8 +670,23 @@ class _Context:
 
 @lru_cache(maxsize=1)
 def _shared_model(model_dir: str) -> WhisperModel:
-    """One model per process (the listener, ``hear`` and the benchmark may ask repeatedly)."""
-    return WhisperModel(model_dir or None)
+    """One model per process (the listener, ``hear`` and the benchmark may ask repeatedly).
+
+    The one place a model is loaded: a folder is the user's own (``[voice] whisper_model``), so
+    whatever reading any of its files raises (json's ``RecursionError``, the tokenizers library's
+    plain ``Exception``, CTranslate2's ``RuntimeError``, ONNX's own errors, an index out of range
+    in a tokenizer that encodes nothing) becomes ``ModelUnavailable``, the sentence that makes
+    ``make_recognizer`` listen with PocketSphinx instead."""
+    try:
+        return WhisperModel(model_dir or None)
+    except ModelUnavailable:
+        raise
+    except MemoryError:
+        raise ModelUnavailable(f"the Whisper model in {model_dir or 'the package'} is too large to "
+                               "load") from None
+    except Exception as err:  # noqa: BLE001 - any library's error on a file of the folder
+        raise ModelUnavailable(f"the Whisper model in {model_dir or 'the package'} cannot be loaded "
+                               f"({type(err).__name__}: {load_error(err)})") from None
 
 
 class WhisperRecognizer:

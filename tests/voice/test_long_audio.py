@@ -43,6 +43,7 @@ from assistant.voice.recording import (
     open_recording,
     utterances,
 )
+from assistant.voice.whisper_model import packaged_model_dir
 
 from .conftest import join_wavs, needs_espeak
 
@@ -320,6 +321,59 @@ def aiff(path: Path, bits: int, rate: float = 16000.0, channels: int = 1, frames
     return path
 
 
+def wav_header(path: Path, channels: int = 1, rate: int = 16000, align: int = 2, bits: int = 16) -> Path:
+    data = bytes(3200)
+    fmt = struct.pack("<HHIIHH", 1, channels, rate, rate * align, align, bits)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt + b"data" + struct.pack("<I", len(data)) + data
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return path
+
+
+def aiff_rate(path: Path, exponent: int, mantissa: int) -> Path:
+    """A 16-bit mono AIFF whose rate's 80 bits are as given (NaN, infinities, a minus sign)."""
+    aiff(path, 16)
+    data = bytearray(path.read_bytes())
+    data[28:38] = struct.pack(">HQ", exponent, mantissa)  # FORM 12, COMM 8, then 8 bytes
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_each_damaged_size_or_rate_is_named_as_it_is(tmp_path: Path) -> None:
+    """The refusal says what is wrong, and agrees with what is heard: a block size that cannot
+    hold the samples is a damaged block size (not "16-bit samples; 8 to 32 bits are heard"), 1-
+    and 4-bit samples are refused as the sentence says, and an AIFF's NaN, infinite or negative
+    rate is called so (not "1099511627776 Hz", "0 Hz", or taken as positive)."""
+    refused = {
+        wav_header(tmp_path / "align0.wav", align=0): "its block size is damaged (0-byte frames cannot hold "
+                                                      "1 channel of 16-bit samples)",
+        wav_header(tmp_path / "align7.wav", align=7): "its block size is damaged (7-byte frames cannot hold "
+                                                      "1 channel of 16-bit samples)",
+        wav_header(tmp_path / "stereo_align2.wav", channels=2, align=2): "its block size is damaged (2-byte "
+                                                                         "frames cannot hold 2 channels of "
+                                                                         "16-bit samples)",
+        wav_header(tmp_path / "one_bit.wav", align=1, bits=1): "its samples are 1-bit; WAV samples of 8 to 32 "
+                                                               "bits are heard",
+        aiff(tmp_path / "four_bit.aiff", 4): "its samples are 4-bit; AIFF samples of 8 to 32 bits are heard",
+        aiff(tmp_path / "one_bit.aiff", 1): "its samples are 1-bit; AIFF samples of 8 to 32 bits are heard",
+        aiff_rate(tmp_path / "nan.aiff", 0x7FFF, 0xC000000000000000): "its sample rate is not a number (NaN): "
+                                                                      "its header is damaged",
+        aiff_rate(tmp_path / "inf.aiff", 0x7FFF, 1 << 63): "its sample rate is infinite: its header is damaged",
+        aiff_rate(tmp_path / "minus_inf.aiff", 0xFFFF, 1 << 63): "its sample rate is infinite: its header is "
+                                                                 "damaged",
+        aiff_rate(tmp_path / "negative.aiff", 0x8000 | (16383 + 13), 0xFA00000000000000):
+            "its sample rate is negative (-16000 Hz): its header is damaged",
+        aiff(tmp_path / "zero_rate.aiff", 16, rate=0.0): "its sample rate is 0 Hz: its header is damaged",
+    }
+    for path, why in refused.items():
+        with pytest.raises(AudioRefused) as err:
+            open_recording(path)
+        assert str(err.value) == why, path.name
+    heard = [wav_header(tmp_path / "eight.wav", align=1, bits=8), aiff(tmp_path / "twelve.aiff", 12),
+             aiff_rate(tmp_path / "positive.aiff", 16383 + 13, 0xFA00000000000000)]
+    for path in heard:
+        assert open_recording(path).format.rate == 16000, path.name
+
+
 def test_malformed_headers_are_each_a_clause_in_every_reader(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     """A chunk said to be 4 GB (``wave`` raised RuntimeError), 40-bit AIFF samples (``audioop``
     raised), a data chunk said to be 4 GB (the file's size bounds it: heard), an AIFF's rate of
@@ -328,8 +382,8 @@ def test_malformed_headers_are_each_a_clause_in_every_reader(tmp_path: Path, iso
         wav_with_chunk_before_data(tmp_path / "list4g.wav", 0xFFFFFFF0): "it holds no samples (no data chunk)",
         aiff(tmp_path / "forty.aiff", 40): "its samples are 40-bit; AIFF samples of 8 to 32 bits are heard",
         aiff(tmp_path / "zero.aiff", 0): "its samples are 0-bit; AIFF samples of 8 to 32 bits are heard",
-        aiff(tmp_path / "huge_rate.aiff", 16, rate=1e300): "its sample rate, 1099511627776 Hz, is not "
-                                                           "between 4000 and 384000 Hz",
+        aiff(tmp_path / "huge_rate.aiff", 16, rate=1e300): "its sample rate is far over 384000 Hz: its "
+                                                           "header is damaged",
         aiff(tmp_path / "three.aiff", 16, channels=3): "it has 3 channels; a recording to hear is mono or stereo",
     }
     many = tmp_path / "many_chunks.wav"
@@ -421,3 +475,48 @@ def test_a_file_replaced_after_its_header_was_read_is_a_clause(tmp_path: Path) -
     os.mkfifo(path)
     with pytest.raises(AudioRefused, match=r"^it changed while it was read: The audio file .* is a pipe"):
         next(recording.blocks())
+
+
+def _model_with(tmp_path: Path, name: str, text: str) -> Path:
+    """The packaged model's folder (its files linked, not copied) with ``name`` written as ``text``."""
+    source = packaged_model_dir()
+    assert source is not None
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for each in source.iterdir():
+        (folder / each.name).symlink_to(each)
+    (folder / name).unlink()
+    (folder / name).write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize(("name", "text", "said"), [
+    ("config.json", "[" * 200_000 + "]" * 200_000, "nested too deeply"),
+    ("config.json", '{"lang_ids": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ("tokenizer.json", '{"model": 5}', "tokenizer.json in"),
+    ("tokenizer.json", "[" * 200_000 + "]" * 200_000, "tokenizer.json in"),
+    ("tokenizer.json", '{"model": ' + "{" * 1000 + '"a": 1' + "}" * 1000 + "}", "tokenizer.json in"),
+    ("vocabulary.txt", "[" * 1000, ""),
+])
+def test_a_model_folder_with_a_malformed_file_falls_back_in_a_sentence(tmp_path: Path, name: str, text: str,
+                                                                       said: str) -> None:
+    """Each file of a custom ``[voice] whisper_model`` folder made malformed (nested beyond any
+    parser's depth, or of the wrong shape for its library): PocketSphinx listens and the note says
+    why in one line; whatever json, tokenizers or CTranslate2 raise never escapes."""
+    folder = _model_with(tmp_path, name, text)
+    recognizer, note = make_recognizer("whisper", ("alice", "bob", "carol"), model=str(folder))
+    if isinstance(recognizer, CommandRecognizer):
+        assert note is not None and note.startswith("Whisper unavailable (") and "PocketSphinx" in note
+        assert said in note and "\n" not in note and len(note) < 600, note
+    else:  # a file Whisper does not need (the vocabulary: the tokenizer has its own)
+        assert not said and note is None
+
+
+def test_hear_with_a_malformed_tokenizer_says_so_and_hears_with_pocketsphinx(tmp_path: Path, isolated_env) -> None:
+    folder = _model_with(tmp_path, "tokenizer.json", '{"model": 5}')
+    config = tmp_path / "lifeguard.toml"
+    config.write_text(f'[voice]\nengine = "whisper"\nwhisper_model = "{folder}"\n')
+    wav = write_wav(tmp_path / "quiet.wav", 16000, tone(0.5))
+    done = lifeguard("hear", *PLAYERS, str(wav), env={**isolated_env, "LIFEGUARD_CONFIG": str(config)})
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "tokenizer.json in" in done.stderr and "listening with PocketSphinx" in done.stderr, done.stderr
