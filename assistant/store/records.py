@@ -128,11 +128,12 @@ def _when(stamp: str) -> datetime:
 
 def _local(stamp: str, form: str) -> str:
     """A stored time in this machine's time zone, as ``form``; as stored when it has none (a
-    valid ISO date at the edge of the calendar, '0001-01-01T00:00:00+14:00', overflowed)."""
+    valid ISO date at the edge of the calendar, '0001-01-01T00:00:00+14:00', overflowed),
+    escaped as typed input is (``printable``): it is read from the store."""
     try:
         return _when(stamp).astimezone().strftime(form)
-    except (OverflowError, ValueError, OSError):
-        return str(stamp)
+    except (OverflowError, ValueError, OSError, TypeError):
+        return printable(str(stamp), 40)
 
 
 def load(store: GameStore, row: GameRow) -> Record:
