@@ -45,9 +45,25 @@ def time_comment_kind(text: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def last_command_comment(stamp: str) -> str:
-    """The export's header line read back as the game's last command time."""
-    return f"# {LAST_COMMAND} {stamp}"
+def last_command_comment(value: object) -> str | None:
+    """The export's header line read back as the game's last command time; None (no line)
+    when the stored value is not a time: another tool may have written anything there (a line
+    break and commands after it, an escape sequence), and a line of the export must never be
+    more than its own line. A game without the line is dated by its start alone."""
+    when = stored_time(value)
+    return None if when is None else f"# {LAST_COMMAND} {when}"
+
+
+def stored_time(value: object) -> str | None:
+    """A time read from the store, written as the store writes times (``stamp``); None when
+    it is not a time (another tool may have written anything there), so that it is never
+    written out as it is."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return stamp(datetime.fromisoformat(value))
+    except (ValueError, OverflowError, OSError):  # not a date; a date at the calendar's edge
+        return None
 
 
 def stamp(when: datetime) -> str:

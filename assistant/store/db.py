@@ -29,6 +29,7 @@ from typing import Any
 
 from assistant.commands.text import printable
 from assistant.referee import Entry, JournalError
+from engine.log import MAX_ACTIONS
 from engine.rules import HouseRules
 
 #: The longest message a ``StoreError`` carries (the longest written here is under 600).
@@ -36,6 +37,14 @@ MAX_MESSAGE = 2000
 SCHEMA_VERSION = 1
 DB_NAME = "lifeguard.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: The most entries of one game's log that are ever read: a game holds ``MAX_ACTIONS``
+#: commands, and the undone ones kept after them are never more than that. A longer log (only
+#: another tool writes one) is a damaged game, found by counting before anything is loaded, so
+#: memory stays proportional to this bound (a million entries took 485 MB to be refused).
+MAX_STORED_ENTRIES = 2 * MAX_ACTIONS
+#: The most characters of one game's log (its commands, times and announcements) ever read:
+#: a whole game of ``MAX_STORED_ENTRIES`` entries is under 2 million.
+MAX_STORED_TEXT = 8_000_000
 
 
 class GameStatus(StrEnum):
@@ -157,13 +166,16 @@ class GameRow:
 class DamagedGame(StoreError):
     """One game's stored row or log cannot be used; the store and its other games can."""
 
-    def __init__(self, game_id: int, path: Path, what: str) -> None:
+    def __init__(self, game_id: int, path: Path, what: str, readable: bool = True) -> None:
+        # A log too long to be read cannot be exported either: only setting it aside is offered.
+        rescue = (f"'lifeguard export {game_id} --format json' writes what is stored in it"
+                  if readable else "It is too long to be read or exported")
         super().__init__(
             f"Game {game_id} in {path} is damaged ({what}); the other games are not affected. "
-            f"'lifeguard export {game_id} --format json' writes what is stored in it, and "
-            "'lifeguard chat --set-aside-damaged-game' marks it abandoned so that play can go on.",
-            StoreErrorKind.DAMAGED, path)
+            f"{rescue}, and 'lifeguard chat --set-aside-damaged-game' marks it abandoned so that "
+            "play can go on.", StoreErrorKind.DAMAGED, path)
         self.game_id = game_id
+        self.readable = readable
 
 
 @dataclass(frozen=True)
@@ -519,13 +531,29 @@ class GameStore:
         return _row_to_game(rows[0]) if rows else None
 
     def entries(self, game_id: int) -> list[StoredEntry]:
-        return [
-            StoredEntry(r["seq"], r["command"], bool(r["joined"]), _text(r["at"]), _text(r["said"]))
-            for r in self._read(
-                "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
-        ]
+        """A game's log; ``DamagedGame`` (nothing loaded) when it is longer than a game can be
+        (``MAX_STORED_ENTRIES`` entries, ``MAX_STORED_TEXT`` characters): counted first, and
+        read no further than the bound even if a writer adds to it meanwhile."""
+        count, size = self._read(
+            "SELECT count(*), coalesce(sum(coalesce(length(command), 0) + coalesce(length(at), 0) "
+            "+ coalesce(length(said), 0)), 0) FROM entries WHERE game_id = ?", (game_id,))[0]
+        if count > MAX_STORED_ENTRIES:
+            raise DamagedGame(game_id, self.path,
+                              f"its log holds {count:,} entries; a game's log holds at most "
+                              f"{MAX_STORED_ENTRIES:,}, its {MAX_ACTIONS:,} commands and as many "
+                              "undone", readable=False)
+        if size > MAX_STORED_TEXT:
+            raise DamagedGame(game_id, self.path,
+                              f"its log holds {size:,} characters; a whole game holds under "
+                              f"{MAX_STORED_TEXT:,}", readable=False)
+        rows = self._read(
+            "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq "
+            "LIMIT ?", (game_id, MAX_STORED_ENTRIES + 1))
+        if len(rows) > MAX_STORED_ENTRIES:  # written meanwhile
+            raise DamagedGame(game_id, self.path, f"its log holds more than "
+                              f"{MAX_STORED_ENTRIES:,} entries", readable=False)
+        return [StoredEntry(r["seq"], r["command"], bool(r["joined"]), _text(r["at"]),
+                            _text(r["said"])) for r in rows]
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         try:
@@ -728,6 +756,14 @@ def check_file(path: Path) -> None:
         raise StoreError(
             f"The game store {path} is {kind}, not a file; nothing was read or changed.{follow} "
             "Move it away, or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.FOREIGN, path)
+    if info is not None and info.st_nlink > 1:
+        # SQLite would write the other file through this name (and keep its -wal and -shm
+        # beside this one, where another program using that file does not look for them).
+        raise StoreError(
+            f"The game store {path} is a second name of another file (a hard link): SQLite "
+            "would write through it, so nothing was read or changed. Put a copy of its own "
+            "there (cp), or run 'lifeguard chat --move-aside-bad-store' to rename it and start "
+            "a new store.", StoreErrorKind.FOREIGN, path)
     for suffix in SIDE_FILES:
         side = path.with_name(path.name + suffix)
         info = _look_at(side, path)

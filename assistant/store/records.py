@@ -27,6 +27,7 @@ from assistant.store.db import (
     StoredEntry,
     StoreError,
     StoreErrorKind,
+    rules_json,
 )
 from assistant.store.decode import stored_command
 from assistant.store.session import rebuild
@@ -63,7 +64,12 @@ class Record:
 
     @property
     def last_time(self) -> str:
-        return self.row.ended or (self.entries[self.row.cursor - 1].at if self.row.cursor else self.row.started)
+        """When the game's last command was given (its end, for a game that ended), as the
+        store writes times; the start when the stored value is not a time (another tool wrote
+        it), which is never shown as it is."""
+        row = self.row
+        stored = row.ended or (self.entries[row.cursor - 1].at if row.cursor else row.started)
+        return dates.stored_time(stored) or dates.stored_time(row.started) or row.started
 
     @property
     def duration_min(self) -> int:
@@ -122,11 +128,12 @@ def _when(stamp: str) -> datetime:
 
 def _local(stamp: str, form: str) -> str:
     """A stored time in this machine's time zone, as ``form``; as stored when it has none (a
-    valid ISO date at the edge of the calendar, '0001-01-01T00:00:00+14:00', overflowed)."""
+    valid ISO date at the edge of the calendar, '0001-01-01T00:00:00+14:00', overflowed),
+    escaped as typed input is (``printable``): it is read from the store."""
     try:
         return _when(stamp).astimezone().strftime(form)
-    except (OverflowError, ValueError, OSError):
-        return str(stamp)
+    except (OverflowError, ValueError, OSError, TypeError):
+        return printable(str(stamp), 40)
 
 
 def load(store: GameStore, row: GameRow) -> Record:
@@ -260,17 +267,32 @@ def stats_text(rows: list[dict]) -> list[str]:
 # ---------------------------------------------------------------------------- export
 def export_text(record: Record) -> str:
     """The command file ``lifeguard replay`` reads: the game's current commands, with a header
-    of comments (the house rules line is read back by ``lifeguard import``)."""
+    of comments (the house rules line is read back by ``lifeguard import``).
+
+    Every value read from the store is checked as what it must be or escaped, so that no line
+    of the header becomes two and nothing in it reaches a terminal raw: the names escaped
+    (``shown_names``), the times as times (a line left out when the stored value is not one),
+    the status one of ``GameStatus``, the rules as the game's house rules in JSON (which
+    escapes every control character), and the commands as the replayed game writes them."""
     row = record.row
+    started = dates.stored_time(row.started)
+    last = _stored_last_time(record)
     lines = [
         f"# Lifeguard game {row.id}: {shown_names(row.players)}",
-        f"# started {printable(row.started)}; {row.status}"
+        f"# {f'{dates.STARTED} {started}; ' if started else ''}{GameStatus(row.status).value}"
         + (f"; won by {shown_names(row.winners)}" if row.winners else ""),
-        f"# house rules: {json.dumps(row.rules)}",
-        dates.last_command_comment(record.last_time),
+        f"# house rules: {rules_json(row.house_rules())}",
+        *([last] if last else []),
         *record.current_commands(),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _stored_last_time(record: Record) -> str | None:
+    """The ``# last command`` line of the export: none when the stored time is not a time."""
+    row = record.row
+    stored = row.ended or (record.entries[row.cursor - 1].at if row.cursor else row.started)
+    return dates.last_command_comment(stored)
 
 
 def export_json(record: Record) -> dict:
@@ -333,11 +355,13 @@ BGSTATS_TIME = "%Y-%m-%d %H:%M:%S"
 
 
 def _finished(record: Record) -> Game:
-    """The replayed game of a finished record; refuses (a sentence) any other."""
+    """The replayed game of a finished record; refuses (a sentence) any other. Judged by the
+    replayed game, never by the stored status alone: another tool may have written 'finished'
+    beside a log that is not (and a game killed before its status was written is finished)."""
     row, game = record.row, record.game
-    if row.status != GameStatus.FINISHED or game is None or not game.is_over:
+    if game is None or not game.is_over:
         raise StoreError(
-            f"Game {row.id} is {row.status}: BG Stats takes finished plays only. Export it as "
+            f"Game {row.id} is not finished: BG Stats takes finished plays only. Export it as "
             "text or json instead.", StoreErrorKind.MISSING)
     return game
 
@@ -724,7 +748,10 @@ def _same_game(store: GameStore, imported: Imported) -> GameRow | None:
             continue
         if imported.times is not None and not dates.same_instant(row.started, imported.times.started):
             continue
-        stored = store.entries(row.id)[: row.cursor]
+        try:
+            stored = store.entries(row.id)[: row.cursor]
+        except DamagedGame:  # a log too long to be read is no copy of a game that can be
+            continue
         if _compared_commands([e.command for e in stored]) == commands:
             return row
     return None
