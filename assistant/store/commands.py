@@ -63,10 +63,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(referee.state()))
         return 0
     if row is None:
-        print(f"No games yet (game store: {path}).")
+        print(f"No games yet (game store: {printable(str(path), 5000)}).")
         return 0
     players = [printable(name, records.SHOWN_NAME) for name in row.players]
-    print(f"Game {row.id} ({row.status}) of {announce.names(players)}; game store: {path}")
+    print(f"Game {row.id} ({row.status}) of {announce.names(players)}; game store: {printable(str(path), 5000)}")
     for line in announce.status(referee.game):
         print(line)
     return 0

@@ -80,3 +80,16 @@ def test_what_a_foreign_database_holds_is_named_escaped(env, data: Path) -> None
         assert not any(ch in str(err) for ch in RAW)
     else:
         raise AssertionError("a foreign database was opened")
+
+
+def test_the_store_path_is_shown_escaped_by_status(tmp_path: Path, env: dict[str, str]) -> None:
+    """A data folder whose name holds terminal escapes (it comes from the environment): status
+    shows it escaped, with and without a game, as chat and export do."""
+    folder = tmp_path / "x\x01\x1b[31mred"
+    shown = dict(env, LIFEGUARD_DATA_DIR=str(folder))
+    empty = lifeguard(shown, "status")
+    assert empty.returncode == 0 and "\x1b" not in empty.stdout and "\\x1b[31mred" in empty.stdout
+    chat_jsonl(shown, ["new game ann ben cid"])
+    under_way = lifeguard(shown, "status")
+    assert under_way.returncode == 0 and "\x1b" not in under_way.stdout
+    assert "\\x1b[31mred" in under_way.stdout
