@@ -252,9 +252,11 @@ class Referee:
         return self.execute(cmd)
 
     def refusal(self, cmd: Command) -> str | None:
-        """Why a game command would be refused now, or None: how a correction ("Did you
-        mean ...?") is tested before it is offered. Changes nothing."""
-        if not cmd.is_game_action or cmd.intent == "new_game":
+        """Why a command would be refused now, or None: how a correction ("Did you mean ...?")
+        is tested before it is offered. Changes nothing."""
+        if not cmd.is_game_action:
+            return self._meta_refusal(cmd.intent)
+        if cmd.intent == "new_game":
             return None
         if self.game is None:
             return "No game yet: start one with 'new game' and 3 to 5 names."
@@ -262,6 +264,18 @@ class Referee:
             self.game.check(cmd.to_action())
         except RuleError as err:
             return err.message
+        return None
+
+    def _meta_refusal(self, intent: str) -> str | None:
+        """Why undo, redo, yes or no would be refused now (the others are always answered)."""
+        if intent == "undo" and self.log.cursor <= self._floor():
+            return "Nothing to undo."
+        if intent == "redo" and not self.log.can_redo:
+            return "Nothing to redo."
+        if intent == "yes" and self._pending is None:
+            return "Nothing to confirm."
+        if intent == "no" and self._pending is None and self._last_heard is None:
+            return "There is no question to say no to."
         return None
 
     def execute(self, cmd: Command, heard: bool = False) -> Reply:

@@ -85,11 +85,13 @@ def test_chat_edits_lines_takes_yes_to_a_suggestion_and_says_the_game_is_saved(t
         os.write(master, b"new game ann ben cid\n")
         read_until(master, "enter row 1, 2, 3, 4.\r\n> ", seen)
         os.write(master, b"row 1 girafe\n")
-        read_until(master, "Did you mean 'row 1 giraffe'?", seen)
+        # each key is sent once the prompt is back (readline reads it then; typed before, the
+        # terminal's own line discipline has it, as at any prompt)
+        read_until(master, "Did you mean 'row 1 giraffe'?\r\n> ", seen)
         os.write(master, b"yes\n")
         read_until(master, "Row 1: giraffe.", seen)
         os.write(master, b"row 2 bear dgo\n")
-        read_until(master, "Did you mean 'row 2 bear dog'?", seen)
+        read_until(master, "Did you mean 'row 2 bear dog'?\r\n> ", seen)
         # Up recalls the refused line, Backspace twice and "og" mend it: edited in place
         os.write(master, b"\x1b[A")
         deadline = time.monotonic() + 30  # shown again, to be edited (typed once, recalled once)
@@ -98,7 +100,7 @@ def test_chat_edits_lines_takes_yes_to_a_suggestion_and_says_the_game_is_saved(t
             if select.select([master], [], [], 0.1)[0]:
                 seen.extend(os.read(master, 4096))
         os.write(master, b"\x7f\x7fog\n")
-        screen = read_until(master, "Row 2: bear and dog.", seen)
+        screen = read_until(master, "Row 2: bear and dog. Still missing: row 3, 4.\r\n> ", seen)
         assert "^[[A" not in screen
         os.write(master, b"\x04")  # Ctrl+D
         screen = read_until(master, "The game is saved.", seen)
