@@ -24,6 +24,7 @@ import pytest
 from assistant.config import Settings
 from assistant.store import open_session
 from tests.store import conftest as store_conftest
+from tests.web.browser import DevTools
 
 #: The store tests' fixtures and seeded games, shared: an empty data folder, an environment for
 #: ``lifeguard`` processes on it, and a whole seeded game as command lines.
@@ -191,3 +192,14 @@ class EventReader:
                 self.conn.sock.shutdown(socket.SHUT_RDWR)
         self.thread.join(5)
         self.conn.close()
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[DevTools]:
+    """Headless chromium driven over DevTools, with a profile of its own (the phone page's
+    accessibility and view tests)."""
+    tools = DevTools(tmp_path / "profile")
+    try:
+        yield tools
+    finally:
+        tools.close()

@@ -17,7 +17,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,15 +40,6 @@ if (chromium() is None or not AXE.exists()) and not os.environ.get("CI"):
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 #: Every WCAG 2.0-2.2 A and AA rule axe has, and its best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[DevTools]:
-    tools = DevTools(tmp_path / "profile")
-    try:
-        yield tools
-    finally:
-        tools.close()
 
 
 def drawn(browser: DevTools, served: Served) -> None:

@@ -12,7 +12,6 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +26,6 @@ if chromium() is None and not os.environ.get("CI"):
     pytest.skip("chromium is not installed (make setup installs it)", allow_module_level=True)
 
 LIVE = "document.getElementById('link').dataset.state === 'live'"
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[DevTools]:
-    tools = DevTools(tmp_path / "profile")
-    try:
-        yield tools
-    finally:
-        tools.close()
 
 
 def wait_for(browser: DevTools, condition: str, timeout: float = 10.0) -> None:
