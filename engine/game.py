@@ -438,8 +438,8 @@ class Game:
             return self._pass(Pass(player))
         if not self._knock_earned(player):
             raise BadCards(
-                f"{title(player)} cannot knock yet: you may knock only after your first swap "
-                "this round. Swap a row instead."
+                f"{title(player)} cannot knock yet: a player may knock only after their first "
+                "swap this round. Swap a row instead."
             )
         self.knocker = player
         self.turns_played += 1

@@ -84,7 +84,7 @@ CASES: list[tuple[list[str], str, type[RuleError], str]] = [
     # -- turn order, knock, pass, the knocker
     (BASE, "bob swaps 1 pig", NotYourTurn, "It's Alice's turn, not Bob's: expected 'alice swaps'."),
     (TURN2, "alice swaps 2 pig pig", NotYourTurn, "It's Bob's turn, not Alice's: expected 'bob swaps'."),
-    (BASE, "alice knocks", BadCards, "Alice cannot knock yet: you may knock only after your first swap"),
+    (BASE, "alice knocks", BadCards, "Alice cannot knock yet: a player may knock only after their first swap"),
     (TURN2, "bob knocks", BadCards, "Bob cannot knock yet"),
     (BASE, "alice passes", WrongPhase, "Passing is allowed only after a knock: Alice, swap a row or knock."),
     (KNOCKED, "alice swaps 2 pig pig", NotYourTurn, "Alice knocked and does not play again this round; it's Bob's turn: expected 'bob swaps' or 'bob passes'."),
