@@ -47,7 +47,14 @@ from assistant.tui.screens import (
     TableScreen,
     is_question,
 )
-from assistant.tui.voice import HeardCommand, MicState, RejectedSpeech, SpeechState, VoiceBridge
+from assistant.tui.voice import (
+    HeardCommand,
+    MicState,
+    RejectedSpeech,
+    SpeechState,
+    VoiceBridge,
+    preload_gil_bound,
+)
 from assistant.tui.widgets import CommandInput, StatusLine, TableLog
 from engine.game import Game, Phase
 from engine.rules import HouseRules
@@ -228,6 +235,8 @@ class LifeguardApp(App):
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
         self.voice_enabled = voice
+        if voice:  # here, before the event loop runs: these imports stall every thread
+            preload_gil_bound(self.settings.voice, self.audio_input)
         #: The voice switch as last set on the setup screen (None: not yet).
         self.voice_chosen: bool | None = None
         self.clock = clock
