@@ -556,6 +556,9 @@ class LifeguardApp(App):
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:
+        if self.status_line.switched_off:  # the setup screen's choice, not the device's state
+            self.notify(VOICE_OFF_TALK, severity="warning")
+            return
         mic, reason = self.status_line.mic
         if mic in ("unavailable", "loading") or self.voice is None or not self.voice.push_to_talk():
             self.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
@@ -739,6 +742,11 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
         "redo": ("redo", "apply the undone command again"),
         "status": ("status", "where the game stands"),
     }
+
+
+#: Push to talk while voice is switched off for this game on the setup screen.
+VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To turn it on, start "
+                  "a new game (ctrl+p, New game) with Voice switched on.")
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:
