@@ -112,6 +112,9 @@ class HandGrid(KeysInOrder, DataTable):
         self.roomy = False
         #: Names in the headings cut to this many letters (None: whole), when space is short.
         self.name_limit: int | None = None
+        #: The cells the grid may take in large print (the screen sets it): the players'
+        #: columns widen evenly to fill them. None: each column as wide as its widest cell.
+        self.spread: int | None = None
 
     async def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
@@ -199,14 +202,18 @@ class HandGrid(KeysInOrder, DataTable):
                  *[self._count_cell(p, animal, animal in overflow) for p in self.players]]
                 for animal in ANIMALS]
         total = self._total_cells(game)
-        headings = [("ANIMAL" if self.large else "animal", "animal"),
-                    *[(self._label(p), p) for p in self.players]]
+        headings = [(Text("ANIMAL" if self.large else "animal"), "animal"),
+                    *[(Text(self._label(p), justify="center" if self.large else "left"), p)
+                      for p in self.players]]
         self.clear(columns=True)
         # Each column as wide as its widest cell, measured here: left to the table's own
         # measuring (when idle), every rebuild (each digit typed) showed the columns as narrow
         # as their headings for a moment ("GIRAF/FE" in large print).
-        for i, (heading, key) in enumerate(headings):
-            width = max(Text(heading).cell_len, total[i].cell_len, *(row[i].cell_len for row in rows))
+        widths = [max(heading.cell_len, total[i].cell_len, *(row[i].cell_len for row in rows))
+                  for i, (heading, _) in enumerate(headings)]
+        for i, extra in enumerate(self._spread_extra(widths), start=1):
+            widths[i] += extra
+        for (heading, key), width in zip(headings, widths, strict=True):
             self.add_column(heading, key=key, width=width)
         height = 2 if self.roomy else 1
         for animal, cells in zip(ANIMALS, rows, strict=True):
@@ -235,6 +242,22 @@ class HandGrid(KeysInOrder, DataTable):
         animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
         total = len("10/10 ok")
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
+
+    def _spread_extra(self, widths: list[int]) -> list[int]:
+        """The cells each player's column gains to fill ``spread`` in large print (the same
+        for each, the remainder to the first ones): at 200 columns the grid took a quarter of
+        the screen, its columns as narrow as at 100."""
+        players = len(widths) - 1
+        if not (self.large and self.spread and players):
+            return [0] * players
+        used = sum(widths) + 2 * self.cell_padding * len(widths) + 2  # the scroll bar's 2
+        spare = max(0, self.spread - used)
+        return [spare // players + (1 if i < spare % players else 0) for i in range(players)]
+
+    def set_spread(self, spread: int | None) -> None:
+        if spread != self.spread:
+            self.spread = spread
+            self._rebuild()
 
     def set_name_limit(self, limit: int | None) -> None:
         if limit != self.name_limit:

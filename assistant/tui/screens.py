@@ -597,6 +597,10 @@ class TableScreen(ViewWatcher, Screen):
         else:
             limit, stacked = (None if whole <= room else SHORT_NAME), True
         grid.set_name_limit(limit)
+        # Large print beside the checks: the grid takes three fifths of the width, as the rows
+        # do, and the checks (a line a player) the rest.
+        natural = short if limit == SHORT_NAME else whole
+        grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
         if stacked:
