@@ -423,14 +423,17 @@ class ResultsView(Static):
         #: capitals and, when ``roomy``, a blank line between rows.
         self.large = False
         self.roomy = False
+        #: The lines the view may take (the screen sets it): a blank line between the rows
+        #: only when they all still fit.
+        self.budget: int | None = None
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
-    def set_large(self, large: bool, roomy: bool = False) -> None:
-        if (large, large and roomy) != (self.large, self.roomy):
-            self.large, self.roomy = large, large and roomy
+    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None) -> None:
+        if (large, large and roomy, budget) != (self.large, self.roomy, self.budget):
+            self.large, self.roomy, self.budget = large, large and roomy, budget
             self.set_class(large, "large")
             self.update(self.build())
 
@@ -440,7 +443,8 @@ class ResultsView(Static):
             return Text("No round has ended yet.", style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if self.large:  # who lost lives, in big type above the details
-            return Group(*self._big_losses(ended, players), self._details(ended, players))
+            losses = self._big_losses(ended, players)
+            return Group(*losses, self._details(ended, players, len(losses)))
         return self._details(ended, players)
 
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
@@ -465,22 +469,30 @@ class ResultsView(Static):
             out.append(Text())
         return out
 
-    def _details(self, ended: RoundEnded, players: tuple[str, ...]) -> Table | Text:
+    def _details(self, ended: RoundEnded, players: tuple[str, ...], above: int = 0) -> Table | Text:
+        """The results' table; ``above``: the lines already taken above it (the big losses)."""
         if ended.sudden_death:
             return self._sudden_death(ended, players)
         shown = self._names(players, ended)
         table = self._table(ended.round, players, shown)
         # The two rows that matter first: below the animals they ran off a small screen.
-        table.add_row(Text("points", style="bold"),
-                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "",
-                      end_section=True)
+        rows: list[list[Text | str]] = [
+            [Text("points", style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
+            [Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], ""],
+        ]
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
             if m is not None:
-                table.add_row(animal_chip(animal, large=self.large),
-                              *[self._count(m, p) for p in players], _majority_cell(m, shown))
+                rows.append([animal_chip(animal, large=self.large),
+                             *[self._count(m, p) for p in players], _majority_cell(m, shown)])
+        # Large print with lines to spare: a blank line between rows (the table's own
+        # ``leading`` draws nothing without a box). Its title and headings take 2 lines.
+        spaced = self.roomy and above + 2 + 2 * len(rows) - 1 <= (self.budget or 0)
+        for i, row in enumerate(rows):
+            if spaced and i:
+                table.add_row()
+            table.add_row(*row)
         return table
 
     def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
@@ -501,7 +513,7 @@ class ResultsView(Static):
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=f"Round {round_number} results", box=None, expand=self.large,
-            padding=(0, 2 if self.large else 1), leading=1 if self.roomy else 0,
+            padding=(0, 2 if self.large else 1),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None

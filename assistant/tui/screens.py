@@ -498,7 +498,7 @@ class TableScreen(ViewWatcher, Screen):
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy)
+        self.query_one(ResultsView).set_large(large, roomy, main_height)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.update_from(self.view.game, large=large)

@@ -225,3 +225,29 @@ async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app
             for animal in game.known[p].counts():
                 assert animal.value[:3] in text
         assert panel.region.bottom <= app.table.query_one("#log").region.y
+
+
+@pytest.mark.parametrize(("size", "spaced"), [((200, 50), True), ((120, 40), False)],
+                         ids=["200x50", "120x40"])
+async def test_the_round_results_rows_are_spaced_when_there_are_lines_for_it(make_app, size,
+                                                                            spaced) -> None:
+    """Issue 36: at 200x50 in large print the results' rows were packed, half the lines unused
+    (the table's ``leading`` draws nothing without a box). At 120x40 the spaced table would not
+    fit above the log: packed, every row on screen."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        hands = [i for i, line in enumerate(lines) if " has " in line]
+        await submit_all(pilot, lines[: hands[2] + 1])  # the first round scored
+        await pilot.pause()
+        results = app.table.query_one(ResultsView)
+        shown = text_of(results).splitlines()
+        start = next(i for i, line in enumerate(shown) if line.strip().startswith("points"))
+        mouse = next(i for i, line in enumerate(shown) if line.strip().startswith("MOUSE"))
+        table = shown[start:mouse + 1]
+        blanks = [line for line in table if not line.strip()]
+        rows = len(table) - len(blanks)
+        assert rows == 12  # points, lives and ten animals
+        assert len(blanks) == (rows - 1 if spaced else 0)
+        assert results.region.bottom <= app.table.query_one("#main").region.bottom
