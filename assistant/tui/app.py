@@ -47,7 +47,14 @@ from assistant.tui.screens import (
     TableScreen,
     is_question,
 )
-from assistant.tui.voice import HeardCommand, MicState, RejectedSpeech, SpeechState, VoiceBridge
+from assistant.tui.voice import (
+    HeardCommand,
+    MicState,
+    RejectedSpeech,
+    SpeechState,
+    VoiceBridge,
+    preload_gil_bound,
+)
 from assistant.tui.widgets import CommandInput, StatusLine, TableLog
 from engine.game import Game, Phase
 from engine.rules import HouseRules
@@ -228,6 +235,8 @@ class LifeguardApp(App):
         self.data_label = data_label or self.session.data_label
         self.audio_input = list(audio_input or ())
         self.voice_enabled = voice
+        if voice:  # here, before the event loop runs: these imports stall every thread
+            preload_gil_bound(self.settings.voice, self.audio_input)
         #: The voice switch as last set on the setup screen (None: not yet).
         self.voice_chosen: bool | None = None
         self.clock = clock
@@ -547,6 +556,9 @@ class LifeguardApp(App):
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:
+        if self.status_line.switched_off:  # the setup screen's choice, not the device's state
+            self.notify(VOICE_OFF_TALK, severity="warning")
+            return
         mic, reason = self.status_line.mic
         if mic in ("unavailable", "loading") or self.voice is None or not self.voice.push_to_talk():
             self.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
@@ -730,6 +742,11 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
         "redo": ("redo", "apply the undone command again"),
         "status": ("status", "where the game stands"),
     }
+
+
+#: Push to talk while voice is switched off for this game on the setup screen.
+VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To turn it on, start "
+                  "a new game (ctrl+p, New game) with Voice switched on.")
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:

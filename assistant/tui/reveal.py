@@ -112,6 +112,9 @@ class HandGrid(KeysInOrder, DataTable):
         self.roomy = False
         #: Names in the headings cut to this many letters (None: whole), when space is short.
         self.name_limit: int | None = None
+        #: The cells the grid may take in large print (the screen sets it): the players'
+        #: columns widen evenly to fill them. None: each column as wide as its widest cell.
+        self.spread: int | None = None
 
     async def on_key(self, event: Key) -> None:
         """A letter goes to the command line, which takes what follows it: the hint offers
@@ -199,14 +202,18 @@ class HandGrid(KeysInOrder, DataTable):
                  *[self._count_cell(p, animal, animal in overflow) for p in self.players]]
                 for animal in ANIMALS]
         total = self._total_cells(game)
-        headings = [("ANIMAL" if self.large else "animal", "animal"),
-                    *[(self._label(p), p) for p in self.players]]
+        headings = [(Text("ANIMAL" if self.large else "animal"), "animal"),
+                    *[(Text(self._label(p), justify="center" if self.large else "left"), p)
+                      for p in self.players]]
         self.clear(columns=True)
         # Each column as wide as its widest cell, measured here: left to the table's own
         # measuring (when idle), every rebuild (each digit typed) showed the columns as narrow
         # as their headings for a moment ("GIRAF/FE" in large print).
-        for i, (heading, key) in enumerate(headings):
-            width = max(Text(heading).cell_len, total[i].cell_len, *(row[i].cell_len for row in rows))
+        widths = [max(heading.cell_len, total[i].cell_len, *(row[i].cell_len for row in rows))
+                  for i, (heading, _) in enumerate(headings)]
+        for i, extra in enumerate(self._spread_extra(widths), start=1):
+            widths[i] += extra
+        for (heading, key), width in zip(headings, widths, strict=True):
             self.add_column(heading, key=key, width=width)
         height = 2 if self.roomy else 1
         for animal, cells in zip(ANIMALS, rows, strict=True):
@@ -235,6 +242,22 @@ class HandGrid(KeysInOrder, DataTable):
         animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
         total = len("10/10 ok")
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
+
+    def _spread_extra(self, widths: list[int]) -> list[int]:
+        """The cells each player's column gains to fill ``spread`` in large print (the same
+        for each, the remainder to the first ones): at 200 columns the grid took a quarter of
+        the screen, its columns as narrow as at 100."""
+        players = len(widths) - 1
+        if not (self.large and self.spread and players):
+            return [0] * players
+        used = sum(widths) + 2 * self.cell_padding * len(widths) + 2  # the scroll bar's 2
+        spare = max(0, self.spread - used)
+        return [spare // players + (1 if i < spare % players else 0) for i in range(players)]
+
+    def set_spread(self, spread: int | None) -> None:
+        if spread != self.spread:
+            self.spread = spread
+            self._rebuild()
 
     def set_name_limit(self, limit: int | None) -> None:
         if limit != self.name_limit:
@@ -400,14 +423,17 @@ class ResultsView(Static):
         #: capitals and, when ``roomy``, a blank line between rows.
         self.large = False
         self.roomy = False
+        #: The lines the view may take (the screen sets it): a blank line between the rows
+        #: only when they all still fit.
+        self.budget: int | None = None
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
-    def set_large(self, large: bool, roomy: bool = False) -> None:
-        if (large, large and roomy) != (self.large, self.roomy):
-            self.large, self.roomy = large, large and roomy
+    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None) -> None:
+        if (large, large and roomy, budget) != (self.large, self.roomy, self.budget):
+            self.large, self.roomy, self.budget = large, large and roomy, budget
             self.set_class(large, "large")
             self.update(self.build())
 
@@ -417,7 +443,8 @@ class ResultsView(Static):
             return Text("No round has ended yet.", style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if self.large:  # who lost lives, in big type above the details
-            return Group(*self._big_losses(ended, players), self._details(ended, players))
+            losses = self._big_losses(ended, players)
+            return Group(*losses, self._details(ended, players, len(losses)))
         return self._details(ended, players)
 
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
@@ -442,22 +469,30 @@ class ResultsView(Static):
             out.append(Text())
         return out
 
-    def _details(self, ended: RoundEnded, players: tuple[str, ...]) -> Table | Text:
+    def _details(self, ended: RoundEnded, players: tuple[str, ...], above: int = 0) -> Table | Text:
+        """The results' table; ``above``: the lines already taken above it (the big losses)."""
         if ended.sudden_death:
             return self._sudden_death(ended, players)
         shown = self._names(players, ended)
         table = self._table(ended.round, players, shown)
         # The two rows that matter first: below the animals they ran off a small screen.
-        table.add_row(Text("points", style="bold"),
-                      *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], "")
-        table.add_row(Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], "",
-                      end_section=True)
+        rows: list[list[Text | str]] = [
+            [Text("points", style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
+            [Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], ""],
+        ]
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
             m = majorities.get(animal)
             if m is not None:
-                table.add_row(animal_chip(animal, large=self.large),
-                              *[self._count(m, p) for p in players], _majority_cell(m, shown))
+                rows.append([animal_chip(animal, large=self.large),
+                             *[self._count(m, p) for p in players], _majority_cell(m, shown)])
+        # Large print with lines to spare: a blank line between rows (the table's own
+        # ``leading`` draws nothing without a box). Its title and headings take 2 lines.
+        spaced = self.roomy and above + 2 + 2 * len(rows) - 1 <= (self.budget or 0)
+        for i, row in enumerate(rows):
+            if spaced and i:
+                table.add_row()
+            table.add_row(*row)
         return table
 
     def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
@@ -478,7 +513,7 @@ class ResultsView(Static):
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=f"Round {round_number} results", box=None, expand=self.large,
-            padding=(0, 2 if self.large else 1), leading=1 if self.roomy else 0,
+            padding=(0, 2 if self.large else 1),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None

@@ -498,7 +498,7 @@ class TableScreen(ViewWatcher, Screen):
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy)
+        self.query_one(ResultsView).set_large(large, roomy, main_height)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.update_from(self.view.game, large=large)
@@ -597,6 +597,10 @@ class TableScreen(ViewWatcher, Screen):
         else:
             limit, stacked = (None if whole <= room else SHORT_NAME), True
         grid.set_name_limit(limit)
+        # Large print beside the checks: the grid takes three fifths of the width, as the rows
+        # do, and the checks (a line a player) the rest.
+        natural = short if limit == SHORT_NAME else whole
+        grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
         if stacked:

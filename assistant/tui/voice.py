@@ -5,14 +5,19 @@ The devices (``assistant.voice.speaker.Speaker``, ``assistant.voice.listener.Lis
 threads; their callbacks arrive on those threads and are forwarded with ``post_message``, which
 Textual makes thread-safe, so speaking or listening never blocks the screen. Loading them imports
 pyttsx3 and speech_recognition, which takes a while: ``VoiceBridge.load`` runs in a thread worker
-while the table is already interactive. Any failure is a state ("unavailable") with a reason, never
+while the table is already interactive. A thread does not help a library whose import holds the
+GIL for long (a C++ extension starting up: no other Python thread runs meanwhile, the event loop
+included): those are imported before the app's loop starts (``preload_gil_bound``). Any failure is a state ("unavailable") with a reason, never
 a crash: the table works without voice.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -28,6 +33,31 @@ if TYPE_CHECKING:  # the devices load in a worker (their imports are slow)
     from assistant.voice.speaker import Speaker
 
 log = logging.getLogger("lifeguard.voice")
+
+#: The listener's libraries whose import holds the GIL for long, in a worker thread too: onnx
+#: (its ml_dtypes extension: 0.6-0.9 s, measured with a 5 ms ticker on 2 busy cores; the table's
+#: event loop stood still 0.9 s while the voice loaded) and onnxruntime (0.2 s). Whisper's
+#: decoder builds its ONNX Runtime session with them (``assistant.voice.whisper_onnx``).
+GIL_BOUND_IMPORTS = ("onnx", "onnxruntime")
+
+
+def preload_gil_bound(settings: VoiceSettings, audio_input: list[str] | None = None) -> float:
+    """Import ``GIL_BOUND_IMPORTS`` now, before the app's event loop runs, when the listener will
+    need them (it listens, with Whisper); the seconds it took. A missing library is the
+    listener's business (it falls back, and says so): nothing is raised here."""
+    if settings.engine != "whisper" or (settings.listen == "off" and not audio_input):
+        return 0.0
+    started = time.perf_counter()
+    # onnxruntime latches its telemetry switch at import: the opt-out the decoder sets first.
+    from assistant.voice.whisper_onnx import TELEMETRY_OPT_OUT
+
+    os.environ.setdefault(TELEMETRY_OPT_OUT, "1")
+    for name in GIL_BOUND_IMPORTS:
+        try:
+            importlib.import_module(name)
+        except Exception as err:  # noqa: BLE001 - broken or missing: the listener says it later
+            log.info("%s not preloaded: %s", name, _short(err))
+    return time.perf_counter() - started
 
 
 @dataclass

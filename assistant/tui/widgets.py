@@ -207,19 +207,22 @@ class PlayersPanel(Static):
 
     def lines(self) -> list[Text]:
         """Each player's lines. Large print closes up when they would not fit in ``budget``:
-        first no blank line between players and no empty detail line, then name and hearts on
-        one line (at 80x24 the fourth player, whose turn it was, was below the screen's edge)."""
+        first no blank line between players (the lives still in big type: five players at
+        100x30), then no big lives and no empty detail line, then name and hearts on one line
+        (at 80x24 the fourth player, whose turn it was, was below the screen's edge)."""
         game = self.game
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        for tight in ((0, 1, 2, 3) if self.large else (0,)):
-            out = self._all_lines(game, tight)
+        for tight, gaps in (((0, True), (0, False), (1, False), (2, False), (3, False))
+                            if self.large else ((0, False),)):
+            out = self._all_lines(game, tight, gaps)
             if self.budget is None or len(out) <= self.budget:
                 break
         return out
 
-    def _all_lines(self, game: Game, tight: int) -> list[Text]:
+    def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
+        """``tight`` 0: large print's lives in big type; ``gaps``: a blank line between players."""
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
@@ -231,9 +234,9 @@ class PlayersPanel(Static):
             if big_lives:
                 block = self._with_big_lives(block, game.lives[p])
             out.extend(block)
-            if self.large and not tight:
+            if gaps:
                 out.append(Text())
-        return out[:-1] if self.large and not tight and out else out
+        return out[:-1] if gaps and out else out
 
     @staticmethod
     def _with_big_lives(block: list[Text], lives: int) -> list[Text]:

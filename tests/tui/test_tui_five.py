@@ -225,3 +225,52 @@ async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app
             for animal in game.known[p].counts():
                 assert animal.value[:3] in text
         assert panel.region.bottom <= app.table.query_one("#log").region.y
+
+
+@pytest.mark.parametrize(("size", "spaced"), [((200, 50), True), ((120, 40), False)],
+                         ids=["200x50", "120x40"])
+async def test_the_round_results_rows_are_spaced_when_there_are_lines_for_it(make_app, size,
+                                                                            spaced) -> None:
+    """Issue 36: at 200x50 in large print the results' rows were packed, half the lines unused
+    (the table's ``leading`` draws nothing without a box). At 120x40 the spaced table would not
+    fit above the log: packed, every row on screen."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        lines = game_lines()
+        hands = [i for i, line in enumerate(lines) if " has " in line]
+        await submit_all(pilot, lines[: hands[2] + 1])  # the first round scored
+        await pilot.pause()
+        results = app.table.query_one(ResultsView)
+        shown = text_of(results).splitlines()
+        start = next(i for i, line in enumerate(shown) if line.strip().startswith("points"))
+        mouse = next(i for i, line in enumerate(shown) if line.strip().startswith("MOUSE"))
+        table = shown[start:mouse + 1]
+        blanks = [line for line in table if not line.strip()]
+        rows = len(table) - len(blanks)
+        assert rows == 12  # points, lives and ten animals
+        assert len(blanks) == (rows - 1 if spaced else 0)
+        assert results.region.bottom <= app.table.query_one("#main").region.bottom
+
+
+async def test_five_players_keep_their_lives_in_big_type_at_100x30(make_app) -> None:
+    """Issue 36: at 100x30 five players' lives fell back to hearts only (the big digits and a
+    blank line between players took 19 lines of 17); without the blank lines they fit."""
+    from assistant.tui.bigtype import big
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL[:6])  # the rows: Anne-Marie's turn
+        await pilot.pause()
+        assert app.table.has_class("large")
+        panel = app.table.query_one(PlayersPanel)
+        lines = [line.plain for line in panel.lines()]
+        assert panel.budget is not None and len(lines) <= panel.budget
+        five = big("5")
+        assert sum(1 for line in lines if line.startswith(five[0].plain)) == 5  # a 5 each
+        shown = text_of(panel)
+        for p in FIVE:  # every name on screen, the panel inside the table's part
+            assert " ".join(p.upper()) in shown
+        assert panel.region.bottom <= app.table.query_one("#main").region.bottom

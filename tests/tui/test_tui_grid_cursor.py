@@ -120,3 +120,32 @@ async def test_the_checks_are_read_whole_beside_the_grid(make_app, size, players
             assert checks.region.y >= grid.region.bottom  # under the grid
         else:
             assert checks.region.width >= 24
+
+
+@pytest.mark.parametrize("players", [3, 5])
+async def test_large_print_spreads_the_grid_over_three_fifths_of_a_wide_screen(make_app, players) -> None:
+    """Issue 36: at 200x50 in large print the grid took a quarter of the width, its columns as
+    narrow as at 100 columns; the players' columns now widen evenly, the checks beside them."""
+    app = make_app(QUICK)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        group = PLAYERS[:players]
+        await submit_all(pilot, [f"new game {' '.join(group)}", "ann starts", *ROWS, "ann knocks",
+                                 *[f"{p} passes" for p in group[1:]]])
+        await pilot.pause()
+        grid = app.table.query_one(HandGrid)
+        assert grid.large
+        room = app.size.width - 2
+        assert grid.region.width >= room * 3 // 5 - 2
+        widths = [grid.columns[p].get_render_width(grid) for p in group]  # type: ignore[index]
+        assert max(widths) - min(widths) <= 1
+        assert min(widths) >= 16  # "10/10 ok" and its padding was the natural width: 12
+        checks = app.table.query_one("#checks")
+        assert checks.region.x >= grid.region.right and checks.region.width >= 24
+    narrow = make_app(QUICK)
+    async with narrow.run_test(size=(80, 24)) as pilot:  # small print: as wide as its cells
+        await pilot.press("escape")
+        await submit_all(pilot, ["new game ann ben cy", "ann starts", *ROWS, "ann knocks",
+                                 "ben passes", "cy passes"])
+        await pilot.pause()
+        assert narrow.table.query_one(HandGrid).spread is None

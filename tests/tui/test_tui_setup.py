@@ -59,3 +59,21 @@ async def test_voice_switched_off_says_off_not_unavailable(make_app) -> None:
         await pilot.pause()
         assert app.view.players == ("Ann", "Ben", "Cy")
         assert app.table.query_one(StatusLine).text(100).startswith("mic: off · speech: off · data:")
+
+
+async def test_push_to_talk_with_voice_switched_off_says_how_to_turn_it_on(make_app) -> None:
+    """Issue 36: F5 with voice switched off at setup said 'The microphone is unavailable: no
+    microphone.', the device's state, not that voice was off or how to turn it on."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.status_line.set_mic("unavailable", "no microphone")
+        app.screen.query_one("#voice", Switch).value = False
+        await pilot.press(*"Ann Ben Cy", "enter", "enter")
+        await pilot.pause()
+        await pilot.press("f5")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said[-1] == ("Voice is off for this game, so the table is not listening. To turn it "
+                            "on, start a new game (ctrl+p, New game) with Voice switched on.")
+        assert not any("microphone" in message for message in said)
