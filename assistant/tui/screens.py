@@ -201,6 +201,33 @@ def big_words(game: Game | None, width: int, question: bool = False) -> str:
 
 
 # ============================================================================ setup
+class NameInput(OrderedInput):
+    """A player's name on the setup form. Enter acts as it is taken (``KeysInOrder``) and says
+    which field the keys typed after it go to: while this field still holds keys typed before the
+    focus moved (typed faster than the table answers, as it opens), it hands them on to that
+    field in order, and gives up the focus once it holds no more."""
+
+    async def _on_key(self, event: Key) -> None:
+        screen: Any = self.screen
+        target = screen.redirect[1] if screen.redirect and screen.redirect[0] is self else self
+        if target is self and isinstance(screen.focused, NameInput):
+            target = screen.focused  # a key that reached this field as the focus left it
+        if target is self:
+            await super()._on_key(event)
+        elif not await target.run_own_binding(event):
+            await Input._on_key(target, event)
+        screen.hand_focus(self)
+
+    def keys_waiting(self) -> bool:
+        """Keys taken from the terminal that this field has not handled yet."""
+        waiting: list[Any] = list(self._message_queue.values)
+        return any(isinstance(message, Key) for message in waiting)
+
+    async def action_submit(self) -> None:
+        screen: Any = self.screen
+        screen.name_entered(self)
+
+
 class SetupScreen(Screen):
     """Players in seating order, the house rules with their defaults, voice on/off."""
 
@@ -231,6 +258,8 @@ class SetupScreen(Screen):
         self.voice_on = voice_on
         #: Names from recent games, offered as each name is typed.
         self.recent = recent or []
+        #: (the focused field, the field its waiting keys go to): see ``NameInput``.
+        self.redirect: tuple[NameInput, NameInput] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup-body"):
@@ -245,7 +274,7 @@ class SetupScreen(Screen):
                     # short enough for 80 columns, where each name gets 14 cells
                     placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
                     value = self.names[i] if self.filled and i < len(self.names) else ""
-                    yield OrderedInput(value=value, placeholder=placeholder, id=f"name-{i}",
+                    yield NameInput(value=value, placeholder=placeholder, id=f"name-{i}",
                                        suggester=suggester, classes="name", compact=True)
             # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
             yield Static("", id="setup-error")  # shown by ``_say``
@@ -298,23 +327,42 @@ class SetupScreen(Screen):
         """A switch's state in words beside it: colour never carries meaning alone."""
         self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
 
-    @on(Input.Submitted, ".name")
-    def _name_entered(self, event: Input.Submitted) -> None:
+    def name_entered(self, field: Input) -> None:
         """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts. A
         name that can't be a player's is said at once and keeps the focus, selected to be typed
-        over (told only at the start, it left people on the empty field after it)."""
-        index = int((event.input.id or "name-0").split("-")[1])
+        over (told only at the start, it left people on the empty field after it). Run as the
+        Enter is taken: the keys typed after it go to the field it names."""
+        index = int((field.id or "name-0").split("-")[1])
         if self._spread(index):
             return
         problem = self._field_problem(index)
         self._say(problem)
         if problem is not None:
-            event.input.select_all()  # typed over at once
+            self._type_into(field)
+            field.select_all()  # typed over at once
             return
-        if event.value.strip() and index + 1 < MAX_PLAYERS:
-            self.query_one(f"#name-{index + 1}", Input).focus()
+        if field.value.strip() and index + 1 < MAX_PLAYERS:
+            self._type_into(self.query_one(f"#name-{index + 1}", Input))
         else:
             self.action_start()
+
+    def _type_into(self, field: Input) -> None:
+        """The keys typed from now on go to ``field``: it takes the focus now, or, while the
+        focused field still holds keys typed before (``NameInput``), once it has handed them on."""
+        holder = self.focused
+        if isinstance(holder, NameInput) and holder is not field and holder.keys_waiting():
+            self.redirect = (holder, field)  # type: ignore[assignment]
+        else:
+            self.redirect = None
+            self.set_focus(field)
+
+    def hand_focus(self, holder: NameInput) -> None:
+        """``holder`` has handled a key: with none left waiting, the field they went to takes
+        the focus."""
+        if self.redirect and self.redirect[0] is holder and not holder.keys_waiting():
+            field = self.redirect[1]
+            self.redirect = None
+            self.set_focus(field)
 
     def _spread(self, index: int) -> bool:
         """Several names typed in one field ("Ann Ben Cy", "Ann, Ben and Cy"): one a field
@@ -336,10 +384,10 @@ class SetupScreen(Screen):
         at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
         if at_fault is not None:
             self._say(self._field_problem(at_fault))
-            fields[at_fault].focus()
+            self._type_into(fields[at_fault])
             fields[at_fault].select_all()
         else:
-            next((f for f in fields[index:] if not f.value), fields[-1]).focus()
+            self._type_into(next((f for f in fields[index:] if not f.value), fields[-1]))
         return True
 
     def _say(self, problem: str | None) -> None:
