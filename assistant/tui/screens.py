@@ -371,8 +371,11 @@ class SetupScreen(Screen):
         hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
         words = split_names(field.value)
+        command = [w.lower() for w in words[:2]] == ["new", "game"] and len(words) > 2
+        if command:  # the command as the README gives it: the names are the rest
+            words = words[2:]
         later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
-        if len(words) < 2 or any(later[:len(words) - 1]):
+        if len(words) < (1 if command else 2) or any(later[:len(words) - 1]):
             return False  # one name, or names after it that would be typed over
         room = MAX_PLAYERS - index
         for offset, word in enumerate(words[:room]):
