@@ -476,6 +476,8 @@ class TableScreen(ViewWatcher, Screen):
         self.heard_shown: str | None = None
         #: The reveal began while a line was typed: the grid takes the focus after its Enter.
         self._grid_after_line = False
+        #: Lines from the command line handled so far (matched with ``CommandInput.sent``).
+        self._lines_taken = 0
         #: The lines the table's part of the screen has (``apply_size``).
         self._main_height = 15
 
@@ -703,11 +705,13 @@ class TableScreen(ViewWatcher, Screen):
         if not text:
             self.action_dismiss_results()
             return
+        self._lines_taken += 1
         if text == self.heard_shown:  # the heard command on show: it is applied already
             return
         field.remember(text)
         reply = await ask(self, self.CommandEntered(text))
-        if reply is not None and not reply.ok and not is_question(reply) and not field.value:
+        last = field.sent == self._lines_taken  # no line was sent after this one meanwhile
+        if reply is not None and not reply.ok and not is_question(reply) and not field.value and last:
             field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
         if self._grid_after_line and not field.value:  # typed as the reveal began: its turn now
             self._focus_grid()
