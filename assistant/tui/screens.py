@@ -207,6 +207,9 @@ class NameInput(OrderedInput):
     focus moved (typed faster than the table answers, as it opens), it hands them on to that
     field in order, and gives up the focus once it holds no more."""
 
+    # An Enter typed before the table took the terminal arrives as a newline (``CommandInput``).
+    BINDINGS = [Binding("ctrl+j", "submit", "Next", show=False)]
+
     async def _on_key(self, event: Key) -> None:
         screen: Any = self.screen
         target = screen.redirect[1] if screen.redirect and screen.redirect[0] is self else self
@@ -302,9 +305,11 @@ class SetupScreen(Screen):
 
     def on_mount(self) -> None:
         """The first empty name takes the focus: with the last group filled in (after a game
-        over), typing at once adds a player rather than typing over the first one's name."""
+        over), typing at once adds a player rather than typing over the first one's name. Taken
+        now, not after the keys already waiting (``focus`` waits its turn on the app's queue):
+        names typed as the app opened went to the screen, which has no use for them."""
         fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
-        next((f for f in fields if not f.value), fields[0]).focus()
+        self.set_focus(next((f for f in fields if not f.value), fields[0]))
 
     def names_entered(self) -> list[str]:
         """One field, one player: the names as typed (the referee checks and normalises them).
