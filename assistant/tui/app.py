@@ -750,17 +750,16 @@ VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:
-    """A new game under ``rules``; a game under way is replaced (the setup screen was an explicit
-    choice). When it cannot start, the referee keeps its rules."""
-    game, previous_rules = referee.game, referee.rules
+    """A new game under ``rules``; with a game under way the referee asks first, as it does for
+    'new game' typed (the yes starts it under these rules). When it cannot start, the referee
+    keeps its rules."""
+    previous_rules = referee.rules
     try:
         command = new_game_command(names)
     except ParseError as err:
         return Reply(False, error=err.message, intent="new_game")
     referee.rules = rules
-    reply = referee.execute(command)
-    if reply.question and reply.intent == "new_game" and game is not None and not game.is_over:
-        reply = referee.handle("yes")
+    reply = referee.execute(command)  # asks first while a game is unfinished, as typed
     if not reply.ok:
         referee.rules = previous_rules
     return reply

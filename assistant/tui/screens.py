@@ -201,6 +201,36 @@ def big_words(game: Game | None, width: int, question: bool = False) -> str:
 
 
 # ============================================================================ setup
+class NameInput(OrderedInput):
+    """A player's name on the setup form. Enter acts as it is taken (``KeysInOrder``) and says
+    which field the keys typed after it go to: while this field still holds keys typed before the
+    focus moved (typed faster than the table answers, as it opens), it hands them on to that
+    field in order, and gives up the focus once it holds no more."""
+
+    # An Enter typed before the table took the terminal arrives as a newline (``CommandInput``).
+    BINDINGS = [Binding("ctrl+j", "submit", "Next", show=False)]
+
+    async def _on_key(self, event: Key) -> None:
+        screen: Any = self.screen
+        target = screen.redirect[1] if screen.redirect and screen.redirect[0] is self else self
+        if target is self and isinstance(screen.focused, NameInput):
+            target = screen.focused  # a key that reached this field as the focus left it
+        if target is self:
+            await super()._on_key(event)
+        elif not await target.run_own_binding(event):
+            await Input._on_key(target, event)
+        screen.hand_focus(self)
+
+    def keys_waiting(self) -> bool:
+        """Keys taken from the terminal that this field has not handled yet."""
+        waiting: list[Any] = list(self._message_queue.values)
+        return any(isinstance(message, Key) for message in waiting)
+
+    async def action_submit(self) -> None:
+        screen: Any = self.screen
+        screen.name_entered(self)
+
+
 class SetupScreen(Screen):
     """Players in seating order, the house rules with their defaults, voice on/off."""
 
@@ -231,6 +261,8 @@ class SetupScreen(Screen):
         self.voice_on = voice_on
         #: Names from recent games, offered as each name is typed.
         self.recent = recent or []
+        #: (the focused field, the field its waiting keys go to): see ``NameInput``.
+        self.redirect: tuple[NameInput, NameInput] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup-body"):
@@ -245,7 +277,7 @@ class SetupScreen(Screen):
                     # short enough for 80 columns, where each name gets 14 cells
                     placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
                     value = self.names[i] if self.filled and i < len(self.names) else ""
-                    yield OrderedInput(value=value, placeholder=placeholder, id=f"name-{i}",
+                    yield NameInput(value=value, placeholder=placeholder, id=f"name-{i}",
                                        suggester=suggester, classes="name", compact=True)
             # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
             yield Static("", id="setup-error")  # shown by ``_say``
@@ -273,9 +305,11 @@ class SetupScreen(Screen):
 
     def on_mount(self) -> None:
         """The first empty name takes the focus: with the last group filled in (after a game
-        over), typing at once adds a player rather than typing over the first one's name."""
+        over), typing at once adds a player rather than typing over the first one's name. Taken
+        now, not after the keys already waiting (``focus`` waits its turn on the app's queue):
+        names typed as the app opened went to the screen, which has no use for them."""
         fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
-        next((f for f in fields if not f.value), fields[0]).focus()
+        self.set_focus(next((f for f in fields if not f.value), fields[0]))
 
     def names_entered(self) -> list[str]:
         """One field, one player: the names as typed (the referee checks and normalises them).
@@ -298,23 +332,42 @@ class SetupScreen(Screen):
         """A switch's state in words beside it: colour never carries meaning alone."""
         self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
 
-    @on(Input.Submitted, ".name")
-    def _name_entered(self, event: Input.Submitted) -> None:
+    def name_entered(self, field: Input) -> None:
         """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts. A
         name that can't be a player's is said at once and keeps the focus, selected to be typed
-        over (told only at the start, it left people on the empty field after it)."""
-        index = int((event.input.id or "name-0").split("-")[1])
+        over (told only at the start, it left people on the empty field after it). Run as the
+        Enter is taken: the keys typed after it go to the field it names."""
+        index = int((field.id or "name-0").split("-")[1])
         if self._spread(index):
             return
         problem = self._field_problem(index)
         self._say(problem)
         if problem is not None:
-            event.input.select_all()  # typed over at once
+            self._type_into(field)
+            field.select_all()  # typed over at once
             return
-        if event.value.strip() and index + 1 < MAX_PLAYERS:
-            self.query_one(f"#name-{index + 1}", Input).focus()
+        if field.value.strip() and index + 1 < MAX_PLAYERS:
+            self._type_into(self.query_one(f"#name-{index + 1}", Input))
         else:
             self.action_start()
+
+    def _type_into(self, field: Input) -> None:
+        """The keys typed from now on go to ``field``: it takes the focus now, or, while the
+        focused field still holds keys typed before (``NameInput``), once it has handed them on."""
+        holder = self.focused
+        if isinstance(holder, NameInput) and holder is not field and holder.keys_waiting():
+            self.redirect = (holder, field)  # type: ignore[assignment]
+        else:
+            self.redirect = None
+            self.set_focus(field)
+
+    def hand_focus(self, holder: NameInput) -> None:
+        """``holder`` has handled a key: with none left waiting, the field they went to takes
+        the focus."""
+        if self.redirect and self.redirect[0] is holder and not holder.keys_waiting():
+            field = self.redirect[1]
+            self.redirect = None
+            self.set_focus(field)
 
     def _spread(self, index: int) -> bool:
         """Several names typed in one field ("Ann Ben Cy", "Ann, Ben and Cy"): one a field
@@ -323,8 +376,11 @@ class SetupScreen(Screen):
         hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
         words = split_names(field.value)
+        command = [w.lower() for w in words[:2]] == ["new", "game"] and len(words) > 2
+        if command:  # the command as the README gives it: the names are the rest
+            words = words[2:]
         later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
-        if len(words) < 2 or any(later[:len(words) - 1]):
+        if len(words) < (1 if command else 2) or any(later[:len(words) - 1]):
             return False  # one name, or names after it that would be typed over
         room = MAX_PLAYERS - index
         for offset, word in enumerate(words[:room]):
@@ -336,10 +392,10 @@ class SetupScreen(Screen):
         at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
         if at_fault is not None:
             self._say(self._field_problem(at_fault))
-            fields[at_fault].focus()
+            self._type_into(fields[at_fault])
             fields[at_fault].select_all()
         else:
-            next((f for f in fields[index:] if not f.value), fields[-1]).focus()
+            self._type_into(next((f for f in fields[index:] if not f.value), fields[-1]))
         return True
 
     def _say(self, problem: str | None) -> None:
@@ -425,6 +481,8 @@ class TableScreen(ViewWatcher, Screen):
         self.heard_shown: str | None = None
         #: The reveal began while a line was typed: the grid takes the focus after its Enter.
         self._grid_after_line = False
+        #: Lines from the command line handled so far (matched with ``CommandInput.sent``).
+        self._lines_taken = 0
         #: The lines the table's part of the screen has (``apply_size``).
         self._main_height = 15
 
@@ -656,11 +714,13 @@ class TableScreen(ViewWatcher, Screen):
         if not text:
             self.action_dismiss_results()
             return
+        self._lines_taken += 1
         if text == self.heard_shown:  # the heard command on show: it is applied already
             return
         field.remember(text)
         reply = await ask(self, self.CommandEntered(text))
-        if reply is not None and not reply.ok and not is_question(reply) and not field.value:
+        last = field.sent == self._lines_taken  # no line was sent after this one meanwhile
+        if reply is not None and not reply.ok and not is_question(reply) and not field.value and last:
             field.keep_refused(text, reply.suggestion)  # to be edited, or its suggestion taken
         if self._grid_after_line and not field.value:  # typed as the reveal began: its turn now
             self._focus_grid()

@@ -652,6 +652,8 @@ class CommandInput(OrderedInput):
         #: Tab or Enter takes the suggestion while the line is unchanged.
         self.refused: str | None = None
         self.offered: str | None = None
+        #: Lines sent by Enter: a refused line comes back only if none was sent after it.
+        self.sent = 0
 
     async def action_submit(self) -> None:
         """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
@@ -659,6 +661,7 @@ class CommandInput(OrderedInput):
         text = (self.offer or self.value).strip()
         self.refused = self.offered = None
         self.value = ""
+        self.sent += bool(text)
         self.post_message(self.Submitted(self, text))
 
     def remember(self, text: str) -> None:

@@ -16,7 +16,7 @@ from assistant.tui.widgets import CardRows, CommandInput, PlayersPanel, TableLog
 from engine.deck import Animal, Cards
 from engine.game import Phase
 
-from .conftest import OPENING, game_lines, submit_all
+from .conftest import OPENING, game_lines, history, submit_all
 
 #: Alice, Bob and Carol swap once, Alice knocks, the others pass: the reveal.
 TO_REVEAL = [
@@ -366,6 +366,35 @@ async def test_setup_offers_the_last_group_in_one_key_and_its_house_rules(make_a
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.view.players == ("ann", "ben", "cid")
+
+
+async def test_a_game_started_from_the_setup_form_over_an_unfinished_one_is_asked_first(make_app) -> None:
+    """Issue 36: ctrl+g / ctrl+s on the setup form abandoned the game under way at once, with no
+    way back; 'new game ...' typed asks. The form asks the same question, on the table."""
+    from assistant.tui.screens import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        played = history(app)
+        app.open_setup()
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("ctrl+g")  # the same group, a new game
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert any("A game is under way" in line for line in app.table_log.plain)
+        assert history(app) == played  # nothing abandoned yet
+        await submit_all(pilot, ["no"])
+        assert history(app) == played  # 'no' keeps the game
+        app.open_setup()
+        await pilot.pause()
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        await submit_all(pilot, ["yes"])
+        assert history(app) != played and len(history(app)) < len(played)  # 'yes': a new one
+        assert app.view.players == tuple(played[0].split()[2:]) or app.view.game.round == 1
 
 
 async def test_setup_remembers_the_last_games_house_rules(make_app, data_dir) -> None:

@@ -33,6 +33,24 @@ async def test_three_names_in_the_first_field_fill_three_fields(make_app) -> Non
         assert app.view.players == ("Ann", "Ben", "Cy")
 
 
+async def test_the_readmes_new_game_command_in_the_first_field_fills_the_names(make_app) -> None:
+    """Issue 36: 'new game Anne-Marie ...' typed in the first field was split into 'new',
+    'game', ... and refused: a leading 'new game' is the command, the names are the rest."""
+    five = ["Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press(*("new game " + " ".join(five)), "enter")
+        await pilot.pause()
+        fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+        assert [f.value for f in fields] == five
+        assert not app.screen.query_one("#setup-error").display
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.view.players == tuple(five)
+
+
 async def test_six_names_in_one_field_say_who_is_left_out(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

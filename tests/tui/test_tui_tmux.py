@@ -236,3 +236,24 @@ def test_lines_typed_as_the_table_opens_are_all_taken(tmp_path: Path) -> None:
         term.close()
     state = stored_state(env)
     assert state["phase"] == "reveal"
+
+
+def test_five_names_typed_as_the_setup_form_opens_each_take_their_field(tmp_path: Path) -> None:
+    """Issue 36: five long names typed on the setup form the moment the app is started, each
+    with its Enter, no wait: the game starts with the five names, none merged or split."""
+    env = environment(tmp_path)
+    names = ["Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
+    term = Terminal(tmp_path, env)
+    term.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "table", f"{LIFEGUARD}")
+    try:
+        for name in names:
+            term.tmux("send-keys", "-t", "table", "-l", name)
+            term.tmux("send-keys", "-t", "table", "Enter")
+        deadline = time.monotonic() + 60  # a safety limit: until the game has started
+        while "round 1" not in term.screen().lower() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        term.quit()
+    finally:
+        term.close()
+    state = stored_state(env)
+    assert [p["name"] for p in state["players"]] == names, state

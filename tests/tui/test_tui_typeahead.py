@@ -93,3 +93,39 @@ async def test_the_command_line_has_the_focus_from_the_first_frame(make_app) -> 
         assert resumed.focused is resumed.command_input
         await type_at_once(pilot, "alice swaps 1 dog\nbob swaps 1 cat\n")
         assert history(resumed)[-2:] == ["alice swaps 1 dog", "bob swaps 1 cat"]
+
+
+FIVE = ["Anne-Marie", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
+
+
+async def test_names_typed_at_once_on_the_setup_form_each_take_their_field(make_app) -> None:
+    """Issue 36: five names typed as the table opened merged ("Anne-MarieBa", "Rtholomew"):
+    Enter moved the focus only after the next letters had gone into the old field."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_at_once(pilot, "".join(f"{name}\n" for name in FIVE))
+        assert app.view.game is not None
+        assert list(app.view.game.players) == FIVE
+
+
+async def test_names_typed_at_once_stop_on_a_refused_name_and_go_on_after_it(make_app) -> None:
+    """A refused name keeps the keys typed after it: they type over it, in order."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await type_at_once(pilot, "Ann\nAnn\nBen\nCy\n\n")
+        assert app.view.game is not None
+        assert list(app.view.game.players) == ["Ann", "Ben", "Cy"]
+
+
+async def test_a_refused_line_comes_back_only_if_nothing_was_sent_after_it(make_app) -> None:
+    """Issue 36: a refused line came back into the command line, selected, after a later line
+    had been accepted, so the next Enter would send it again."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        await type_at_once(pilot, "bob passes\nalice swaps 1 dog\n")
+        assert history(app)[-1] == "alice swaps 1 dog"
+        assert app.command_input.value == ""  # not 'bob passes' again
+        await type_at_once(pilot, "carol passes\n")  # alone, a refused line stays to be edited
+        assert app.command_input.value == "carol passes"
