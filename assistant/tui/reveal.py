@@ -464,6 +464,13 @@ class ResultsView(Static):
             else:
                 lines.append(word)
         out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
+        # The points and lives rows (title, headings and the two rows: 4 lines) come first:
+        # when the big lines would push them off (five losers at 80x24), normal type.
+        if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
+            whole = short_names(players, None)
+            said = " · ".join(f"{whole[p]} -{ended.losses[p]}" for p in losers) or "nobody loses"
+            out[0].append(f": {said}", style="bold red")
+            return out
         for line in lines:
             out.extend(big(line, style="bold red"))
             out.append(Text())

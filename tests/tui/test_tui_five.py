@@ -274,3 +274,28 @@ async def test_five_players_keep_their_lives_in_big_type_at_100x30(make_app) -> 
         for p in FIVE:  # every name on screen, the panel inside the table's part
             assert " ".join(p.upper()) in shown
         assert panel.region.bottom <= app.table.query_one("#main").region.bottom
+
+
+async def test_large_print_results_keep_every_loss_in_view_at_80x24(make_app) -> None:
+    """Issue 36: in large print at 80x24 the big-type losers took the screen (three of five
+    shown), Dorothea's loss and the points and lives rows were off it, with no cue."""
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await pilot.press("f4")
+        await submit_all(pilot, [*TO_REVEAL, *[f"{p} has {HANDS[p]}" for p in FIVE]])
+        assert app.table.query_one("#view").current == "results"
+        results = app.table.query_one(ResultsView)
+        assert results.large
+        bottom = min(24, app.table.query_one("#log").region.y)
+        shown = text_of(results).splitlines()[: bottom - results.region.y]
+        ended = app.view.game.rounds[-1]
+        losers = [p for p in FIVE if ended.losses[p]]
+        assert len(losers) >= 3
+        heading = next(line for line in shown if "lives lost" in line)
+        for p in losers:
+            assert f"{p} -{ended.losses[p]}" in heading
+        points = next(line for line in shown if line.strip().startswith("points"))
+        lives = next(line for line in shown if line.strip().startswith("lives (lost)"))
+        assert points.split()[1:] == [str(ended.points[p]) for p in FIVE]
+        assert lives.count("(-") == len(losers)
