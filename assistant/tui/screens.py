@@ -989,7 +989,8 @@ class HelpScreen(ModalScreen):
             text.append(f"  {label}: {state}" + (f" ({reason})" if reason else "") + "\n")
         text.append(f"  data file: {self.data_label}\n")
         text.append("\nHand grid (end of round): digits set a count, + and - change it, "
-                    "Enter declares the column's hand.", style="italic")
+                    "Enter declares the column's hand; Shift+Tab goes to it from the "
+                    "command line at the reveal.", style="italic")
         with VerticalScroll(id="help-body"):
             yield Static(text)
         yield Footer(compact=True)

@@ -272,6 +272,8 @@ async def test_help_rules_and_palette_screens(make_app) -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+        help_text = " ".join(str(app.screen.query_one("#help-body Static").render()).split())
+        assert "Shift+Tab goes to it from the command line at the reveal" in help_text
         await pilot.press("escape")
         await pilot.press("f1")
         await pilot.pause()
