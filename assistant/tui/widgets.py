@@ -700,9 +700,16 @@ class CommandInput(OrderedInput):
             self.value = self._suggestion
         elif not self.value:
             self.value = expected_start(self.game())
+        elif self._starts_expected():  # "chr" on Christopher's turn: "Christopher "
+            self.value = expected_start(self.game())
         else:
             return
         self.cursor_position = len(self.value)
+
+    def _starts_expected(self) -> bool:
+        """The line typed so far is the start of the command expected now (any case)."""
+        start = expected_start(self.game())
+        return len(self.value) < len(start) and start.lower().startswith(self.value.lower())
 
     def action_scroll_log(self, step: int) -> None:
         for log in self.screen.query(TableLog):

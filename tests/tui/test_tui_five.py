@@ -299,3 +299,25 @@ async def test_large_print_results_keep_every_loss_in_view_at_80x24(make_app) ->
         lives = next(line for line in shown if line.strip().startswith("lives (lost)"))
         assert points.split()[1:] == [str(ended.points[p]) for p in FIVE]
         assert lives.count("(-") == len(losers)
+
+
+async def test_tab_completes_a_half_typed_name(make_app) -> None:
+    """Issue 36: ``chr`` and Tab on Christopher's turn did nothing, though the README says Tab
+    completes what is expected now."""
+    from assistant.tui.widgets import expected_start
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL[:8])  # Anne-Marie knocked, Bartholomew passed
+        assert app.view.game.turn == "Christopher"
+        start = expected_start(app.view.game)
+        assert start.startswith("Christopher")
+        field = app.command_input
+        for key in "chr":
+            await pilot.press(key)
+        await pilot.press("tab")
+        assert field.value == start and field.cursor_position == len(start)
+        field.value = "zz"
+        await pilot.press("tab")
+        assert field.value == "zz"  # not the start of what is expected: left as typed
