@@ -219,6 +219,8 @@ class PlayersPanel(Static):
             out = self._all_lines(game, tight, gaps)
             if self.budget is None or len(out) <= self.budget:
                 break
+        if self.budget is not None and 2 <= self.budget < len(out):  # never cut with no cue
+            out = [*out[: self.budget - 1], Text("… more below (F8 hides the known cards)", style="dim")]
         return out
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:

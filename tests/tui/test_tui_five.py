@@ -321,3 +321,21 @@ async def test_tab_completes_a_half_typed_name(make_app) -> None:
         field.value = "zz"
         await pilot.press("tab")
         assert field.value == "zz"  # not the start of what is expected: left as typed
+
+
+async def test_known_cards_never_fall_off_the_panel_without_a_cue_at_80x24(make_app) -> None:
+    """Issue 36: with F8 at 80x24 late in round 1 the last player's "in hand" line fell off
+    the players panel with no sign of it."""
+    from assistant.tui.widgets import PlayersPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:14])
+        await pilot.press("f8")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        lines = [line.plain for line in panel.lines()]
+        assert len(lines) <= panel.budget
+        assert "Evangeline" in " ".join(lines) or "more below" in lines[-1]
+        assert sum("in hand" in line for line in lines) == 5 or "more below" in lines[-1]
