@@ -269,7 +269,7 @@ class Referee:
     def _meta_refusal(self, intent: str) -> str | None:
         """Why undo, redo, yes or no would be refused now (the others are always answered)."""
         if intent == "undo" and self.log.cursor <= self._floor():
-            return "Nothing to undo."
+            return "Nothing to undo: the game has just started." if self.game else "Nothing to undo."
         if intent == "redo" and not self.log.can_redo:
             return "Nothing to redo."
         if intent == "yes" and self._pending is None:
@@ -411,10 +411,9 @@ class Referee:
         return 2 if self.log.joined[1:2] == [True] else 1
 
     def _meta_undo(self, cmd: Command) -> Reply:
-        if self.log.cursor <= self._floor():
-            raise RuleError(
-                "Nothing to undo: the game has just started." if self.game else "Nothing to undo."
-            )
+        refused = self._meta_refusal("undo")
+        if refused:
+            raise RuleError(refused)
         undone = self.log.undo()
         if self.journal is not None:
             self.journal.move_cursor(self.log.cursor)
@@ -451,9 +450,11 @@ class Referee:
         return Reply(True, said, command="redo", intent="redo", events=tuple(events))
 
     def _meta_yes(self, cmd: Command) -> Reply:
+        refused = self._meta_refusal("yes")
+        if refused:
+            raise RuleError(refused)
         pending, self._pending = self._pending, None
-        if pending is None:
-            raise RuleError("Nothing to confirm.")
+        assert pending is not None  # _meta_refusal: there is a question
         reply = self._start(pending) if pending.intent == "new_game" else \
             self._game_action(pending, confirmed=True)
         reply.confirmed = True
