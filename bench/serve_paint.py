@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.web.browser import DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, DevTools  # noqa: E402
-from tests.web.conftest import game_lines, play, start_server  # noqa: E402
+from tests.web.browser import DevTools  # noqa: E402
+from tests.web.conftest import demo_store, start_server  # noqa: E402
 
 SLOW_4G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.4745e6 / 8,
            "uploadThroughput": 675e3 * 0.9 / 8}
@@ -49,11 +49,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, help="serve from this checkout instead")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp) / "data"
-        data.mkdir()
-        play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
-        env = dict(os.environ, LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(Path(tmp) / "c"))
-        env.pop("LIFEGUARD_CONFIG", None)
+        env = demo_store(Path(tmp))
         here = Path.cwd()
         if args.code:  # ``python -m`` looks in the current folder first
             env["PYTHONPATH"] = str(args.code.resolve())

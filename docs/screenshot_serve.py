@@ -7,7 +7,6 @@ store, served on loopback and photographed by headless chromium at 390x844.
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -15,17 +14,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.web.browser import DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, screenshot  # noqa: E402
-from tests.web.conftest import game_lines, play, start_server  # noqa: E402
+from tests.web.browser import screenshot  # noqa: E402
+from tests.web.conftest import demo_store, start_server  # noqa: E402
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp) / "data"
-        data.mkdir()
-        play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
-        env = dict(os.environ, LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(Path(tmp) / "c"))
-        env.pop("LIFEGUARD_CONFIG", None)
+        env = demo_store(Path(tmp))
         served = start_server(env)
         try:
             target = ROOT / "docs" / "serve-phone.png"

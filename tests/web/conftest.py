@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import queue
 import random
 import re
@@ -24,7 +25,7 @@ import pytest
 from assistant.config import Settings
 from assistant.store import open_session
 from tests.store import conftest as store_conftest
-from tests.web.browser import DevTools
+from tests.web.browser import DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, DevTools
 
 #: The store tests' fixtures and seeded games, shared: an empty data folder, an environment for
 #: ``lifeguard`` processes on it, and a whole seeded game as command lines.
@@ -203,3 +204,14 @@ def browser(tmp_path: Path) -> Iterator[DevTools]:
         yield tools
     finally:
         tools.close()
+
+
+def demo_store(folder: Path) -> dict[str, str]:
+    """The README picture's game (``tests.web.browser``'s demo) played into a store under
+    ``folder``; the environment that serves it, with no settings of the machine's."""
+    data = folder / "data"
+    data.mkdir()
+    play(data, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
+    env = dict(os.environ, LIFEGUARD_DATA_DIR=str(data), XDG_CONFIG_HOME=str(folder / "c"))
+    env.pop("LIFEGUARD_CONFIG", None)
+    return env
