@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from assistant.commands.intents import INTENTS
 from engine.actions import Knock, SetStarter
 from engine.deck import Animal, Cards
 from engine.events import (
@@ -216,8 +217,7 @@ def expecting(game: Game | None) -> str:
 #: ("status", "help"): that answer is their read-back. Said before it as well, the read-back
 #: doubled what the table says after a swap (about 8 s instead of 6), and the table does not
 #: listen while it speaks.
-ANSWER_READS_BACK = frozenset({"starts", "row", "swap", "knock", "pass",
-                               "undo", "redo", "no", "yes", "status", "repeat", "help"})
+ANSWER_READS_BACK = frozenset(i.name for i in INTENTS if i.answer_reads_back)
 
 
 def heard_readback(command_text: str, intent: str, applied: bool, asked: bool) -> list[str]:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.grammar import EXAMPLES
+from assistant.commands.intents import INTENTS
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.events import Event
@@ -81,10 +82,10 @@ class Reply:
     def text(self) -> str:
         return " ".join(self.said) if self.ok else (self.error or "")
 
-    def to_json(self, speech: str | None = None) -> dict:
+    def to_json(self, speech: str | None = None) -> dict[str, Any]:
         """The JSON of ``chat --jsonl``; with ``speech`` (a typed command under that setting),
         ``spoken`` is what was said aloud when it is not what ``full`` says."""
-        data: dict = {"ok": self.ok, "said": " ".join(self.said)}
+        data: dict[str, Any] = {"ok": self.ok, "said": " ".join(self.said)}
         if speech is not None:
             aloud = spoken(self, False, speech)
             if aloud != spoken(self, False, "full"):
@@ -103,8 +104,8 @@ class Reply:
 
 
 #: Heard (not typed) commands that are only asked about: the ones a mishearing would make costly
-#: (a whole hand, the end of a round by sudden death, a new game).
-QUESTIONED_WHEN_HEARD = frozenset({"hand", "sudden_death", "new_game"})
+#: (a whole hand, the end of a round by sudden death, a new game; ``Intent.asked_when_heard``).
+QUESTIONED_WHEN_HEARD = frozenset(i.name for i in INTENTS if i.asked_when_heard)
 
 
 #: Answers that are asked for: 'repeat' says the last announcement in full in every setting.
@@ -207,7 +208,7 @@ class Referee:
         """The canonical commands of the current game, oldest first."""
         return [canonical(a) for a in self.log.current]
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The JSON shape of ``replay --json`` and ``status --json``."""
         if self.game is None:
             return {"players": [], "winners": [], "round": 0, "phase": "no_game"}

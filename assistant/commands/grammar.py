@@ -2,7 +2,8 @@
 
 Both the typed parser (``assistant.commands.parser``) and the speech grammar
 (``assistant.voice.jsgf``) are built from these tables, so typed and spoken commands cannot
-drift apart.
+drift apart. Each intent's templates, canonical form and example are kept on its record
+(``assistant.commands.intents``); the tables here are read from the records.
 
 Template syntax (a small subset of hassil's):
     ``word``          a literal word
@@ -20,34 +21,14 @@ Slots:
 
 from __future__ import annotations
 
+from assistant.commands.intents import BY_NAME, HELP_ORDER, INTENTS
 from assistant.commands.templates import Sentence, parse_template, words
 from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal
 from engine.words import plural_word
 
-#: Intent name -> sentence templates, tried in this order (first match wins).
-TEMPLATES: dict[str, tuple[str, ...]] = {
-    "new_game": ("[start] [a] new game [with|for] {names}",),
-    "sudden_death": ("{player} (has|holds|shows|reveals) all [the|four|five] {sd_animal}",),
-    "starts": ("{player} (starts|begins|goes first|is first|plays first)",),
-    "row": ("row {row} [is|has|holds|shows|with] {cards}",),
-    "swap": (
-        "{player} (swaps|swap|swapped|takes|took) [row|the row] {row} "
-        "[and] [puts down|put down|for|with|gives|leaves] {cards}",
-    ),
-    "knock": ("{player} (knocks|knock|knocked)",),
-    "pass": ("{player} (passes|pass|passed)",),
-    "hand": ("{player} (has|holds|had|shows|reveals) {cards}",),
-    "undo": ("undo [that|last]", "take [that|it] back"),
-    "redo": ("redo",),
-    "no": ("no", "wrong", "cancel"),
-    "yes": ("yes", "confirm", "correct"),
-    # A question about the game is answered by where it stands (issue 36: 'what now?' was
-    # refused with "e.g. 'no'").
-    "status": ("status", "where are we", "score", "lives", "what now", "what next",
-               "whose turn [is it|now]", "who is next"),
-    "repeat": ("repeat", "say again", "say that again", "again"),
-    "help": ("help", "commands", "what can i say"),
-}
+#: Intent name -> sentence templates, tried in this order (first match wins): the records'.
+#: These tables are keyed by ``IntentName``s, typed ``str`` so that a plain name finds its row.
+TEMPLATES: dict[str, tuple[str, ...]] = {i.name: i.templates for i in INTENTS}
 
 #: The templates parsed once (``assistant.commands.templates``): what every reader walks.
 TREES: dict[str, tuple[Sentence, ...]] = {
@@ -55,42 +36,10 @@ TREES: dict[str, tuple[Sentence, ...]] = {
 }
 
 #: Canonical form of each intent: ``str.format`` with the canonical slot values.
-CANONICAL: dict[str, str] = {
-    "new_game": "new game {names}",
-    "sudden_death": "{player} has all {sd_animal}",
-    "starts": "{player} starts",
-    "row": "row {row} {cards}",
-    "swap": "{player} swaps {row} {cards}",
-    "knock": "{player} knocks",
-    "pass": "{player} passes",
-    "hand": "{player} has {cards}",
-    "undo": "undo",
-    "redo": "redo",
-    "no": "no",
-    "yes": "yes",
-    "status": "status",
-    "repeat": "repeat",
-    "help": "help",
-}
+CANONICAL: dict[str, str] = {i.name: i.canonical for i in INTENTS}
 
 #: One example per intent for help texts and "did you mean" suggestions; ``{p}`` is a player.
-EXAMPLES: dict[str, str] = {
-    "new_game": "new game alice bob carol",
-    "starts": "{p} starts",
-    "row": "row 3 pig pig cat",
-    "swap": "{p} swaps 2 bear dog",
-    "knock": "{p} knocks",
-    "pass": "{p} passes",
-    "hand": "{p} has 3 giraffe 2 bear 5 dog",
-    "sudden_death": "{p} has all cats",
-    "undo": "undo",
-    "redo": "redo",
-    "no": "no",
-    "yes": "yes",
-    "status": "status",
-    "repeat": "repeat",
-    "help": "help",
-}
+EXAMPLES: dict[str, str] = {name: BY_NAME[name].example for name in HELP_ORDER}
 
 #: Number words (and ``a``/``an`` for one); digits are read as numbers too.
 NUMBERS: dict[str, int] = {

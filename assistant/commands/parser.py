@@ -19,15 +19,16 @@ from functools import cache
 
 from assistant.commands.grammar import (
     ANIMAL_WORDS,
-    CANONICAL,
     EXAMPLES,
     LIST_SEPARATORS,
     NUMBERS,
     RESERVED_WORDS,
     ROW_WORDS,
     SUDDEN_DEATH_WORDS,
-    TEMPLATES,
 )
+from assistant.commands.intents import GAME_INTENTS as GAME_INTENTS
+from assistant.commands.intents import INTENTS, Intent, IntentName
+from assistant.commands.intents import intent as intent_record
 from assistant.commands.templates import Element, parse_template
 from assistant.commands.templates import expand as expand_tree
 from assistant.commands.text import MAX_LINE, fold, normalize, printable
@@ -47,9 +48,6 @@ from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, valid_name
 from engine.words import names as player_names
 from engine.words import title
 
-GAME_INTENTS = frozenset(
-    {"new_game", "starts", "row", "swap", "knock", "pass", "hand", "sudden_death"}
-)
 TAIL_SLOTS = frozenset({"names", "cards"})
 
 
@@ -64,7 +62,10 @@ class ParseError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    intent: str
+    """A parsed command: its intent and its slots, each typed (the ones its sentence has no
+    slot for keep their defaults)."""
+
+    intent: IntentName
     player: str | None = None
     names: tuple[str, ...] = ()
     row: int | None = None
@@ -72,12 +73,17 @@ class Command:
     animal: Animal | None = None
 
     @property
+    def record(self) -> Intent:
+        """Everything about its intent (``intents.Intent``)."""
+        return intent_record(self.intent)
+
+    @property
     def is_game_action(self) -> bool:
-        return self.intent in GAME_INTENTS
+        return self.record.game_action
 
     @property
     def canonical(self) -> str:
-        return CANONICAL[self.intent].format(
+        return self.record.canonical.format(
             player=self.player,
             names=" ".join(self.names),
             row=self.row,
@@ -86,27 +92,27 @@ class Command:
         )
 
     def _canonical_cards(self) -> str:
-        if self.intent == "hand":
+        if self.intent == IntentName.HAND:
             return " ".join(f"{n} {a.value}" for a, n in self.cards.counts().items())
         return " ".join(a.value for a in self.cards)
 
     def to_action(self) -> Action:
         match self.intent:
-            case "new_game":
+            case IntentName.NEW_GAME:
                 return NewGame(self.names)
-            case "starts":
+            case IntentName.STARTS:
                 return SetStarter(self._player())
-            case "row":
+            case IntentName.ROW:
                 return SetRow(self._row(), self.cards)
-            case "swap":
+            case IntentName.SWAP:
                 return Swap(self._player(), self._row(), self.cards)
-            case "knock":
+            case IntentName.KNOCK:
                 return Knock(self._player())
-            case "pass":
+            case IntentName.PASS:
                 return Pass(self._player())
-            case "hand":
+            case IntentName.HAND:
                 return DeclareHand(self._player(), self.cards)
-            case "sudden_death":
+            case IntentName.SUDDEN_DEATH:
                 assert self.animal is not None
                 return SuddenDeath(self._player(), self.animal)
         raise ValueError(f"{self.intent} is not a game action")
@@ -124,21 +130,21 @@ def command_for(action: Action) -> Command:
     """The command whose canonical form writes ``action`` (for logs and exports)."""
     match action:
         case NewGame(players=players):
-            return Command("new_game", names=tuple(players))
+            return Command(IntentName.NEW_GAME, names=tuple(players))
         case SetStarter(player=p):
-            return Command("starts", player=p)
+            return Command(IntentName.STARTS, player=p)
         case SetRow(row=k, cards=cards):
-            return Command("row", row=k, cards=cards)
+            return Command(IntentName.ROW, row=k, cards=cards)
         case Swap(player=p, row=k, cards=cards):
-            return Command("swap", player=p, row=k, cards=cards)
+            return Command(IntentName.SWAP, player=p, row=k, cards=cards)
         case Knock(player=p):
-            return Command("knock", player=p)
+            return Command(IntentName.KNOCK, player=p)
         case Pass(player=p):
-            return Command("pass", player=p)
+            return Command(IntentName.PASS, player=p)
         case DeclareHand(player=p, cards=cards):
-            return Command("hand", player=p, cards=cards)
+            return Command(IntentName.HAND, player=p, cards=cards)
         case SuddenDeath(player=p, animal=a):
-            return Command("sudden_death", player=p, animal=a)
+            return Command(IntentName.SUDDEN_DEATH, player=p, animal=a)
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -324,7 +330,7 @@ def new_game_command(names: Sequence[str]) -> Command:
     """The new game of these players, one name each (the setup screen's fields): 'Anna Lena'
     in one field is refused, not made two players. Raises ``ParseError``."""
     try:
-        return Command("new_game", names=check_names(names))
+        return Command(IntentName.NEW_GAME, names=check_names(names))
     except _SlotError as err:
         raise ParseError(err.message) from None
 
@@ -376,13 +382,27 @@ def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
 
 # --------------------------------------------------------------------------- matching
 
+@dataclass
+class _Slots:
+    """The slot values a pattern has matched so far, each typed as ``Command`` keeps it."""
+
+    player: str | None = None
+    names: tuple[str, ...] = ()
+    row: int | None = None
+    cards: Cards = field(default_factory=Cards)
+    animal: Animal | None = None
+
+    def command(self, intent: IntentName) -> Command:
+        return Command(intent, self.player, self.names, self.row, self.cards, self.animal)
+
+
 def _match(
     pattern: tuple[Element, ...],
     tokens: list[str],
     players: Mapping[str, str] | None,
-) -> tuple[dict[str, object] | None, int, str | None]:
+) -> tuple[_Slots | None, int, str | None]:
     """Match one pattern; returns (slots or None, tokens consumed, slot error)."""
-    slots: dict[str, object] = {}
+    slots = _Slots()
     i = 0
     for index, element in enumerate(pattern):
         if isinstance(element, tuple):
@@ -394,47 +414,71 @@ def _match(
         slot = element
         if slot in TAIL_SLOTS:
             assert index == len(pattern) - 1, "tail slots must end a template"
-            rest = tokens[i:]
             try:
-                slots[slot] = parse_cards(rest) if slot == "cards" else _parse_names(rest)
+                _tail_slot(slot, tokens[i:], slots)
             except _SlotError as err:
                 return None, i + 1, err.message
             return slots, len(tokens), None
         if i >= len(tokens):
             return None, i, None
         try:
-            value = _word_slot(slot, tokens[i], players)
+            filled = _word_slot(slot, tokens[i], players, slots)
         except _SlotError as err:
             return None, i + 1, err.message
-        if value is None:
+        if not filled:
             return None, i, None
-        slots[slot] = value
         i += 1
     if i != len(tokens):
         return None, i, None
     return slots, i, None
 
 
-def _word_slot(slot: str, tok: str, players: Mapping[str, str] | None) -> object | None:
-    """The value of a one-word slot, None if ``tok`` cannot fill it (the template does not
-    match), or ``_SlotError`` if it is the right kind of word but wrong (``row 7``)."""
+def _tail_slot(slot: str, rest: Sequence[str], slots: _Slots) -> None:
+    """Fill a slot that takes the rest of the line (the cards, a new game's names), or
+    ``_SlotError`` saying what is wrong with it."""
+    if slot == "cards":
+        slots.cards = parse_cards(rest)
+    else:
+        slots.names = _parse_names(rest)
+
+
+def _word_slot(slot: str, tok: str, players: Mapping[str, str] | None, slots: _Slots) -> bool:
+    """Fill a one-word slot with ``tok``: False if ``tok`` cannot fill it (the template does not
+    match), ``_SlotError`` if it is the right kind of word but wrong (``row 7``)."""
     match slot:
         case "player":
-            if players is not None:
-                return players.get(tok)
-            return None if tok in RESERVED_WORDS or is_number(tok) else _raw(tok)
+            slots.player = _player_slot(tok, players)
+            return slots.player is not None
         case "row":
-            n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
-            if n is not None and not 1 <= n <= 4:
-                raise _SlotError(f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4.")
-            return n
+            slots.row = _row_slot(tok)
+            return slots.row is not None
         case "sd_animal":
-            animal = SUDDEN_DEATH_WORDS.get(tok)
-            if animal is None and tok in ANIMAL_WORDS:
-                raise _SlotError("Sudden death needs all cats, all rabbits or all pigs, "
-                                 f"not all {_plural(ANIMAL_WORDS[tok])}.")
-            return animal
+            slots.animal = _sudden_death_slot(tok)
+            return slots.animal is not None
     raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
+
+
+def _player_slot(tok: str, players: Mapping[str, str] | None) -> str | None:
+    """The player ``tok`` names (as the game has the name); any word not of the language when
+    the players are not known."""
+    if players is not None:
+        return players.get(tok)
+    return None if tok in RESERVED_WORDS or is_number(tok) else _raw(tok)
+
+
+def _row_slot(tok: str) -> int | None:
+    n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
+    if n is not None and not 1 <= n <= 4:
+        raise _SlotError(f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4.")
+    return n
+
+
+def _sudden_death_slot(tok: str) -> Animal | None:
+    animal = SUDDEN_DEATH_WORDS.get(tok)
+    if animal is None and tok in ANIMAL_WORDS:
+        raise _SlotError("Sudden death needs all cats, all rabbits or all pigs, "
+                         f"not all {_plural(ANIMAL_WORDS[tok])}.")
+    return animal
 
 
 #: Why a command would be refused now (a sentence), or None if it would be accepted: how the
@@ -502,26 +546,15 @@ def _recognize(
 ) -> tuple[Command | None, str | None]:
     """The command the tokens spell, else the error of the template that matched furthest."""
     best_error: tuple[int, str] | None = None
-    for intent, templates in TEMPLATES.items():
-        for template in templates:
+    for record in INTENTS:
+        for template in record.templates:
             for pattern in expand(template):
                 slots, depth, error = _match(pattern, tokens, players)
                 if slots is not None:
-                    return _command(intent, slots), None
+                    return slots.command(record.name), None
                 if error and (best_error is None or depth > best_error[0]):
                     best_error = (depth, error)
     return None, best_error[1] if best_error else None
-
-
-def _command(intent: str, slots: dict[str, object]) -> Command:
-    return Command(
-        intent=intent,
-        player=slots.get("player"),  # type: ignore[arg-type]
-        names=slots.get("names", ()),  # type: ignore[arg-type]
-        row=slots.get("row"),  # type: ignore[arg-type]
-        cards=slots.get("cards", Cards()),  # type: ignore[arg-type]
-        animal=slots.get("sd_animal"),  # type: ignore[arg-type]
-    )
 
 
 #: A line is corrected only if it has at most this many words the language does not know (more is
@@ -551,48 +584,86 @@ def _correction(
     count the next one, not correct it ('new game ann ben cid dan eve fay' is six players, not
     'and' and five)."""
     vocabulary = sorted(RESERVED_WORDS - LIST_SEPARATORS - {"a", "an"} | set(players or ()))
-    unknown = [i for i, tok in enumerate(tokens) if not (
-        is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players))
-        or tok in _SOUNDS_LIKE]
+    unknown = [i for i, tok in enumerate(tokens) if _may_be_misspelt(tok, players)]
     if not unknown or len(unknown) > _MAX_UNKNOWN:
         return None
-    options = {i: [_SOUNDS_LIKE[tokens[i]]] if tokens[i] in _SOUNDS_LIKE
-               else _spelt_alike(tokens[i], vocabulary) for i in unknown}
+    options = {i: _options(tokens[i], vocabulary) for i in unknown}
     fixable = [i for i, words in options.items() if words]
     for count in range(1, _MAX_FIXES + 1):
-        found: list[tuple[int, tuple[int, int, float], str, list[str]]] = []  # slips, rank, ...
-        for places in itertools.combinations(fixable, count):
-            for words in itertools.product(*(options[i] for i in places)):
-                changes = dict(zip(places, words, strict=True))
-                trial = [Token(players[changes[i]] if players and changes[i] in players
-                               else changes[i], getattr(tok, "gap", " ")) if i in changes else tok
-                         for i, tok in enumerate(tokens)]
-                command, _ = _recognize(trial, players)
-                if command is None:
-                    continue
-                # Of one meaning, the canonical word first ('swop' is 'swaps', not 'swap'),
-                # then the nearest, then the likeliest spelling.
-                usual = set(tokenize(command.canonical))
-                slips = sum(_distance(tokens[i], word) for i, word in changes.items())
-                rank = (sum(_meaning(word) in usual for word in words), -slips,
-                        sum(difflib.SequenceMatcher(None, tokens[i], word).ratio()
-                            for i, word in changes.items()))
-                found.append((slips, rank, command.canonical, trial))
+        found = _corrected_lines(tokens, players, options, itertools.combinations(fixable, count))
         if found:
-            # Every meaning within one slip of the nearest: 'bare' is one slip from 'hare' and
-            # two from 'bear', which it meant.
-            fewest = min(f[0] for f in found)
-            near = sorted((f for f in found if f[0] <= fewest + 1), key=lambda f: f[0])  # nearest first
-            best_of: dict[str, tuple[tuple[int, int, float], list[str]]] = {}  # canonical -> its line
-            for _, rank, canonical, trial in near:
-                if canonical not in best_of or rank > best_of[canonical][0]:
-                    best_of[canonical] = (rank, trial)
-            lines = {c: "".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
-                     for c, (_, trial) in best_of.items()}
-            first = next(iter(best_of.values()))[1]
-            changed = {i: first[i] for i in range(len(tokens)) if first[i] != tokens[i]}
-            return list(lines.values()), changed
+            return _nearest(tokens, found)
     return None
+
+
+#: A line ``_correction`` found: (slips, rank, its canonical form, its words), where the rank
+#: is (canonical words, -slips, likeness of spelling), the higher the likelier.
+_Found = tuple[int, tuple[int, int, float], str, list[str]]
+
+
+def _may_be_misspelt(tok: str, players: Mapping[str, str] | None) -> bool:
+    """A word the language does not know (nor a player's name, nor a number), or one typed for a
+    number that sounds the same."""
+    known = is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players)
+    return not known or tok in _SOUNDS_LIKE
+
+
+def _options(tok: str, vocabulary: Sequence[str]) -> list[str]:
+    """The words a misspelt ``tok`` may stand for, the likeliest first."""
+    return [_SOUNDS_LIKE[tok]] if tok in _SOUNDS_LIKE else _spelt_alike(tok, vocabulary)
+
+
+def _corrected_lines(
+    tokens: list[str], players: Mapping[str, str] | None, options: Mapping[int, list[str]],
+    place_sets: Iterable[tuple[int, ...]],
+) -> list[_Found]:
+    """Every line that is a command with the words at one of ``place_sets`` changed to one of
+    their ``options``, in the order tried."""
+    found: list[_Found] = []
+    for places in place_sets:
+        for words in itertools.product(*(options[i] for i in places)):
+            changes = dict(zip(places, words, strict=True))
+            trial = _changed(tokens, changes, players)
+            command, _ = _recognize(trial, players)
+            if command is not None:
+                found.append(_ranked(tokens, changes, command, trial))
+    return found
+
+
+def _changed(tokens: list[str], changes: Mapping[int, str], players: Mapping[str, str] | None) -> list[str]:
+    """``tokens`` with the words at ``changes``' places changed (a player's name written as the
+    game has it), each keeping the gap typed before it."""
+    return [Token(players[changes[i]] if players and changes[i] in players else changes[i],
+                  getattr(tok, "gap", " ")) if i in changes else tok
+            for i, tok in enumerate(tokens)]
+
+
+def _ranked(tokens: list[str], changes: Mapping[int, str], command: Command, trial: list[str]) -> _Found:
+    """A corrected line with its slips and its rank: of one meaning, the canonical word first
+    ('swop' is 'swaps', not 'swap'), then the nearest, then the likeliest spelling."""
+    usual = set(tokenize(command.canonical))
+    slips = sum(_distance(tokens[i], word) for i, word in changes.items())
+    rank = (sum(_meaning(word) in usual for word in changes.values()), -slips,
+            sum(difflib.SequenceMatcher(None, tokens[i], word).ratio() for i, word in changes.items()))
+    return slips, rank, command.canonical, trial
+
+
+def _nearest(tokens: list[str], found: list[_Found]) -> tuple[list[str], dict[int, str]]:
+    """The lines within one slip of the nearest (the nearest first), the likeliest of each
+    meaning, and the words changed in the first (``_correction``)."""
+    # Every meaning within one slip of the nearest: 'bare' is one slip from 'hare' and
+    # two from 'bear', which it meant.
+    fewest = min(f[0] for f in found)
+    near = sorted((f for f in found if f[0] <= fewest + 1), key=lambda f: f[0])  # nearest first
+    best_of: dict[str, tuple[tuple[int, int, float], list[str]]] = {}  # canonical -> its line
+    for _, rank, meaning, trial in near:
+        if meaning not in best_of or rank > best_of[meaning][0]:
+            best_of[meaning] = (rank, trial)
+    lines = ["".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
+             for _, trial in best_of.values()]
+    first = next(iter(best_of.values()))[1]
+    changed = {i: first[i] for i in range(len(tokens)) if first[i] != tokens[i]}
+    return lines, changed
 
 
 def _spelt_alike(word: str, vocabulary: Sequence[str], most: int = 4) -> list[str]:
@@ -637,15 +708,7 @@ def _did_you_mean(
     suggestion (Tab or Enter takes it at the table). When two corrections are about as near and
     mean different commands ('teo pigs': two or ten? 'gob' among Bob and Rob; 'bare': hare or
     bear), both are named and neither is taken: the table must not pick for the person."""
-    quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
-    if players and all(word in players for word in changed.values()):
-        problem = f"There is no player {quoted}."
-    elif all(tokens[i] in _SOUNDS_LIKE for i in changed):
-        problem = f"{quoted} is not a number here."
-    elif all(word in ANIMAL_WORDS for word in changed.values()):
-        problem = f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
-    else:
-        problem = f"I didn't understand '{' '.join(tokens)[:60]}'."
+    problem = _misspelt(tokens, changed, players)
     if refusal is not None:
         # Offer only what would be accepted now; if the nearest would not be, say why instead.
         reasons = {g: _refusal_of(g, players, refusal) for g in guesses}
@@ -657,6 +720,19 @@ def _did_you_mean(
     if len(guesses) > 1:
         return ParseError(f"{problem} Did you mean " + " or ".join(f"'{g}'" for g in guesses[:3]) + "?")
     return ParseError(f"{problem} Did you mean '{guesses[0]}'?", suggestion=guesses[0])
+
+
+def _misspelt(tokens: list[str], changed: dict[int, str], players: Mapping[str, str] | None) -> str:
+    """What is wrong with a line whose words at ``changed`` were misspelt: no such player, no
+    number, no such animal, or (a mix of them) the line not understood."""
+    quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
+    if players and all(word in players for word in changed.values()):
+        return f"There is no player {quoted}."
+    if all(tokens[i] in _SOUNDS_LIKE for i in changed):
+        return f"{quoted} is not a number here."
+    if all(word in ANIMAL_WORDS for word in changed.values()):
+        return f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
+    return f"I didn't understand '{' '.join(tokens)[:60]}'."
 
 
 def _refusal_of(line: str, players: Mapping[str, str] | None, refusal: Refusal) -> str | None:
@@ -675,34 +751,42 @@ def _not_understood(
     else the closest command as an example of the form only. It has no suggestion: its row,
     cards and names are made up, and taking it would apply what nobody said. A question
     ('what now?') is pointed to 'status' and 'help'."""
-    names = list(players.values()) if players else ["alice"]
-    player = names[0]
     if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
-        rest = tokens[1:]
-        not_playing = (f"{title(_typed(tokens[0]))} is not playing: the players are "
-                       f"{player_names(names)}.")
-        if rest and any(_recognize([Token(names[0]), *rest], players)):
-            return ParseError(not_playing)
-        corrected = _correction([Token(names[0]), *rest], players) if rest else None
-        if corrected is not None:
-            # The name is not the only slip: name the others too, so that one retyping mends all.
-            _, changed = corrected
-            typos = [f"'{_typed(rest[i - 1])}' ({_raw(word)}?)" for i, word in sorted(changed.items()) if i > 0]
-            if typos:
-                return ParseError(f"{not_playing} Also check {' and '.join(typos)}.")
+        not_playing = _not_playing(tokens, players)
+        if not_playing is not None:
+            return not_playing
     if question or tokens[0] in _QUESTION_WORDS:
         return ParseError(
             f"I didn't understand '{' '.join(tokens)[:60]}'. Say 'status' for where the game "
             "stands and whose turn it is, or 'help' for all commands."
         )
-    if players and tokens[0] in players:
-        player = players[tokens[0]]
+    player = players.get(tokens[0], next(iter(players.values()))) if players else "alice"
     examples = [ex.format(p=player) for ex in EXAMPLES.values()]
     example = max(examples, key=lambda ex: _closeness(tokens, ex))
     return ParseError(
         f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is of the form "
         f"e.g. '{example}'; say 'help' for all commands."
     )
+
+
+def _not_playing(tokens: list[str], players: Mapping[str, str]) -> ParseError | None:
+    """The refusal of a line whose first word is no player's name when the rest is a command
+    (naming its other typos too, so that one retyping mends all), else None."""
+    names = list(players.values())
+    rest = tokens[1:]
+    if not rest:
+        return None
+    not_playing = (f"{title(_typed(tokens[0]))} is not playing: the players are "
+                   f"{player_names(names)}.")
+    if any(_recognize([Token(names[0]), *rest], players)):
+        return ParseError(not_playing)
+    corrected = _correction([Token(names[0]), *rest], players)
+    if corrected is None:
+        return None
+    # The name is not the only slip: name the others too, so that one retyping mends all.
+    _, changed = corrected
+    typos = [f"'{_typed(rest[i - 1])}' ({_raw(word)}?)" for i, word in sorted(changed.items()) if i > 0]
+    return ParseError(f"{not_playing} Also check {' and '.join(typos)}.") if typos else None
 
 
 #: First words of a question about the game, which 'status' or 'help' answers.

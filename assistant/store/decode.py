@@ -1,6 +1,6 @@
 """Reading the store's own log quickly: ``stored_command`` for ``rebuild`` and ``import``.
 
-A stored command is the canonical form the referee wrote (``grammar.CANONICAL``). Replaying a
+A stored command is the canonical form the referee wrote (``Intent.canonical``). Replaying a
 game from its log was almost all parsing (the parser tries every template of the language: about
 0.25 ms a command, 22 s for a 90,000-command game), so a stored line is first read word by word
 against the canonical templates themselves, and the command found is taken only when its
@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from assistant.commands import Command, canonical, parse
-from assistant.commands.grammar import CANONICAL
-from assistant.commands.parser import GAME_INTENTS
+from assistant.commands.intents import INTENTS
 from engine.actions import SuddenDeath
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 
@@ -25,8 +24,7 @@ Parser = Callable[[str, tuple[str, ...] | None], Command]
 #: The templates read word by word: the game commands of a game under way (a new game, whose
 #: names the parser checks, is always parsed).
 _TEMPLATES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
-    (intent, tuple(template.split(" "))) for intent, template in CANONICAL.items()
-    if intent in GAME_INTENTS and intent != "new_game"
+    (i.name, tuple(i.canonical.split(" "))) for i in INTENTS if i.game_action and i.name != "new_game"
 )
 _ANIMALS = {a.value: a for a in ANIMALS}
 _ROWS = {str(k): k for k in ROW_SIZES}

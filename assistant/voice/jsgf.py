@@ -36,15 +36,16 @@ from assistant.commands.grammar import (
     TREES,
     UNSPOKEN_WORDS,
 )
+from assistant.commands.intents import INTENTS
 from assistant.commands.templates import Sentence, Slot, to_jsgf
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game, Phase, valid_name
 from engine.words import plural_word
 
 #: Intents whose first slot is the player acting in turn (their weight follows the turn).
-TURN_INTENTS = frozenset({"swap", "knock", "pass"})
+TURN_INTENTS = frozenset(i.name for i in INTENTS if i.turn_move)
 #: Meta commands: always possible, at a modest weight.
-META_INTENTS = ("undo", "redo", "no", "yes", "status", "repeat", "help")
+META_INTENTS = tuple(i.name for i in INTENTS if not i.game_action)
 
 
 @dataclass(frozen=True)

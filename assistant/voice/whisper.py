@@ -62,6 +62,7 @@ from assistant.commands.grammar import (
     TEMPLATES,
     UNSPOKEN_WORDS,
 )
+from assistant.commands.intents import INTENTS
 from assistant.commands.parser import expand
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
@@ -103,7 +104,7 @@ BEAM_SIZE = 10
 #: then hears them far better, a bare "mole" above all; bench/NOTES.md, "The animals in Whisper's
 #: prompt"); not while a read-back waits for yes or no (a short "yes" became less sure), nor
 #: without a game, where any command may be said ("bob swaps row three ..." lost its "row").
-CARD_INTENTS = ("row", "swap", "hand")
+CARD_INTENTS = tuple(i.name for i in INTENTS if i.names_cards)
 #: In turns (while a knock may be said) the prompt names the moves after the animals: primed by the
 #: animals alone, Whisper heard "Frank, knock." as "Frank, dog" (the forced "knock" 10 nats below;
 #: a whole game by voice lost it). Tune split: 97.5 / 92.6 / 66.9% -> 96.7 / 95.0 / 72.7% exact
