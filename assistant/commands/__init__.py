@@ -1,5 +1,7 @@
-"""The command language: grammar as data (``grammar``), the parser and canonical forms."""
+"""The command language: its intents (``intents``), grammar as data (``grammar``), the parser and
+canonical forms."""
 
+from assistant.commands.intents import Intent, IntentName
 from assistant.commands.parser import (
     Command,
     ParseError,
@@ -10,4 +12,5 @@ from assistant.commands.parser import (
     parse,
 )
 
-__all__ = ["Command", "ParseError", "canonical", "command_for", "name_problem", "new_game_command", "parse"]
+__all__ = ["Command", "Intent", "IntentName", "ParseError", "canonical", "command_for", "name_problem",
+           "new_game_command", "parse"]
