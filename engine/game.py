@@ -5,12 +5,16 @@ raises a ``RuleError`` whose message a player understands, and leaves the game a
 accepted action returns the events it caused. The referee only knows what is public: the four
 face-up rows and, per player, the cards known to be in hand (taken from the rows and not put
 down again); declared hands are checked against that knowledge.
+
+This module is the state machine (``Game``: phases, turns, rounds) and what is legal now
+(``Expected``). The rest of the rules live beside it, each once: players' names in
+``engine.names``, what the referee can know of the cards in ``engine.knowledge``, scoring and
+places in ``engine.scoring``; their names used elsewhere are importable from here as before.
 """
 
 from __future__ import annotations
 
 import random
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,13 +31,12 @@ from engine.actions import (
     SuddenDeath,
     Swap,
 )
-from engine.deck import ANIMALS, COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
+from engine.deck import COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 from engine.errors import (
     BadCards,
     BadClaim,
     BadHand,
     BadRow,
-    BadSetup,
     NotYourTurn,
     RuleError,
     UnknownPlayer,
@@ -55,12 +58,19 @@ from engine.events import (
     Swapped,
     TurnsBegin,
 )
+from engine.knowledge import HandCheck, deck_overflow, known_after_swap, refuse_overflow
+from engine.names import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    check_players,
+    name_key,
+    valid_name,
+)
 from engine.rules import HouseRules
+from engine.scoring import all_out_winners, life_losses, places, score_hands
 from engine.words import describe, listed, plural, title
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 5
-#: The longest player name, in characters.
-MAX_NAME = 24
 START_LIVES = 5
 
 
@@ -73,34 +83,6 @@ class Phase(StrEnum):
 
     def __str__(self) -> str:
         return self.value
-
-
-def name_key(name: str) -> str:
-    """The form names are compared in: 'Zoë', 'ZOË' and 'zoë' are one player."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-
-
-def valid_name(name: str) -> bool:
-    """Letters and combining marks of any script, with single hyphens or apostrophes inside
-    (Anne-Marie, O'Brien, प्रिया)."""
-    if not name or not _is_letter(name[0]) or not _is_letter(name[-1]):
-        return False
-    previous_joiner = False
-    for ch in name:
-        joiner = ch in "-'"
-        if not (joiner or _is_letter(ch)) or (joiner and previous_joiner):
-            return False
-        previous_joiner = joiner
-    return True
-
-
-def _shown(text: str) -> str:
-    """``text`` with control characters escaped, safe to put in a sentence on a terminal."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
-
-
-def _is_letter(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LM"
 
 
 def draw_start_player(players: Sequence[str], rng: random.Random) -> str:
@@ -118,24 +100,6 @@ class Expected:
     actions: tuple[type[Action], ...]
     players: tuple[str, ...] = ()
     rows: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class HandCheck:
-    """What is wrong with a hand a player declares (RULES.md, What the referee can know).
-
-    ``size``: its number of cards (a hand holds exactly ``HAND_SIZE``); ``missing``: the cards
-    known to be in it that it lacks; ``overflow``: per animal, how many the rows and all hands
-    would hold together, for every animal above its copies in the deck. Nothing wrong: ``ok``.
-    """
-
-    size: int
-    missing: Cards
-    overflow: Mapping[Animal, int]
-
-    @property
-    def ok(self) -> bool:
-        return self.size == HAND_SIZE and not self.missing and not self.overflow
 
 
 class Game:
@@ -244,12 +208,7 @@ class Game:
     ) -> dict[Animal, int]:
         """The animals that ``rows`` (by default the face-up rows) and ``hands`` together hold more
         often than the deck does, with how many they hold, in deck order."""
-        total: dict[Animal, int] = {}
-        for cards in (*(self.rows if rows is None else rows), *hands):
-            if cards is not None:
-                for animal, n in cards.counts().items():
-                    total[animal] = total.get(animal, 0) + n
-        return {a: total[a] for a in ANIMALS if total.get(a, 0) > COPIES[a]}
+        return deck_overflow((*(self.rows if rows is None else rows), *hands))
 
     def _knock_earned(self, player: str) -> bool:
         """The knock rule, written once: a player may end the round by knocking only after their
@@ -291,11 +250,17 @@ class Game:
                 assert_never(action)
 
     def check(self, action: Action) -> None:
-        """Raise the ``RuleError`` that ``apply`` would raise, without changing anything."""
-        clone = self.copy()
-        clone.apply(action)
+        """Raise the ``RuleError`` that ``apply`` would raise, without changing anything.
+
+        ``apply`` refuses before it changes anything, but an action it accepts changes the game
+        (and may end the round), so the action is tried on a ``copy``, which is cheap."""
+        self.copy().apply(action)
 
     def copy(self) -> Game:
+        """An independent game in the same state: each container of the state is a new one;
+        what they hold (names, ``Cards``, events, the house rules) is immutable and shared.
+        Written out field by field, which is fastest (``check`` copies once per try);
+        tests/engine/test_game_copy.py fails if a new container field is left out here."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.lives = dict(self.lives)
@@ -506,7 +471,7 @@ class Game:
                 f"{title(player)}'s hand must hold {'them' if len(check.missing) > 1 else 'one'}."
                 f"{why}"
             )
-        _refuse_overflow(check.overflow, what=self._counted_for_hand(player, check.overflow))
+        refuse_overflow(check.overflow, what=self._counted_for_hand(player, check.overflow))
         self.declared[player] = hand
         events: list[Event] = [HandDeclared(player, hand, self.waiting_to_declare())]
         if not self.waiting_to_declare():
@@ -582,24 +547,8 @@ class Game:
             )
 
     def _score_round(self) -> list[Event]:
-        alive = self.alive
-        majorities = []
-        points = {p: 0 for p in alive}
-        need = 2 if (len(alive) == 2 and self.rules.two_alive_majority_two) else 1
-        for animal in ANIMALS:
-            counts = {p: self.declared[p].count(animal) for p in alive}
-            best = max(counts.values())
-            if best == 0:
-                continue
-            holders = tuple(p for p in alive if counts[p] == best)
-            if len(holders) > 1:
-                majorities.append(Majority(animal, None, best, holders))
-            elif best < need:
-                majorities.append(Majority(animal, None, best, ()))
-            else:
-                points[holders[0]] += COPIES[animal]
-                majorities.append(Majority(animal, holders[0], best))
-        return self._end_round(life_losses(points, self.rules), points, tuple(majorities), None)
+        points, majorities = score_hands(self.declared, self.alive, self.rules)
+        return self._end_round(life_losses(points, self.rules), points, majorities, None)
 
     def _end_round(
         self,
@@ -639,11 +588,7 @@ class Game:
     def _all_out_winners(
         self, players: tuple[str, ...], points: dict[str, int], lives_before: dict[str, int]
     ) -> tuple[str, ...]:
-        if self.rules.all_out == "shared":
-            return players
-        score = points if self.rules.all_out == "most_points" else lives_before
-        best = max(score.get(p, 0) for p in players)
-        return tuple(p for p in players if score.get(p, 0) == best)
+        return all_out_winners(players, points, lives_before, self.rules)
 
     def _next_starter(self, previous: str) -> str:
         clockwise = self.next_alive_after(previous)
@@ -691,7 +636,7 @@ class Game:
     def _check_deck_limits(
         self, rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
     ) -> None:
-        _refuse_overflow(self.overflowing(hands.values(), rows), what)
+        refuse_overflow(self.overflowing(hands.values(), rows), what)
 
     # ----------------------------------------------------------------- views
     def snapshot(self) -> dict[str, Any]:
@@ -728,83 +673,6 @@ class Game:
 _VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
 
 
-def _refuse_overflow(overflow: Mapping[Animal, int], what: str) -> None:
-    """Refuse the first animal in deck order that ``what`` holds more often than the deck."""
-    for animal, n in overflow.items():
-        raise BadCards(
-            f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
-            f"{COPIES[animal]}."
-        )
-
-
-def check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadSetup(
-            f"Life is Life is played by 3 to 5 players; you named {len(players)}."
-        )
-    seen: set[str] = set()
-    for p in players:
-        if not valid_name(p):
-            raise BadSetup(f"A player's name is one word of letters (a hyphen or an apostrophe "
-                           f"may join its parts); '{_shown(p)}' is not.")
-        if len(p) > MAX_NAME:
-            raise BadSetup(f"A player's name is at most {MAX_NAME} letters; {title(p)} has {len(p)}.")
-        if name_key(p) in seen:
-            raise BadSetup(f"Two players are called {title(p)}: give each a different name.")
-        seen.add(name_key(p))
-
-
-def known_after_swap(known: Cards, taken: Cards, put_down: Cards, take_first: bool) -> Cards:
-    """The cards known to be in a hand after a swap (RULES.md, What the referee can know).
-
-    In the rules' order the cards put down leave the hand first, then the row comes in: the known
-    cards put down are gone and the whole row is known. Under the house rule ``take_first`` the
-    row comes in first and the cards put down may be any of the hand's, just taken ones too.
-    """
-    if take_first:
-        return (known + taken) - put_down
-    return (known - put_down) + taken
-
-
-def places(game: Game) -> list[tuple[str, int]]:
-    """Finishing places, best first, by standard competition ranking (1, 2, 2, 4).
-
-    Winners are 1st; then players by the round they went out, later is better; players out in
-    the same round share a place. While the game goes on, only the players who are out have a
-    place (which no later round can change: everyone still in finishes ahead of them).
-    """
-    out_round: dict[str, int] = {}
-    for ended in game.rounds:
-        for p in ended.out:
-            out_round.setdefault(p, ended.round)
-    winners = set(game.winners)
-    ranked: list[tuple[str, int]] = []
-    for p in game.players:
-        if p in winners:
-            ranked.append((p, 1))
-        elif p in out_round:
-            mine = out_round[p]
-            better = sum(1 for q in game.players
-                         if q != p and (q in winners or out_round.get(q, 10**9) > mine))
-            ranked.append((p, better + 1))
-    order = {p: i for i, p in enumerate(game.out_order)}
-    return sorted(ranked, key=lambda item: (item[1], order.get(item[0], -1)))
-
-
-def life_losses(points: dict[str, int], rules: HouseRules) -> dict[str, int]:
-    """Lives each living player loses for the round's totals (RULES.md, Lives, and house rules)."""
-    totals = set(points.values())
-    if len(totals) == 1:
-        loss = 0 if rules.all_equal == "nobody" else 1
-        return {p: loss for p in points}
-    high, low = max(totals), min(totals)
-    if len(points) == 2:
-        return {p: 0 if v == high else 2 for p, v in points.items()}
-    lowest = [p for p, v in points.items() if v == low]
-    low_loss = 2 if len(lowest) == 1 else rules.lowest_tie_loses
-    return {p: 0 if v == high else low_loss if v == low else 1 for p, v in points.items()}
-
-
-__all__ = ["Expected", "Game", "HandCheck", "Phase", "RuleError", "check_players",
-           "draw_start_player", "known_after_swap",
-           "life_losses", "name_key", "places", "valid_name"]
+__all__ = ["MAX_NAME", "MAX_PLAYERS", "MIN_PLAYERS", "START_LIVES", "Expected", "Game",
+           "HandCheck", "Phase", "RuleError", "check_players", "draw_start_player",
+           "known_after_swap", "life_losses", "name_key", "places", "valid_name"]

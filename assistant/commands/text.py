@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from engine.game import name_key
+from engine.names import escaped, name_key
 
 #: The longest line read as a command; longer ones are refused before any parsing (a 10 MB
 #: line once kept the parser busy for minutes).
@@ -49,11 +49,6 @@ def fold(word: str) -> str:
 
 def printable(text: str, limit: int = 80) -> str:
     """``text`` safe to show on a terminal: control characters (ESC, BEL, C1, ...) escaped,
-    cut to ``limit`` characters. For echoing what a person typed back in a sentence."""
-    out = []
-    for ch in text[:limit]:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out) + ("..." if len(text) > limit else "")
+    cut to ``limit`` characters. For echoing what a person typed back in a sentence. The
+    engine's ``escaped`` is the one implementation (its refusals escape names with it too)."""
+    return escaped(text, limit)
