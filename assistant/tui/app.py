@@ -1,9 +1,12 @@
 """The full-screen table: ``lifeguard`` with no arguments, in a terminal.
 
-``LifeguardApp`` is the one factory used by the command line (``run``) and the tests. It owns the
-referee session (from the game store, which commits every accepted command before the referee
-answers, so quitting never loses anything) and the voice bridge (loaded in a background worker
-so the table is interactive at once). Everything people do ends in ``submit`` (a typed line, a
+``LifeguardApp`` is the one factory used by the command line (``run``) and the tests. It is a
+composition: it owns the referee session (``tui.session``: from the game store, which commits
+every accepted command before the referee answers, so quitting never loses anything), the voice
+(``tui.voice.TableVoice``: loaded in a background worker so the table is interactive at once),
+the web server for phones (``tui.phones.PhoneServer``), the view-state file
+(``tui.viewstate.ViewStateFile``) and the palette's entries (``tui.palette``), and says when
+each starts and stops; what each does lives with it. Everything people do ends in ``submit`` (a typed line, a
 hand from the grid) or ``apply_heard`` (a spoken command), both of which hand the command to the
 ``CommandDesk`` (the referee, with its disk writes, on a thread of its own) and await it. State
 flows down, events go up: the app publishes the table the desk returned with each answer as the
@@ -16,27 +19,25 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from assistant.commands import ParseError, new_game_command
+from assistant.commands import Command, ParseError, new_game_command
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
-from assistant.referee import Referee, Reply, heard_readback, spoken
-from assistant.tui import viewstate
+from assistant.referee import Referee, Reply, heard_readback
+from assistant.tui import palette
 from assistant.tui.desk import CommandDesk, TableView
+from assistant.tui.phones import PhoneServer
 from assistant.tui.screens import (
     GameOverScreen,
     HelpScreen,
@@ -47,17 +48,28 @@ from assistant.tui.screens import (
     TableScreen,
     is_question,
 )
+from assistant.tui.session import StartError, TableSession, open_table_session
+from assistant.tui.viewstate import ViewState, ViewStateFile
 from assistant.tui.voice import (
     HeardCommand,
     MicState,
     RejectedSpeech,
     SpeechState,
+    TableVoice,
     VoiceBridge,
-    preload_gil_bound,
 )
 from assistant.tui.widgets import CommandInput, StatusLine, TableLog
 from engine.game import Game, Phase
 from engine.rules import HouseRules
+
+if TYPE_CHECKING:  # both load when first needed (their imports are slow)
+    from assistant.voice.listener import ListenContext
+    from assistant.web.server import TableServer
+
+__all__ = ["LifeguardApp", "StartError", "TableSession", "command_starts", "open_table_session", "run"]
+
+#: One of the app's screens, as ``get_screen_by_type`` is asked for it.
+AnyScreen = TypeVar("AnyScreen", bound=Screen[Any])
 
 #: What each bindable action does, for the footer, the help screen and the command palette.
 KEY_DESCRIPTIONS: dict[str, str] = {
@@ -87,115 +99,7 @@ FOOTER_WORDS: dict[str, str] = {
 }
 
 
-@dataclass
-class TableSession:
-    """What the app needs of a session: the referee, where it is stored, what to say first."""
-
-    referee: Referee
-    data_label: str
-    resumed: bool = False
-    greeting: tuple[str, ...] = ()
-    #: The store's session (``assistant.store.session.Session``): closed when the app ends, which
-    #: releases the store's lock; every command was committed already.
-    stored: Any = None
-
-    def _stored_game(self) -> tuple[Any, list[Any]] | None:
-        """The current stored game's row and its accepted entries (undone ones left out); None
-        without a store or a game, or when the store cannot be read: what the table shows of
-        it (a duration, the log before a restart) is not worth a crash."""
-        stored = self.stored
-        game_id = getattr(stored, "game_id", None)
-        if stored is None or game_id is None:
-            return None
-        try:
-            row = stored.store.game(game_id)
-            return (row, stored.store.entries(game_id)[: row.cursor]) if row else None
-        except Exception:
-            return None
-
-    def started_at(self) -> float | None:
-        """When the current stored game began (seconds since the epoch), if the store knows."""
-        game = self._stored_game()
-        return datetime.fromisoformat(game[0].started).timestamp() if game else None
-
-    def duration_min(self) -> int | None:
-        """The stored game's duration as ``lifeguard history`` gives it (None without a store).
-        Reads the store: call it on the desk's thread."""
-        from assistant.store.records import minutes_between
-
-        game = self._stored_game()
-        if game is None:
-            return None
-        row, entries = game
-        return minutes_between(row.started, row.ended or (entries[-1].at if entries else row.started))
-
-    def stored_log(self) -> list[tuple[str, list[str]]]:
-        """The current game's accepted commands and what was said to each, oldest first, from
-        the store (a command joined to the one before, like the start player drawn by lot,
-        adds its words to that one). Empty when there is no store or nothing stored."""
-        game = self._stored_game()
-        entries = game[1] if game else []
-        log: list[tuple[str, list[str]]] = []
-        for entry in entries:
-            said = [entry.said] if entry.said else []
-            if entry.joined and log:
-                log[-1][1].extend(said)
-            else:
-                log.append((entry.command, said))
-        return log
-
-    def recent(self, limit: int = 20) -> tuple[list[tuple[str, ...]], HouseRules | None]:
-        """The groups of the latest games (newest first, each group once) and the house rules
-        the latest game was played with, for the setup screen."""
-        store = getattr(self.stored, "store", None)
-        if store is None:
-            return [], None
-        try:
-            rows = store.games(newest_first=True)[:limit]
-            rules = rows[0].house_rules() if rows else None
-        except Exception:  # an offer on the setup screen is not worth a crash
-            return [], None
-        groups: list[tuple[str, ...]] = []
-        for row in rows:
-            if row.players not in groups:
-                groups.append(tuple(row.players))
-        return groups, rules
-
-    def folder(self) -> Path | None:
-        """The folder of the store's file (where the table keeps its view), if there is one."""
-        path = getattr(getattr(self.stored, "store", None), "path", None)
-        return Path(path).parent if path is not None else None
-
-    def close(self) -> None:
-        if self.stored is not None:
-            self.stored.close()
-
-
-class StartError(Exception):
-    """The table cannot start (e.g. the store cannot be used); the message is for a person."""
-
-
-def open_table_session(settings: Settings, data_dir: str | Path | None = None,
-                       rng: random.Random | None = None) -> TableSession:
-    """The stored session of the game store (``assistant.store.session``)."""
-    from assistant.store import StoreError
-    from assistant.store.session import open_session
-
-    try:
-        session = open_session(settings, data_dir=data_dir, rng=rng, confirm_new_game=True)
-    except StoreError as err:
-        raise StartError(str(err)) from None
-    path = getattr(session.store, "path", None)
-    return TableSession(
-        session.referee,
-        str(path) if path is not None else "the game store",
-        bool(session.resumed),
-        tuple(session.greeting or ()),
-        session,
-    )
-
-
-class LifeguardApp(App):
+class LifeguardApp(App[None]):
     """Lifeguard's table on screen. Build it with the settings; the tests pass a data dir."""
 
     CSS_PATH = "lifeguard.tcss"
@@ -233,18 +137,13 @@ class LifeguardApp(App):
         self._game_over = self.view.game is not None and self.view.game.is_over
         self.desk = CommandDesk(self.referee)
         self.data_label = data_label or self.session.data_label
-        self.audio_input = list(audio_input or ())
-        self.voice_enabled = voice
-        if voice:  # here, before the event loop runs: these imports stall every thread
-            preload_gil_bound(self.settings.voice, self.audio_input)
-        #: The voice switch as last set on the setup screen (None: not yet).
-        self.voice_chosen: bool | None = None
+        self.voices = TableVoice(self, self.settings.voice, list(audio_input or ()), voice,
+                                 lambda: self.status_line, lambda: self.view)
         self.clock = clock
-        self.voice: VoiceBridge | None = None
         self.game_started_at: float | None = None
+        folder = self.session.folder()
         #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
-        self.view_folder = self.session.folder()
-        self.view_state = viewstate.load(self.view_folder)
+        self.view_file = ViewStateFile(folder)
         #: The groups of recent games and the last game's house rules, for the setup screen.
         self.recent_groups, self.last_rules = self.session.recent()
         #: The resumed game's log as the store has it, shown again on the table.
@@ -252,9 +151,8 @@ class LifeguardApp(App):
         if self.session.resumed:
             self.game_started_at = self.session.started_at()
             self.resumed_log = self.session.stored_log()
-        #: The web server for phones (``assistant.web``) while serving; it runs on its own thread.
-        self.web: Any = None
-        self._view_lock = threading.Lock()
+        #: The web server for phones (``assistant.web``), served from the store's folder.
+        self.phones = PhoneServer(self, self.settings.serve, folder)
 
     # ------------------------------------------------------------------ life cycle
     async def on_mount(self) -> None:
@@ -270,51 +168,51 @@ class LifeguardApp(App):
         else:
             table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
             await self.push_screen(self.setup_screen())
-        self._start_voice()
+        self.voices.start()
         if self.settings.serve.start:
-            self.action_serve(show=False)
+            self.phones.serve(show=False)
 
     def on_unmount(self) -> None:
-        self.stop_serving(wait=True)
-        if self.voice is not None:
-            self.voice.close()
+        self.phones.stop(wait=True)
+        self.voices.close()
         self.desk.close()
         self.session.close()
 
-    def _start_voice(self) -> None:
-        status = self.status_line
-        if not self.voice_enabled:
-            status.set_mic("off")
-            status.set_speech("off")
-            return
-        status.set_mic("loading")
-        status.set_speech("loading")
-        self.voice = VoiceBridge(
-            self.settings.voice, self.post_message, self._listen_context, self.audio_input
-        )
-        # The heavy imports start a moment later, so they do not hold up the table's first frame.
-        bridge = self.voice
-        self.set_timer(0.1, lambda: self._load_voice(bridge))
+    # ------------------------------------------------------------------ what it owns, by name
+    @property
+    def voice(self) -> VoiceBridge | None:
+        """The speaker and listener (None without voice, or before the table is mounted)."""
+        return self.voices.bridge
 
-    @work(thread=True, exclusive=True, group="voice")
-    def _load_voice(self, bridge: VoiceBridge) -> None:
-        bridge.load()
+    @property
+    def web(self) -> TableServer | None:
+        """The web server for phones while serving; it runs on its own thread."""
+        return self.phones.server
 
-    def _listen_context(self) -> Any:
-        """What the listener (on its own thread, once an utterance) may listen for: made from
-        the table's view, a copy nothing changes, never from the live game that the desk's
-        thread is changing."""
-        from assistant.voice.listener import ListenContext
+    @property
+    def view_state(self) -> ViewState:
+        """How the table was left (F8, F4, the grid's drafts); the table screen changes it."""
+        return self.view_file.state
 
-        view = self.view
-        return ListenContext(players=view.players, game=view.game, question=view.question is not None)
+    @property
+    def game_id(self) -> int | None:
+        """The stored game's id (None without a store): drafts belong to one game's round."""
+        return getattr(self.session.stored, "game_id", None)
+
+    def _listen_context(self) -> ListenContext:
+        """What the listener may listen for now (``TableVoice.listen_context``)."""
+        return self.voices.listen_context()
+
+    def say(self, text: str) -> None:
+        """Everything the table says aloud goes through here (the tests listen in)."""
+        self.voices.say(text)
 
     # ------------------------------------------------------------------ widgets
     @property
     def table(self) -> TableScreen:
         return self.get_screen_by_type(TableScreen)
 
-    def get_screen_by_type(self, kind: type[Screen]) -> Any:
+    def get_screen_by_type(self, kind: type[AnyScreen]) -> AnyScreen:
         for screen in self.screen_stack:
             if isinstance(screen, kind):
                 return screen
@@ -331,6 +229,11 @@ class LifeguardApp(App):
     @property
     def command_input(self) -> CommandInput:
         return self.table.query_one(CommandInput)
+
+    @property
+    def table_gone(self) -> bool:
+        """The app is closing: an answer arriving now is stored but has nowhere to be shown."""
+        return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
 
     # ------------------------------------------------------------------ commands
     async def submit(self, text: str, source: str = "typed") -> Reply | None:
@@ -357,7 +260,7 @@ class LifeguardApp(App):
         self.view = replace(view, game_id=self.game_id, minutes=minutes)
         return reply
 
-    async def apply_heard(self, command: Any, text: str) -> Reply:
+    async def apply_heard(self, command: Command, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
         shown = f"heard: {command.canonical}"
         if not self.table_gone and self.table.show_heard(shown):
@@ -370,11 +273,6 @@ class LifeguardApp(App):
         if not self.table_gone:
             self.table.clear_heard(shown)
 
-    @property
-    def table_gone(self) -> bool:
-        """The app is closing: an answer arriving now is stored but has nowhere to be shown."""
-        return not any(isinstance(screen, TableScreen) for screen in self.screen_stack)
-
     def _show_reply(self, text: str, reply: Reply, source: str) -> None:
         """The answer in the log, in full, and aloud as the ``speech`` setting says (``spoken``);
         the screens drew the table when it was published. A heard command's read-back is
@@ -383,17 +281,14 @@ class LifeguardApp(App):
             return
         log = self.table_log
         heard = source == "heard"
-        readback = heard_readback(reply, heard)
         if is_question(reply):  # nothing changed: waiting for yes or no
             log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
         elif reply.ok:
-            log.command(reply.command or text, source, [*readback, *reply.said])
+            log.command(reply.command or text, source, [*heard_readback(reply, heard), *reply.said])
         else:
             self._show_refusal(text, reply, source)
-        self.speak(reply, heard)
-        game = self.view.game
-        if reply.ok and not reply.question and reply.intent in ("new_game", "yes") and game is not None \
-                and game.round == 1 and not game.rounds:
+        self.say(self.voices.words(reply, heard))
+        if _starts_a_game(reply, self.view.game):
             self.game_started_at = self.clock()
 
     def _show_refusal(self, text: str, reply: Reply, source: str) -> None:
@@ -440,7 +335,8 @@ class LifeguardApp(App):
         self.answer(request, self.submit(request.text, source=request.source))
 
     def on_table_screen_view_state_changed(self) -> None:
-        self.save_view_state()
+        if self.view_file.kept:  # a disk write, however small: never on the UI's event loop
+            self.run_worker(self.view_file.write, thread=True, group="view-state")
 
     def on_setup_screen_start_requested(self, request: SetupScreen.StartRequested) -> None:
         self.answer(request, self.start_game(request.names, request.rules, request.voice_on))
@@ -458,6 +354,9 @@ class LifeguardApp(App):
         if not self.table_gone:
             self.table.type_ahead(message.text)
 
+    def on_phones_screen_stop_requested(self) -> None:
+        self.phones.stop_requested()
+
     # ------------------------------------------------------------------ games
     async def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
         """From the setup screen: a new game with these players and house rules; an error or None."""
@@ -466,7 +365,7 @@ class LifeguardApp(App):
         reply = await self._run(partial(_start_with_rules, names=names, rules=rules))
         if not reply.ok or self.table_gone:
             return reply.error
-        self.set_voice(voice_on)
+        self.voices.set_voice(voice_on)
         while not isinstance(self.screen, TableScreen):
             self.pop_screen()
         self._show_reply(reply.command or "new game", reply, "typed")
@@ -491,48 +390,10 @@ class LifeguardApp(App):
         rules = game.rules if game is not None else (self.last_rules or self.settings.rules)
         names = [p for group in groups for p in group]
         recent = list(dict.fromkeys(names))  # each name once, the latest games first
-        return SetupScreen(groups[0] if groups else (), rules, self.voice_on_default, recent,
+        return SetupScreen(groups[0] if groups else (), rules, self.voices.on_by_default, recent,
                            filled=game is not None)
 
-    @property
-    def voice_on_default(self) -> bool:
-        """The setup screen's voice switch: as last chosen there, else as the settings say."""
-        if self.voice_chosen is not None:
-            return self.voice_chosen
-        return self.voice_enabled and self.settings.voice.speak
-
-    @property
-    def game_id(self) -> int | None:
-        """The stored game's id (None without a store): drafts belong to one game's round."""
-        return getattr(self.session.stored, "game_id", None)
-
-    def save_view_state(self) -> None:
-        if self.view_folder is not None:
-            self._write_view_state()
-
-    @work(thread=True, exclusive=False, group="view-state")
-    def _write_view_state(self) -> None:
-        # A few hundred bytes, but a disk write all the same: never on the UI's event loop.
-        # Each write takes the state as it is then, so the last one to run leaves the newest.
-        with self._view_lock:
-            viewstate.save(self.view_folder, viewstate.ViewState(**vars(self.view_state)))
-
-    # ------------------------------------------------------------------ voice
-    def speak(self, reply: Reply, heard: bool) -> None:
-        """Say ``reply`` aloud as the ``[voice] speech`` setting says (the one choice of what is
-        spoken: ``spoken``), ``heard`` or typed."""
-        self.say(" ".join(spoken(reply, heard, self.settings.voice.speech)).strip())
-
-    def say(self, text: str) -> None:
-        if self.voice is not None and text:
-            self.voice.say(text)
-
-    def set_voice(self, on: bool) -> None:
-        self.voice_chosen = on
-        self.status_line.set_switched_off(not on)
-        if self.voice is not None:
-            self.voice.set_voice(on)
-
+    # ------------------------------------------------------------------ voice's messages
     def on_speech_state(self, message: SpeechState) -> None:
         self.status_line.set_speech(message.state, message.reason)
 
@@ -545,33 +406,20 @@ class LifeguardApp(App):
         finally:
             # The table now shows the game this command left: the listener may hear the next
             # command against it (not against the game before this one).
-            if self.voice is not None:
-                self.voice.settled()
+            self.voices.settled()
 
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
         heard = f"heard '{message.text}': " if message.text else ""
         self.table_log.note(f"🎤 {heard}{message.reason}")
         if message.addressed:  # talk is written down, not answered aloud
-            self.speak(Reply(False, error=message.reason), heard=True)
+            self.say(self.voices.words(Reply(False, error=message.reason), heard=True))
 
     # ------------------------------------------------------------------ key actions
     def action_push_to_talk(self) -> None:
-        if self.status_line.switched_off:  # the setup screen's choice, not the device's state
-            self.notify(VOICE_OFF_TALK, severity="warning")
-            return
-        mic, reason = self.status_line.mic
-        if mic in ("unavailable", "loading") or self.voice is None or not self.voice.push_to_talk():
-            self.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
-                        severity="warning")
+        self.voices.push_to_talk()
 
     def action_mute(self) -> None:
-        speech, reason = self.status_line.speech
-        muted = None
-        if speech not in ("unavailable", "loading") and self.voice is not None:
-            muted = self.voice.toggle_mute()
-        if muted is None:
-            self.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
-                        severity="warning")
+        self.voices.toggle_mute()
 
     async def action_undo(self) -> None:
         await self.submit("undo", source="key")
@@ -586,66 +434,8 @@ class LifeguardApp(App):
         self.table.toggle_known()
 
     def action_serve(self, show: bool = True) -> None:
-        """Serve the table to phones (started off the UI loop), then show its link as a QR code."""
-        from assistant.tui.phones import PhonesScreen
-
-        if self.web is not None:
-            if show and not isinstance(self.screen, PhonesScreen):
-                self.push_screen(PhonesScreen(self.web.url, self.web.lan))
-            return
-        store = getattr(self.session.stored, "store", None)
-        if store is None:
-            self.notify("This table is not saved, so there is nothing to serve.", severity="warning")
-            return
-        self._start_serving(store.path.parent, show)
-
-    @work(thread=True, exclusive=True, group="serve")
-    def _start_serving(self, folder: Path, show: bool) -> None:
-        try:
-            from assistant.web.server import ServeError, TableServer
-        except ImportError as err:
-            self.call_from_thread(self.notify, f"Serving needs {err.name}: install lifeguard "
-                                  "again with its dependencies.", severity="error")
-            return
-        serve = self.settings.serve
-        server = TableServer(folder, port=serve.port, lan=serve.lan, quiet=True)
-        try:
-            server.start()
-        except ServeError as err:
-            self.call_from_thread(self.notify, str(err), severity="error", timeout=10)
-            return
-        try:
-            self.call_from_thread(self._serving, server, show)
-        except RuntimeError:  # the app closed meanwhile
-            server.stop()
-
-    def _serving(self, server: Any, show: bool) -> None:
-        if self.web is not None or not self.is_running:  # started twice, or the app is closing
-            self.run_worker(server.stop, thread=True, group="serve-stop")
-            return
-        self.web = server
-        if show:
-            self.action_serve()
-        else:
-            self.notify(f"Serving the table at {server.url}", timeout=8)
-
-    def on_phones_screen_stop_requested(self) -> None:
-        from assistant.tui.phones import PhonesScreen
-
-        while isinstance(self.screen, PhonesScreen):
-            self.pop_screen()
-        self.stop_serving()
-
-    def stop_serving(self, wait: bool = False) -> None:
-        """Stop the web server (on a thread, unless ``wait``: when the app closes)."""
-        server, self.web = self.web, None
-        if server is None:
-            return
-        if wait:
-            server.stop()
-        else:
-            self.run_worker(server.stop, thread=True, group="serve-stop")
-            self.notify("The table is no longer served; its link stops working.")
+        """Serve the table to phones (``PhoneServer``), then show its link as a QR code."""
+        self.phones.serve(show)
 
     def action_score_sheet(self) -> None:
         if isinstance(self.screen, ScoreSheetScreen):
@@ -685,39 +475,20 @@ class LifeguardApp(App):
         """Action -> (key as configured, description), for the help screen."""
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The referee's commands, then Textual's theme and quit (not its Keys, Maximize or
-        Screenshot, which are about the framework, not the game)."""
-        actions: dict[str, tuple[str, Callable[[], object]]] = {
-            "Undo": ("Take back the last command", self.action_undo),
-            "Redo": ("Apply the undone command again", self.action_redo),
-            "Repeat": ("Say the last announcement again", self.action_repeat),
-            "Status": ("Where the game stands", partial(self.submit, "status")),
-            "Score sheet": ("Points and lives round by round", self.action_score_sheet),
-            "Known cards": ("Show or hide the cards known to be in each hand", self.action_toggle_known),
-            "Large print": ("Bigger rows, cards, hearts and turn, to read from afar",
-                            self.action_large_print),
-            "Talk": ("Push to talk: say one command", self.action_push_to_talk),
-            "Mute": ("Mute or unmute the spoken announcements", self.action_mute),
-            "Rules": ("The rules of Life is Life", self.action_rules),
-            "Keys and commands": ("The keys and the command language", self.action_help),
-            "New game": ("Players, house rules and voice", self.open_setup),
-            "Phones": ("Serve the table to phones: a read-only page, its link as a QR code",
-                       self.action_serve),
-        }
-        for name, (help_text, callback) in actions.items():
-            yield SystemCommand(name, help_text, callback)
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The referee's commands (``assistant.tui.palette``), then Textual's theme and quit (not
+        its Keys, Maximize or Screenshot, which are about the framework, not the game)."""
+        yield from palette.table_commands(self)
         for command in super().get_system_commands(screen):
             if command.title in ("Theme", "Quit"):
                 yield command
-        for intent, (text, help_text) in command_starts(self.view.game).items():
-            yield SystemCommand(f"Type: {text}", f"{help_text} ({intent})",
-                                lambda text=text: self._prefill(text), discover=False)
+        yield from palette.typing_commands(self, command_starts(self.view.game))
 
-    def _prefill(self, text: str) -> None:
-        while not isinstance(self.screen, TableScreen):
-            self.pop_screen()
-        self.table.prefill(text)
+
+def _starts_a_game(reply: Reply, game: Game | None) -> bool:
+    """``reply`` began a game (its first round, nothing played yet): its clock starts."""
+    return (reply.ok and not reply.question and reply.intent in ("new_game", "yes")
+            and game is not None and game.round == 1 and not game.rounds)
 
 
 def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
@@ -742,11 +513,6 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
         "redo": ("redo", "apply the undone command again"),
         "status": ("status", "where the game stands"),
     }
-
-
-#: Push to talk while voice is switched off for this game on the setup screen.
-VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To turn it on, start "
-                  "a new game (ctrl+p, New game) with Voice switched on.")
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:

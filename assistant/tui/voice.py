@@ -9,6 +9,10 @@ while the table is already interactive. A thread does not help a library whose i
 GIL for long (a C++ extension starting up: no other Python thread runs meanwhile, the event loop
 included): those are imported before the app's loop starts (``preload_gil_bound``). Any failure is a state ("unavailable") with a reason, never
 a crash: the table works without voice.
+
+``TableVoice`` is the app's one owner of all this: it makes the bridge at mount, loads it in a
+worker, keeps the setup screen's voice switch and answers the talk and mute keys, so the app only
+says when (and keeps the messages' handlers, which Textual delivers to it).
 """
 
 from __future__ import annotations
@@ -20,12 +24,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from textual.app import App
 from textual.message import Message
 
 from assistant.commands import Command
 from assistant.config import VoiceSettings
+from assistant.referee import Reply, spoken
+from assistant.tui.desk import TableView
+from assistant.tui.widgets import StatusLine
 
 if TYPE_CHECKING:  # the devices load in a worker (their imports are slow)
     from assistant.voice.duplex import DuplexAudio
@@ -291,6 +299,113 @@ class VoiceBridge:
                 except Exception as err:  # the others are still closed; the app is ending,
                     # so there is no screen left to say it on: the log keeps it.
                     log.warning("closing %s failed: %s", type(device).__name__, _short(err))
+
+
+#: Push to talk while voice is switched off for this game on the setup screen.
+VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To turn it on, start "
+                  "a new game (ctrl+p, New game) with Voice switched on.")
+
+
+class TableVoice:
+    """The table's voice as the app uses it: the bridge (None without voice, or before mount),
+    the status line's microphone and speech, the setup screen's switch. Why an object of its own:
+    the voice is one device with one life cycle (made at mount, loaded in a worker, closed at the
+    end), and what the app asks of it (say this, talk, mute, settled) is a sentence each."""
+
+    def __init__(self, app: App[Any], settings: VoiceSettings, audio_input: list[str], enabled: bool,
+                 status: Callable[[], StatusLine], view: Callable[[], TableView]) -> None:
+        self.app = app
+        self.settings = settings
+        self.audio_input = audio_input
+        #: Voice wanted at all (``voice=False``: the tests, no devices opened).
+        self.enabled = enabled
+        #: The table's status line and its view, as they are when asked.
+        self.status = status
+        self.view = view
+        if enabled:  # here, before the event loop runs: these imports stall every thread
+            preload_gil_bound(settings, audio_input)
+        #: The voice switch as last set on the setup screen (None: not yet).
+        self.chosen: bool | None = None
+        self.bridge: VoiceBridge | None = None
+
+    def start(self) -> None:
+        """At mount: the bridge made, and loaded a moment later in a thread worker, so the heavy
+        imports do not hold up the table's first frame."""
+        status = self.status()
+        if not self.enabled:
+            status.set_mic("off")
+            status.set_speech("off")
+            return
+        status.set_mic("loading")
+        status.set_speech("loading")
+        bridge = self.bridge = VoiceBridge(self.settings, self.app.post_message, self.listen_context,
+                                           self.audio_input)
+        self.app.set_timer(0.1, lambda: self._load(bridge))
+
+    def _load(self, bridge: VoiceBridge) -> None:
+        self.app.run_worker(bridge.load, thread=True, exclusive=True, group="voice")
+
+    def listen_context(self) -> ListenContext:
+        """What the listener (on its own thread, once an utterance) may listen for: made from
+        the table's view, a copy nothing changes, never from the live game that the desk's
+        thread is changing."""
+        from assistant.voice.listener import ListenContext
+
+        view = self.view()
+        return ListenContext(players=view.players, game=view.game, question=view.question is not None)
+
+    def words(self, reply: Reply, heard: bool) -> str:
+        """What to say of ``reply`` as the ``[voice] speech`` setting says (the one choice of
+        what is spoken: ``spoken``), ``heard`` or typed."""
+        return " ".join(spoken(reply, heard, self.settings.speech)).strip()
+
+    def say(self, text: str) -> None:
+        if self.bridge is not None and text:
+            self.bridge.say(text)
+
+    @property
+    def on_by_default(self) -> bool:
+        """The setup screen's voice switch: as last chosen there, else as the settings say."""
+        if self.chosen is not None:
+            return self.chosen
+        return self.enabled and self.settings.speak
+
+    def set_voice(self, on: bool) -> None:
+        """The setup screen's switch: voice on or off for the game it starts."""
+        self.chosen = on
+        self.status().set_switched_off(not on)
+        if self.bridge is not None:
+            self.bridge.set_voice(on)
+
+    def settled(self) -> None:
+        """The last heard command is applied (or refused): the listener may hear the next."""
+        if self.bridge is not None:
+            self.bridge.settled()
+
+    def push_to_talk(self) -> None:
+        """The talk key: one utterance, or a sentence saying why the table cannot listen."""
+        status = self.status()
+        if status.switched_off:  # the setup screen's choice, not the device's state
+            self.app.notify(VOICE_OFF_TALK, severity="warning")
+            return
+        mic, reason = status.mic
+        if mic in ("unavailable", "loading") or self.bridge is None or not self.bridge.push_to_talk():
+            self.app.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
+                            severity="warning")
+
+    def toggle_mute(self) -> None:
+        """The mute key: speech muted or unmuted, or a sentence saying why it cannot be."""
+        speech, reason = self.status().speech
+        muted = None
+        if speech not in ("unavailable", "loading") and self.bridge is not None:
+            muted = self.bridge.toggle_mute()
+        if muted is None:
+            self.app.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
+                            severity="warning")
+
+    def close(self) -> None:
+        if self.bridge is not None:
+            self.bridge.close()
 
 
 def reason_text(reason: str | None) -> str | None:
