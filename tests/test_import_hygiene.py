@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("textual", "pyttsx3", "speech_recognition", "pocketsphinx")
 HEADLESS = ("engine", "engine.simulate", "assistant.commands", "assistant.announce",
             "assistant.referee", "assistant.config", "assistant.cli", "assistant.colours",
-            "assistant.web.commands", "assistant.web.table", "assistant.web.server")
+            "assistant.cli.serve", "assistant.web.table", "assistant.web.server")
 
 PROBE = """
 import json, sys

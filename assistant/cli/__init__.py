@@ -417,7 +417,7 @@ The token is random and changes every time the server starts.
 
 def _add_store_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """status, history, stats, export, import: the game store read and loaded."""
-    from assistant.store import commands as store_commands
+    from assistant.cli import games as store_commands
 
     status = subparsers.add_parser("status", help="where the current game stands")
     status.add_argument("--json", action="store_true", help="the state as JSON (as replay --json)")
@@ -466,7 +466,7 @@ def _add_store_commands(subparsers: argparse._SubParsersAction[argparse.Argument
 
 def _add_voice_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """hear, listen: spoken commands from the command line."""
-    from assistant.voice import commands as voice_commands
+    from assistant.cli import voice as voice_commands
 
     hear = subparsers.add_parser("hear", help="decode WAV files of spoken commands")
     hear.add_argument("files", nargs="+", metavar="FILE.wav",
@@ -514,7 +514,7 @@ def _players_checked(command: Callable[[argparse.Namespace], int]) -> Callable[[
 
 def _add_web_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """serve: the current game as a live, read-only web page."""
-    from assistant.web import commands as web_commands
+    from assistant.cli import serve as web_commands
 
     serve = subparsers.add_parser(
         "serve", help="the current game as a live, read-only web page for phones",
