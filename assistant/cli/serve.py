@@ -22,6 +22,15 @@ LOCAL_ONLY = ("This link works on this computer only: a phone cannot open it. Fo
               "a QR code to scan.")
 
 
+#: ``lifeguard serve --help``'s closing words.
+SERVE_EPILOG = """\
+The page follows whatever game is current in the game store (lifeguard.sqlite3 in
+$LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
+'lifeguard chat' plays it. It is read only: GET requests with the link's token, nothing else.
+The token is random and changes every time the server starts.
+"""
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from assistant.store.db import data_dir
 
