@@ -16,6 +16,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from assistant.cli.streams import MAX_REFUSED_LINES, is_terminal
@@ -54,69 +55,102 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
              speech: str = "full") -> int:
     """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl,
     with ``spoken`` when the ``speech`` setting says aloud other than ``said``)."""
-
-    def emit(reply: Reply) -> None:
-        if jsonl:
-            stdout.write(json.dumps(reply.to_json(speech)) + "\n")
-        elif reply.ok:
-            # 'quit' and 'exit' are the chat's own words (the table has keys): its help says them.
-            said = [*reply.said, CHAT_LEAVING] if reply.intent == "help" else reply.said
-            stdout.write("\n".join(said) + "\n")
-        else:
-            stdout.write(f"! {printable(reply.error or '', 1000)}\n")
-        stdout.flush()
-
     if not jsonl:
         for line in greeting or ("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",):
             stdout.write(line + "\n")
         stdout.flush()
-    # Bytes, a bounded line at a time: a 10 MB line or /dev/zero never fills the memory, and a
-    # stray byte that is not UTF-8 is one refused line, not the end of the chat.
-    # A prompt shows a person at a terminal where to type; never in JSON lines or piped input.
+    lines = _chat_lines(stdin, stdout, jsonl)
+    conversation = _Conversation(referee, jsonl, stdout, speech, at_terminal=is_terminal(stdin))
+    for raw in lines:
+        if conversation.given_up():
+            return 1
+        if not conversation.answer(raw):
+            break
+    return 0
+
+
+def _chat_lines(stdin: TextIO, stdout: TextIO, jsonl: bool) -> Iterator[bytes]:
+    """The chat's input lines as bytes, a bounded line at a time: a 10 MB line or /dev/zero
+    never fills the memory, and a stray byte that is not UTF-8 is one refused line, not the end
+    of the chat. A prompt shows a person at a terminal where to type; never in JSON lines or
+    piped input."""
     prompt = "> " if not jsonl and is_terminal(stdin) and is_terminal(stdout) else ""
     if prompt and stdin is sys.stdin and stdout is sys.stdout:
-        lines: Iterable = _edited_lines(prompt)  # arrow keys edit and recall, as in a shell
-    else:
-        lines = _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout)
-    #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's Enter does.
+        return _edited_lines(prompt)  # arrow keys edit and recall, as in a shell
+    return _prompted(bounded_lines(getattr(stdin, "buffer", stdin)), prompt, stdout)
+
+
+@dataclass
+class _Conversation:
+    """The chat's answers to its input lines, one at a time, and what it remembers between
+    them: the command a refusal offered, and how many lines were refused."""
+
+    referee: Referee
+    jsonl: bool
+    stdout: TextIO
+    speech: str
+    #: Input that is no terminal (a file, a program) stops after MAX_REFUSED_LINES refusals in
+    #: a row, or MAX_REFUSED_CHAT_LINES in all: it is not being understood, and each refusal's
+    #: suggestion search costs a millisecond or more. A person at a terminal may go on as long
+    #: as they like.
+    at_terminal: bool
+    #: The command a refusal suggested ("Did you mean ...?"): "yes" takes it, as the table's
+    #: Enter does.
     offered: str | None = None
-    # Input that is no terminal (a file, a program) stops after MAX_REFUSED_LINES refusals in a
-    # row, or MAX_REFUSED_CHAT_LINES in all: it is not being understood, and each refusal's
-    # suggestion search costs a millisecond or more. A person at a terminal may go on as long
-    # as they like.
-    at_terminal = is_terminal(stdin)
-    refused_in_a_row = refused = 0
-    for raw in lines:
-        if not at_terminal and (refused_in_a_row >= MAX_REFUSED_LINES or refused >= MAX_REFUSED_CHAT_LINES):
-            how_many = (f"{refused_in_a_row} refused lines in a row" if refused_in_a_row >= MAX_REFUSED_LINES
-                        else f"{refused:,} refused lines")
-            sys.stderr.write(f"lifeguard: chat stopped after {how_many} from input that is not a "
-                             "terminal; is this a command file?\n")
-            return 1
+    refused_in_a_row: int = 0
+    refused: int = 0
+
+    def given_up(self) -> bool:
+        """Whether input that is no terminal has been refused too often to go on (said on
+        stderr)."""
+        if self.at_terminal or (self.refused_in_a_row < MAX_REFUSED_LINES
+                                and self.refused < MAX_REFUSED_CHAT_LINES):
+            return False
+        how_many = (f"{self.refused_in_a_row} refused lines in a row"
+                    if self.refused_in_a_row >= MAX_REFUSED_LINES else f"{self.refused:,} refused lines")
+        sys.stderr.write(f"lifeguard: chat stopped after {how_many} from input that is not a "
+                         "terminal; is this a command file?\n")
+        return True
+
+    def answer(self, raw: bytes) -> bool:
+        """Answer one input line; False when it ends the chat ('quit' or 'exit')."""
         if raw is TOO_LONG:
-            emit(Reply(False, error=f"That line is longer than {MAX_LINE:,} characters: type one "
-                                    "command a line."))
-            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
-            continue
+            self.refuse(f"That line is longer than {MAX_LINE:,} characters: type one command a line.")
+            return True
         line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
-            if jsonl:
-                emit(Reply(False, error="Empty line: say a command, or 'help'."))
-            continue
-        if not jsonl and line.lower() in ("quit", "exit"):
-            break
+            if self.jsonl:
+                self.emit(Reply(False, error="Empty line: say a command, or 'help'."))
+            return True
+        if not self.jsonl and line.lower() in ("quit", "exit"):
+            return False
         if _UNDECODED.search(line):
-            emit(Reply(False, error="That line is not UTF-8 text: type it again."))
-            refused_in_a_row, refused = refused_in_a_row + 1, refused + 1
-            continue
-        if offered and line.lower() in ("yes", "y"):
-            line = offered
-        reply = referee.handle(line)
-        offered = None if reply.ok or reply.question else reply.suggestion
-        refused_in_a_row = 0 if reply.ok else refused_in_a_row + 1
-        refused += not reply.ok
-        emit(reply)
-    return 0
+            self.refuse("That line is not UTF-8 text: type it again.")
+            return True
+        if self.offered and line.lower() in ("yes", "y"):
+            line = self.offered
+        reply = self.referee.handle(line)
+        self.offered = None if reply.ok or reply.question else reply.suggestion
+        self.refused_in_a_row = 0 if reply.ok else self.refused_in_a_row + 1
+        self.refused += not reply.ok
+        self.emit(reply)
+        return True
+
+    def refuse(self, error: str) -> None:
+        """A line refused before the referee sees it: said, and counted as refused."""
+        self.emit(Reply(False, error=error))
+        self.refused_in_a_row, self.refused = self.refused_in_a_row + 1, self.refused + 1
+
+    def emit(self, reply: Reply) -> None:
+        if self.jsonl:
+            self.stdout.write(json.dumps(reply.to_json(self.speech)) + "\n")
+        elif reply.ok:
+            # 'quit' and 'exit' are the chat's own words (the table has keys): its help says them.
+            said = [*reply.said, CHAT_LEAVING] if reply.intent == "help" else reply.said
+            self.stdout.write("\n".join(said) + "\n")
+        else:
+            self.stdout.write(f"! {printable(reply.error or '', 1000)}\n")
+        self.stdout.flush()
 
 
 def _edited_lines(prompt: str) -> Iterator[bytes]:
@@ -137,7 +171,7 @@ def _edited_lines(prompt: str) -> Iterator[bytes]:
         yield TOO_LONG if len(raw) > 4 * MAX_LINE else raw + b"\n"
 
 
-def _prompted(lines: Iterable, prompt: str, stdout: TextIO) -> Iterator:
+def _prompted(lines: Iterable[bytes], prompt: str, stdout: TextIO) -> Iterator[bytes]:
     """``lines`` with ``prompt`` written before each one is read (and a new line at the end, so
     Ctrl+D leaves the shell's prompt on a line of its own); as they are without a prompt."""
     iterator = iter(lines)
