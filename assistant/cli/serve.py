@@ -1,11 +1,11 @@
 """``lifeguard serve``: the current game of the store as a live, read-only web page.
 
-``assistant.cli`` declares the subcommand and its options and calls ``cmd_serve``; the web
-libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay`` stay light. The first line printed is
-exactly ``Serving the table at http://HOST:PORT/?t=TOKEN`` (scripts and tests read it). The
-next says who can open it: without ``--lan`` this computer only, and how to reach phones; with
-``--lan`` anyone on the network, and in a terminal the link follows as a QR code to scan (only
-there: a code for 127.0.0.1 would send a phone to itself).
+``assistant.cli.parser`` declares the subcommand and its options and calls ``cmd_serve``; the
+web libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay``
+stay light. The first line printed is exactly ``Serving the table at http://HOST:PORT/?t=TOKEN``
+(scripts and tests read it). The next says who can open it: without ``--lan`` this computer
+only, and how to reach phones; with ``--lan`` anyone on the network, and in a terminal the link
+follows as a QR code to scan (only there: a code for 127.0.0.1 would send a phone to itself).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``lifeguard hear`` and ``lifeguard listen``: spoken commands from the command line.
 
-``assistant.cli`` declares them and their options and calls ``cmd_hear`` / ``cmd_listen``.
+``assistant.cli.parser`` declares them and their options and calls ``cmd_hear`` / ``cmd_listen``.
 Everything heavy (pocketsphinx, speech_recognition, pyttsx3, the store) is imported inside the
 command functions, so other subcommands start as fast as before.
 
