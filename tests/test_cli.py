@@ -496,7 +496,8 @@ def test_chat_survives_a_line_that_is_not_utf8(isolated_env: dict[str, str]) -> 
 
 
 def test_chat_s_options_are_the_console_script_s_and_the_table_falls_back_with_them() -> None:
-    from assistant.cli import build_parser, cmd_chat, cmd_table
+    from assistant.cli.chat import cmd_chat, cmd_table
+    from assistant.cli.parser import build_parser
 
     parser = build_parser()
     chat = parser.parse_args(["chat", "--no-store", "--move-aside-bad-store",
@@ -610,7 +611,7 @@ def test_replay_of_a_file_of_refused_lines_stops_after_a_hundred(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """A million refused lines printed a million refusals for 12 minutes: the replay gives up at
     the 100th and says how much of the file it did not read; 99 refusals are all printed."""
-    from assistant.cli import MAX_REFUSED_LINES
+    from assistant.cli.streams import MAX_REFUSED_LINES
 
     path = write(tmp_path, ("x" * 9 + "\n") * 100_000)
     assert main(["replay", str(path)]) == 1
@@ -638,7 +639,7 @@ def test_chat_from_a_file_stops_after_a_hundred_refusals_in_a_row(tmp_path: Path
     import io
     import random
 
-    from assistant.cli import run_chat
+    from assistant.cli.chat import run_chat
     from assistant.referee import Referee
 
     def chat(text: str) -> tuple[int, str]:

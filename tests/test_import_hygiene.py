@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("textual", "pyttsx3", "speech_recognition", "pocketsphinx")
 HEADLESS = ("engine", "engine.simulate", "assistant.commands", "assistant.announce",
             "assistant.referee", "assistant.config", "assistant.cli", "assistant.colours",
-            "assistant.web.commands", "assistant.web.table", "assistant.web.server")
+            "assistant.cli.serve", "assistant.web.table", "assistant.web.server")
 
 PROBE = """
 import json, sys
@@ -82,6 +82,6 @@ def test_lifeguard_replay_runs_without_ui_or_audio(tmp_path: Path) -> None:
 
 def test_the_help_of_every_subcommand_loads_no_ui_or_audio(tmp_path: Path) -> None:
     # build_parser imports every subcommand's module: they must defer their heavy imports.
-    body = "from assistant.cli import build_parser\nbuild_parser().format_help()\n"
+    body = "from assistant.cli.parser import build_parser\nbuild_parser().format_help()\n"
     loaded = probe(body, tmp_path)
     assert loaded["heavy"] == []

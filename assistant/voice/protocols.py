@@ -1,7 +1,7 @@
 """The voice code's boundaries as types: what an audio source, a decoder and a speech engine offer.
 
 The listener (``assistant.voice.listener``), ``lifeguard hear`` and ``lifeguard listen``
-(``assistant.voice.commands``) and the speaker (``assistant.voice.speaker``) are written against
+(``assistant.cli.voice``) and the speaker (``assistant.voice.speaker``) are written against
 these, not against one implementation: ``WavSource`` and ``ArecordSource`` are audio sources
 (``assistant.voice.audio``), ``CommandRecognizer`` (PocketSphinx) and ``WhisperRecognizer`` are
 decoders, pyttsx3's engine is the speech engine. Structural (``typing.Protocol``): nothing

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from assistant.cli import run_chat
+from assistant.cli.chat import run_chat
 from assistant.commands import ParseError, parse
 from assistant.referee import Referee
 from engine.deck import Cards

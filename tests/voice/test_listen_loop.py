@@ -206,7 +206,7 @@ def test_talk_beginning_with_yes_does_not_answer_a_waiting_read_back(synth) -> N
 def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth, tmp_path: Path) -> None:
     """``lifeguard listen`` answers rejections as the table does: talk is written down (printed),
     an unfinished command is also said aloud, so the player says it again."""
-    from assistant.voice.commands import _ListenSession
+    from assistant.cli.voice import _ListenSession
     from assistant.voice.speaker import Speaker
 
     referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",

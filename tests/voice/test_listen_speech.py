@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from assistant.cli.voice import _ListenSession, _Typed
 from assistant.commands import parse
 from assistant.config import VoiceSettings
 from assistant.referee import Referee
 from assistant.voice import speaker as speaker_module
-from assistant.voice.commands import _ListenSession, _Typed
 from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
 from assistant.voice.recognizer import INCOMPLETE_REASON
 

@@ -1,11 +1,11 @@
 """``lifeguard serve``: the current game of the store as a live, read-only web page.
 
-``assistant.cli`` declares the subcommand and its options and calls ``cmd_serve``; the web
-libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay`` stay light. The first line printed is
-exactly ``Serving the table at http://HOST:PORT/?t=TOKEN`` (scripts and tests read it). The
-next says who can open it: without ``--lan`` this computer only, and how to reach phones; with
-``--lan`` anyone on the network, and in a terminal the link follows as a QR code to scan (only
-there: a code for 127.0.0.1 would send a phone to itself).
+``assistant.cli.parser`` declares the subcommand and its options and calls ``cmd_serve``; the
+web libraries are imported only when the command runs, so ``lifeguard --help`` and ``replay``
+stay light. The first line printed is exactly ``Serving the table at http://HOST:PORT/?t=TOKEN``
+(scripts and tests read it). The next says who can open it: without ``--lan`` this computer
+only, and how to reach phones; with ``--lan`` anyone on the network, and in a terminal the link
+follows as a QR code to scan (only there: a code for 127.0.0.1 would send a phone to itself).
 """
 
 from __future__ import annotations
@@ -20,6 +20,15 @@ from assistant.config import settings_or_exit
 LOCAL_ONLY = ("This link works on this computer only: a phone cannot open it. For phones on the "
               "same Wi-Fi, stop with Ctrl+C and start 'lifeguard serve --lan', which also shows "
               "a QR code to scan.")
+
+
+#: ``lifeguard serve --help``'s closing words.
+SERVE_EPILOG = """\
+The page follows whatever game is current in the game store (lifeguard.sqlite3 in
+$LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
+'lifeguard chat' plays it. It is read only: GET requests with the link's token, nothing else.
+The token is random and changes every time the server starts.
+"""
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -1,9 +1,9 @@
-"""The store's subcommands: ``status``, ``history``, ``stats``, ``export``, ``import``.
+"""The game store's subcommands: ``status``, ``history``, ``stats``, ``export``, ``import``.
 
-``assistant.cli`` declares them and their options and calls the ``cmd_*`` functions here; each
-reads ``$LIFEGUARD_DATA_DIR`` (else the user's data directory) and turns every ``StoreError``
-into one sentence on stderr and exit status 2, never a traceback. (``chat``, which writes the
-store, is ``assistant.cli``'s.)
+``assistant.cli.parser`` declares them and their options and calls the ``cmd_*`` functions here;
+each reads ``$LIFEGUARD_DATA_DIR`` (else the user's data directory) and turns every
+``StoreError`` into one sentence on stderr and exit status 2, never a traceback. (``chat``,
+which writes the store, is ``assistant.cli.chat``.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``lifeguard hear`` and ``lifeguard listen``: spoken commands from the command line.
 
-``assistant.cli`` declares them and their options and calls ``cmd_hear`` / ``cmd_listen``.
+``assistant.cli.parser`` declares them and their options and calls ``cmd_hear`` / ``cmd_listen``.
 Everything heavy (pocketsphinx, speech_recognition, pyttsx3, the store) is imported inside the
 command functions, so other subcommands start as fast as before.
 
@@ -77,7 +77,7 @@ def _hear_files(make: Callable[[], SpeechDecoder | None], args: argparse.Namespa
     each utterance heard in turn (its JSON entries say where each begins: ``"at"``, seconds).
     The recogniser is made at the first file that is audio (a model takes seconds to load; a
     mistyped file name is answered at once)."""
-    from assistant.voice.recording import AudioRefused, utterances
+    from assistant.voice.recording import AudioRefused
 
     results: list[dict[str, object]] = []
     status = 0
@@ -91,23 +91,34 @@ def _hear_files(make: Callable[[], SpeechDecoder | None], args: argparse.Namespa
             recognizer = make()
             if recognizer is None:
                 return 2
-        long = recording.seconds is None or recording.seconds > MAX_UTTERANCE_SECONDS
         try:
-            for at, audio in utterances(recording.blocks()):
-                decoded = recognizer.decode(audio)
-                command = decoded.command.canonical if decoded.command else None
-                results.append({"file": path, "command": command} | ({"at": round(at, 2)} if long else {}))
-                if args.verbose and command is None:
-                    where = f" at {at:.1f} s" if long else ""
-                    print(f"{path}{where}: no command ({decoded.reason}; heard {decoded.text!r})", file=sys.stderr)
-                if not args.json and command is not None:
-                    print(command)
+            _hear_recording(recognizer, path, recording, args, results)
         except AudioRefused as err:
             _refused(path, err)
             status = 2
     if args.json:
         print(json.dumps(results))
     return status
+
+
+def _hear_recording(recognizer: SpeechDecoder, path: str, recording: Recording,
+                    args: argparse.Namespace, results: list[dict[str, object]]) -> None:
+    """Each utterance of ``recording`` (the file ``path``) decoded in turn: its command added to
+    ``results`` and printed as it is heard (without --json), and with --verbose why an utterance
+    is no command. Raises ``AudioRefused`` where the audio cannot be read on; what was heard
+    before that is kept."""
+    from assistant.voice.recording import utterances
+
+    long = recording.seconds is None or recording.seconds > MAX_UTTERANCE_SECONDS
+    for at, audio in utterances(recording.blocks()):
+        decoded = recognizer.decode(audio)
+        command = decoded.command.canonical if decoded.command else None
+        results.append({"file": path, "command": command} | ({"at": round(at, 2)} if long else {}))
+        if args.verbose and command is None:
+            where = f" at {at:.1f} s" if long else ""
+            print(f"{path}{where}: no command ({decoded.reason}; heard {decoded.text!r})", file=sys.stderr)
+        if not args.json and command is not None:
+            print(command)
 
 
 def _open_recording(path: str) -> Recording | None:
