@@ -19,8 +19,6 @@ from assistant.commands import parse
 from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
 from assistant.commands.parser import number
 from assistant.referee import Referee
-from assistant.voice import whisper as whisper_module
-from assistant.voice import whisper_model, whisper_onnx
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     CommandRecognizer,
@@ -28,14 +26,17 @@ from assistant.voice.recognizer import (
     read_wav,
 )
 from assistant.voice.whisper import TokenGrammar, WhisperModel, WhisperRecognizer, WordGrammar
-from assistant.voice.whisper_model import (
+from assistant.voice.whisper import decoder as whisper_onnx
+from assistant.voice.whisper import modelfile as whisper_model
+from assistant.voice.whisper import recognizer as whisper_module
+from assistant.voice.whisper.decoder import OrtDecoder, onnx_decoder
+from assistant.voice.whisper.modelfile import (
     Decoder,
     ModelFile,
     ModelUnavailable,
     packaged_model_dir,
     read_ct2_variables,
 )
-from assistant.voice.whisper_onnx import OrtDecoder, onnx_decoder
 from engine.deck import ANIMALS
 
 from .conftest import needs_espeak, quiet_over_noise
@@ -444,7 +445,7 @@ def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
     """Whisper confuses near-sounding cards; within ``CHOICE_MARGIN`` of the best, a finished
     command the game accepts and the decoder did not want to end early is taken instead. Only
     the cards: whose turn it is does not decide who spoke."""
-    from assistant.voice.whisper import CHOICE_MARGIN, _Hypothesis
+    from assistant.voice.whisper.recognizer import CHOICE_MARGIN, _Hypothesis
 
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                               "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
@@ -766,7 +767,7 @@ def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str)
 def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer) -> None:
     """Talk decoded as a command becomes "help", "status", "no" or "yes", hardly ever a knock or
     a swap: a command naming a player or cards may be less sure of itself."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
     found = SearchResult([1, 2, 3], between, False, 0.01)
@@ -779,7 +780,7 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
 def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -> None:
     """Talk over chatter came out as "Where are we?" just above the bar a read-back's "yes" is
     held to; words nobody waits for are held to a higher one."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     assert whisper_module.DEFAULT_MIN_LOG_PROB < whisper_module.DEFAULT_MIN_WORD_LOG_PROB
     between = (whisper_module.DEFAULT_MIN_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
@@ -797,7 +798,7 @@ def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -
 def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer) -> None:
     """Talk forced into the grammar becomes "help" or "status"; written freely it is other words.
     A real command written freely is misspelt at worst, and silence or "[Music]" proves nothing."""
-    from assistant.voice.whisper import SearchResult, _likeness
+    from assistant.voice.whisper.recognizer import SearchResult, _likeness
 
     assert _likeness(["cancel"], ["council"]) > whisper_module.MIN_FREE_LIKENESS
     assert _likeness(["correct"], ["connect"]) > whisper_module.MIN_FREE_LIKENESS
@@ -832,7 +833,7 @@ def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch
 def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
     """While a read-back waits, "No one can move" forced into "No." must not answer it; a "yes"
     written freely as "The ask." or "yes yes yes" still does."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     def doubt(free: list[str]) -> str | None:
         found = SearchResult([1, 2], -0.5, False, 0.01, heard_freely=free)
@@ -920,7 +921,7 @@ def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weig
 def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_again() -> None:
     """What decides that the first breath of a hand is unfinished: the decoder's loop over counted
     cards, and the free transcription counted only up to where it starts over."""
-    from assistant.voice.whisper import _counts_an_animal_twice, _first_time_round
+    from assistant.voice.whisper.recognizer import _counts_an_animal_twice, _first_time_round
 
     assert _counts_an_animal_twice("alice has three giraffes two bears and three giraffes two bears".split())
     assert not _counts_an_animal_twice("alice has 3 giraffes 2 bears 5 dogs".split())
@@ -938,8 +939,8 @@ def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when
     weights (28 MB less), which must encode real speech exactly as the whole model does."""
     import ctranslate2
 
-    from assistant.voice.whisper import _load_encoder, encoder_cache_dir
-    from assistant.voice.whisper_model import encoder_only_dir
+    from assistant.voice.whisper.modelfile import encoder_only_dir
+    from assistant.voice.whisper.recognizer import _load_encoder, encoder_cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     model = recognizer.model
@@ -962,7 +963,7 @@ def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when
 def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path, monkeypatch) -> None:
     import ctranslate2
 
-    from assistant.voice.whisper import _load_encoder
+    from assistant.voice.whisper.recognizer import _load_encoder
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")

@@ -76,7 +76,8 @@ from assistant.voice.recognizer import (
     RecognizerUnavailable,
 )
 from assistant.voice.recording import MAX_UTTERANCE_SECONDS
-from assistant.voice.whisper_model import (
+from assistant.voice.whisper.decoder import OnnxUnavailable, onnx_decoder
+from assistant.voice.whisper.modelfile import (
     PACKAGED_MODEL_SHA256,
     Decoder,
     ModelFile,
@@ -89,7 +90,6 @@ from assistant.voice.whisper_model import (
     mel_filters,
     packaged_model_dir,
 )
-from assistant.voice.whisper_onnx import OnnxUnavailable, onnx_decoder
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.errors import RuleError
 from engine.game import Game

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.voice.whisper_model import BeamRows, Decoder, StoredLinear, causal_mask
+from assistant.voice.whisper.modelfile import BeamRows, Decoder, StoredLinear, causal_mask
 
 _OPSET = 17
 #: ONNX Runtime's environment variable that turns its telemetry off entirely (read once, at import).
