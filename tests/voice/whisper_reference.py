@@ -10,6 +10,7 @@ the production ``DecoderWeights``, so that a mistake in the weights' loading sho
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,7 +61,7 @@ class StraightforwardDecoder:
 
     @staticmethod
     def gelu(x):
-        z = x / np.sqrt(2.0)
+        z = x / math.sqrt(2.0)
         sign, a = np.sign(z), np.abs(z)
         t = 1.0 / (1.0 + 0.3275911 * a)
         poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
@@ -91,7 +92,9 @@ class StraightforwardDecoder:
         batch, count = tokens.shape
         offset = state.length
         x = self.embeddings[tokens] + self.positions[offset : offset + count]
-        scale = 1.0 / np.sqrt(self.head_width)
+        # Python floats, not NumPy's float64 scalars: these would make every product float64
+        # (NumPy 2's promotion), the output head's 80 MB converted at every step.
+        scale = 1.0 / math.sqrt(self.head_width)
         causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
         caches = []
         for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):

@@ -465,10 +465,7 @@ class WhisperRecognizer:
             return None, err.message
 
     def _parsed(self, tokens: list[int], context: _Context) -> Command | None:
-        try:
-            return parse(" ".join(self._said(tokens, context)), context.players or None)
-        except ParseError:
-            return None
+        return self._command(tokens, context)[0]
 
     def _said(self, tokens: list[int], context: _Context) -> list[str]:
         """The words the tokens stand for (``TokenGrammar.words_of``); else (no complete command)
