@@ -8,23 +8,24 @@ only the tests' reference (``tests/voice/whisper_reference.py``).
 
 The graph of one step (any batch, any number of new tokens; the prompt and the beam's steps alike)
 is written with ``onnx.helper`` from already loaded ``DecoderWeights``: the weights as the model
-file stores them (``stored_layers``, ``table``: float16 views of the mapped
-``model.bin`` in the packaged model), its layer norms (eps 1e-5), exact GELU (Erf) and its output
+file stores them (``stored_layers``, ``table``: float16 views of the mapped ``model.bin`` in the
+packaged model), its layer norms (eps 1e-5), exact GELU (Erf) and its output
 head. The weights are not copied into the graph: ORT gets them as external initializers that point
 at those arrays, so the graph is a few kilobytes and nothing is written to disk. Each linear is a
 Gemm (transB) over the stored weight through a Cast (and the queries' scale, a Mul); ORT folds
 these constants, packs the float32 result for its products (about 113 MB: the price of the faster
-products, the output head most of it) and drops the folded copy. So no float32 copy of NumPy's
-is made while ORT runs (the head's 80 MB, the layers' 33 MB), and once the session is built the
-file's pages go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 272 MB
-(with the encoder loaded after the decoder), every log-probability bit for bit the same (MatMul
-with a folded Transpose kept the folded copy beside the packed one). The token lookup
-(``DecoderWeights.embed``) and the encoder's keys and values (``DecoderWeights.cross_cache``) stay NumPy's: a
-lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the embedding table.
+products, the output head most of it) and drops the folded copy. So no float32 copy of the head
+(80 MB) or the layers (33 MB) is kept beside ORT's, and once the session is built the file's pages
+go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 272 MB (with the
+encoder loaded after the decoder), every log-probability bit for bit the same (MatMul with a
+folded Transpose kept the folded copy beside the packed one). The token lookup
+(``DecoderWeights.embed``) and the encoder's keys and values (``DecoderWeights.cross_cache``) stay
+NumPy's: a lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the
+embedding table.
 
-Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
-whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
-against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
+Measured against the NumPy step it replaced, on the voice corpus: log-probabilities within 1e-4
+over the whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16
+ms against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
 threads, like BLAS's, cost far more than they give on 2 cores that other work also uses. A step
 is bound by reading the output head's 80 MB (a 1-row step took 12 ms, a 10-row one 19-20): with
 2 threads sharing it, 8.5-9.3 and 11.8-13.2 ms on an idle machine. ``WhisperModel`` gives it
