@@ -77,7 +77,7 @@ def _decode_chunk(chunk: list[dict], engine: str, options: dict, model: str, tai
 def set_tail(tail: float | None) -> None:
     """``--tail``: Whisper's silent tail (``whisper_model.TAIL_SECONDS``) in this process."""
     if tail is not None:
-        from assistant.voice import whisper_model
+        from assistant.voice.whisper import features as whisper_model
 
         whisper_model.TAIL_SECONDS = tail
 

@@ -57,7 +57,7 @@ def preload_gil_bound(settings: VoiceSettings, audio_input: list[str] | None = N
         return 0.0
     started = time.perf_counter()
     # onnxruntime latches its telemetry switch at import: the opt-out the decoder sets first.
-    from assistant.voice.whisper_onnx import TELEMETRY_OPT_OUT
+    from assistant.voice.whisper.decoder import TELEMETRY_OPT_OUT
 
     os.environ.setdefault(TELEMETRY_OPT_OUT, "1")
     for name in GIL_BOUND_IMPORTS:

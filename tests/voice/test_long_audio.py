@@ -43,7 +43,7 @@ from assistant.voice.recording import (
     open_recording,
     utterances,
 )
-from assistant.voice.whisper_model import packaged_model_dir
+from assistant.voice.whisper.modelfile import packaged_model_dir
 
 from .conftest import join_wavs, needs_espeak
 

