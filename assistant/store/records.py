@@ -19,6 +19,7 @@ from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_li
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
 from assistant.store import dates
+from assistant.store.current import load_game
 from assistant.store.db import (
     DamagedGame,
     GameRow,
@@ -30,7 +31,7 @@ from assistant.store.db import (
     rules_json,
 )
 from assistant.store.decode import stored_command
-from assistant.store.session import rebuild
+from assistant.table import score_sheet
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.game import Game, draw_start_player, name_key, places
@@ -137,10 +138,10 @@ def _local(stamp: str, form: str) -> str:
 
 
 def load(store: GameStore, row: GameRow) -> Record:
-    entries = store.entries(row.id)
-    referee = rebuild(row, [e.command for e in entries], [e.joined for e in entries], store.path,
-                      confirm_new_game=False)
-    return Record(row, entries, referee)
+    """The game of ``row`` replayed (``store.current.load_game``: ``DamagedGame`` when it
+    cannot be)."""
+    loaded = load_game(store, row, confirm_new_game=False)
+    return Record(row, list(loaded.entries), loaded.referee)
 
 
 def pick_game(store: GameStore, game_id: int | None) -> GameRow:
@@ -223,7 +224,6 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
         if game is None or not game.is_over:
             continue
         places = record.places()
-        lives = {p: 5 for p in game.players}
         per = {p: table.setdefault(name_key(p), {"player": p, "games": 0, "wins": 0, "_places": 0,
                                                  "sudden_deaths": 0, "_lost": 0, "rounds": 0})
                for p in game.players}
@@ -231,11 +231,10 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
             per[p]["games"] += 1
             per[p]["wins"] += p in game.winners
             per[p]["_places"] += places[p]
-        for ended in game.rounds:
-            for p in ended.losses:
-                per[p]["rounds"] += 1
-                per[p]["_lost"] += lives[p] - ended.lives[p]
-                lives[p] = ended.lives[p]
+        for ended in score_sheet(game):  # the lives lost, from the round results
+            for line in ended.lines:
+                per[line.name]["rounds"] += 1
+                per[line.name]["_lost"] += line.lost
             if ended.sudden_death is not None:
                 per[ended.sudden_death[0]]["sudden_deaths"] += 1
     out = []

@@ -22,6 +22,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
+from assistant.table import SheetLine, SheetRound
+from assistant.table import score_sheet as table_sheet
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
@@ -450,19 +452,8 @@ class ResultsView(Static):
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         """The round's losers and their lost lives in big type (``NAME -2``), as many a line
         as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``."""
-        width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
-        for limit in (None, SHORT_NAME, 3):
-            shown = short_names(players, limit)
-            words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
-            if all(big_width(w) <= width for w in words):
-                break
-        lines: list[str] = []
-        for word in words:
-            if lines and big_width(lines[-1] + "  " + word) <= width:
-                lines[-1] += "  " + word
-            else:
-                lines.append(word)
+        lines = _big_lines(ended, players, losers, (self.size.width or 100) - 2)
         out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
         # The points and lives rows (title, headings and the two rows: 4 lines) come first:
         # when the big lines would push them off (five losers at 80x24), normal type.
@@ -579,8 +570,10 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
     another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
-    once the game is over."""
-    if game is None or not game.rounds:
+    once the game is over. The facts are the table model's (``assistant.table.score_sheet``),
+    as the phone page's are."""
+    sheet = table_sheet(game)
+    if game is None or not sheet:
         return Text("No round has been scored yet.", style="dim")
     table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
                   title="Score sheet", title_style="bold", title_justify="left",
@@ -589,7 +582,7 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     shown = short_names(game.players, SHEET_NAME)
     for p in game.players:
         table.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
-    for ended in game.rounds:
+    for ended in sheet:
         table.add_row(*_sheet_row(ended, game.players))
     if game.is_over:
         ranked = dict(places(game))
@@ -601,7 +594,7 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
     notes = [
         f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
         f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
-        for r in game.rounds if r.sudden_death
+        for r in sheet if r.sudden_death
     ]
     if not notes:
         return table
@@ -613,7 +606,7 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
 SHEET_NAME = 12
 
 
-def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
+def _sheet_row(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
     """One round on the score sheet: its number (``SD`` marked), then per player the points and
     the lives (blank for a player out before the round)."""
     label = Text(str(ended.round))
@@ -621,16 +614,24 @@ def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         label.append(" SD", style="bold red")
     cells: list[Text] = [label]
     for p in players:
-        if p not in ended.losses:  # out before this round
+        line = ended.line(p)
+        if line is None:  # out before this round
             cells.append(Text(""))
             continue
         if ended.sudden_death:
             claimant = p == ended.sudden_death[0]
             points = Text("SD", style="bold") if claimant else Text(" -", style="dim")
         else:
-            points = Text(f"{ended.points.get(p, 0):>2}")  # at most 60 in a round
-        cells.append(Text.assemble(points, " ", lives_left(ended, p)))
+            points = Text(f"{line.points or 0:>2}")  # at most 60 in a round
+        cells.append(Text.assemble(points, " ", _lives_cell(line)))
     return cells
+
+
+def _lives_cell(line: SheetLine) -> Text:
+    """``lives_left`` for a line of the score sheet: ``3 (-2)``, ``OUT (-1)``."""
+    left = "OUT" if line.out else str(line.lives)
+    return Text(f"{left} (-{line.penalty})" if line.penalty else left,
+                style="bold red" if line.out else "bold")
 
 
 class ScoreSheet(Static):
@@ -644,3 +645,20 @@ class ScoreSheet(Static):
     def show(self, game: Game | None) -> None:
         self.sheet = score_sheet(game)
         self.update(self.sheet)
+
+
+def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int) -> list[str]:
+    """The losers' ``NAME -2`` words for big type, the names cut alike until each fits in
+    ``width`` cells, as many a line as fit; nobody: ``NOBODY LOSES``."""
+    for limit in (None, SHORT_NAME, 3):
+        shown = short_names(players, limit)
+        words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
+        if all(big_width(w) <= width for w in words):
+            break
+    lines: list[str] = []
+    for word in words:
+        if lines and big_width(lines[-1] + "  " + word) <= width:
+            lines[-1] += "  " + word
+        else:
+            lines.append(word)
+    return lines

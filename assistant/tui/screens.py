@@ -388,6 +388,13 @@ class SetupScreen(Screen):
         left_out = words[room:]
         self._say(f"At most {MAX_PLAYERS} players: {', '.join(left_out)} left out." if left_out
                   else None)
+        self._type_after_spread(index)
+        return True
+
+    def _type_after_spread(self, index: int) -> None:
+        """After names were spread from field ``index``: the first field whose name is refused
+        takes the keys typed next, selected, its refusal said; else the first empty field from
+        ``index`` on (the last field when none is empty)."""
         fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
         at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
         if at_fault is not None:
@@ -396,7 +403,6 @@ class SetupScreen(Screen):
             fields[at_fault].select_all()
         else:
             self._type_into(next((f for f in fields[index:] if not f.value), fields[-1]))
-        return True
 
     def _say(self, problem: str | None) -> None:
         """What is wrong, under the names; the line takes no room while nothing is."""

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.commands import Command, parse
+from assistant.store.current import RECENT, command_starts, said_of
+from assistant.store.current import table_state as stored_table_state
 from assistant.store.db import (
     DB_NAME,
     GameRow,
@@ -31,14 +33,11 @@ from assistant.store.db import (
     explain,
 )
 from assistant.store.db import data_dir as default_data_dir
-from assistant.store.session import rebuild
-from engine.deck import COPIES
-from engine.game import Game, Phase
-from engine.words import plural
+from assistant.table import TableState, last_turn_taken, points_table
 
-#: How many announcements ``/state.json`` carries (the page shows the last five).
-RECENT = 10
-
+__all__ = ["RECENT", "Change", "Seen", "TableWatch", "changes_between", "command_starts",
+           "last_turn_taken", "no_game_state", "parse_once", "points_table", "said_of",
+           "table_state"]
 
 @dataclass(frozen=True)
 class Seen:
@@ -64,13 +63,7 @@ class Change:
 
 def no_game_state() -> dict:
     """What ``lifeguard status --json`` says with no game, plus the page's extra keys."""
-    return {"players": [], "winners": [], "round": 0, "phase": "no_game",
-            "expecting": "No game yet: start one at the table.", "game": None,
-            "announcements": [], "sheet": [], "points": points_table(), "last_turn_taken": []}
-
-
-def points_table() -> dict[str, int]:
-    return {animal.value: n for animal, n in COPIES.items()}
+    return TableState.of(None).to_json()
 
 
 class TableWatch:
@@ -174,22 +167,6 @@ class TableWatch:
 
 
 # ---------------------------------------------------------------------------- what changed
-def command_starts(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
-    """Where each command begins in ``lines[start:end]``: a command is an entry with the
-    entries joined to it (a new game and its start player drawn by lot)."""
-    return [i for i in range(start, end) if i == 0 or not lines[i].joined]
-
-
-def said_of(lines: Sequence[StoredEntry], i: int) -> str:
-    """The announcement of the command starting at ``i``, with its joined entries'."""
-    parts = [lines[i].said]
-    j = i + 1
-    while j < len(lines) and lines[j].joined:
-        parts.append(lines[j].said)
-        j += 1
-    return " ".join(p for p in parts if p)
-
-
 def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
     """The commands, undos and redos that lead from ``before`` to ``after`` (None: no game).
 
@@ -239,35 +216,11 @@ def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEnt
 # ---------------------------------------------------------------------------- the state
 def table_state(seen: Seen | None, path: Path) -> dict:
     """``lifeguard status --json`` for the game, plus its id, the last announcements (newest
-    first) and the score sheet; a game the engine cannot replay gets an ``error`` sentence."""
+    first) and the score sheet (``TableState.to_json``); a game the engine cannot replay gets
+    an ``error`` sentence."""
     if seen is None:
         return no_game_state()
-    row, lines = seen.row, seen.lines
-    game_info = {"id": row.id, "status": row.status, "started": row.started}
-    try:
-        referee = rebuild(row, [e.command for e in lines], [e.joined for e in lines], path,
-                          confirm_new_game=False, parse_command=parse_once)
-    except StoreError as err:
-        return {**no_game_state(), "game": game_info, "error": str(err)}
-    state = referee.state()
-    state["game"] = game_info
-    state["announcements"] = [
-        {"command": lines[i].command, "said": said_of(lines, i)}
-        for i in reversed(command_starts(lines, 0, row.cursor))
-    ][:RECENT]
-    state["sheet"] = score_sheet(referee.game)
-    state["points"] = points_table()
-    state["last_turn_taken"] = last_turn_taken(referee.game)
-    return state
-
-
-def last_turn_taken(game: Game | None) -> list[str]:
-    """After a knock: the players who have had their last turn (swapped or passed), in seating
-    order; empty at any other time."""
-    if game is None or game.phase is not Phase.FINAL_TURNS:
-        return []
-    return [p for p in game.players if p != game.knocker and game.lives[p] > 0
-            and p not in game.final_turns_left]
+    return stored_table_state(seen.row, seen.lines, path, parse_command=parse_once).to_json()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,29 +228,3 @@ def parse_once(text: str, players: tuple[str, ...] | None) -> Command:
     """``parse``, remembered: the game is replayed after every commit, and parsing is most of
     a replay's time (a ``Command`` is immutable, so sharing one is safe)."""
     return parse(text, players)
-
-
-def score_sheet(game: Game | None) -> list[dict]:
-    """Per round ended: each player's points, lives lost and lives left (players already out
-    before the round are left out of it), and a sudden death's claimant and animal (``animals``:
-    its plural, as the page says it)."""
-    if game is None:
-        return []
-    lives = {p: 5 for p in game.players}
-    sheet = []
-    for ended in game.rounds:
-        rows = []
-        for p in game.players:
-            if p not in ended.losses:
-                continue
-            rows.append({"name": p, "points": ended.points.get(p),
-                         "lost": lives[p] - ended.lives[p], "lives": ended.lives[p]})
-            lives[p] = ended.lives[p]
-        sudden = ended.sudden_death
-        sheet.append({
-            "round": ended.round,
-            "sudden_death": {"player": sudden[0], "animal": sudden[1].value,
-                             "animals": plural(sudden[1], 2)} if sudden else None,
-            "players": rows,
-        })
-    return sheet
