@@ -151,10 +151,10 @@ class TableState:
         announcements, the score sheet, the points per animal, the last turns taken
         (``/state.json`` and each of its events; ``assistant/web/page/table.js`` reads it)."""
         if self.error is not None:
-            return {**_no_game_json(), "game": self._stored_json(), "error": self.error}
+            return {**_nostatus_json(), "game": self._stored_json(), "error": self.error}
         if self.stored is None and self.phase is None:
-            return _no_game_json()
-        data = self._game_json()
+            return _nostatus_json()
+        data = self.status_json()
         data.update({"game": self._stored_json(),
                      "announcements": [{"command": a.command, "said": a.said}
                                        for a in self.announcements],
@@ -163,7 +163,7 @@ class TableState:
                      "last_turn_taken": list(self.last_turn_taken)})
         return data
 
-    def _game_json(self) -> JSON:
+    def status_json(self) -> JSON:
         """``Game.snapshot`` and the sentence of what is expected (``replay --json``)."""
         if self.phase is None:
             return {"players": [], "winners": [], "round": 0, "phase": "no_game"}
@@ -187,7 +187,7 @@ class TableState:
         return {"id": s.id, "status": s.status, "started": s.started} if s is not None else None
 
 
-def _no_game_json() -> JSON:
+def _nostatus_json() -> JSON:
     return {"players": [], "winners": [], "round": 0, "phase": "no_game",
             "expecting": NO_GAME_YET, "game": None, "announcements": [], "sheet": [],
             "points": points_table(), "last_turn_taken": []}

@@ -34,10 +34,11 @@ from assistant.store.db import (
 )
 from assistant.store.db import data_dir as default_data_dir
 from assistant.table import TableState, last_turn_taken, points_table
+from assistant.table.state import JSON
 
 __all__ = ["RECENT", "Change", "Seen", "TableWatch", "changes_between", "command_starts",
            "last_turn_taken", "no_game_state", "parse_once", "points_table", "said_of",
-           "table_state"]
+           "table_model", "table_state"]
 
 @dataclass(frozen=True)
 class Seen:
@@ -57,11 +58,11 @@ class Change:
     command: str  # the canonical command (for an undo: the command taken back)
     said: str  # what the referee announced for it ("" for undo)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {"kind": self.kind, "game": self.game, "command": self.command, "said": self.said}
 
 
-def no_game_state() -> dict:
+def no_game_state() -> JSON:
     """What ``lifeguard status --json`` says with no game, plus the page's extra keys."""
     return TableState.of(None).to_json()
 
@@ -74,7 +75,9 @@ class TableWatch:
         self.path = self.folder / DB_NAME
         self.store: GameStore | None = None
         self.seen: Seen | None = None
-        self.state: dict = no_game_state()
+        #: The table model of what was seen, and its JSON (``/state.json``), made once per commit.
+        self.table = TableState.of(None)
+        self.state: JSON = self.table.to_json()
         self._data_version: int | None = None
         self.looked = False
         #: The open store's file as (device, inode), to notice another file at the path.
@@ -126,7 +129,8 @@ class TableWatch:
         self.close()
         self._data_version = None
         self.seen = None
-        self.state = no_game_state()
+        self.table = TableState.of(None)
+        self.state = self.table.to_json()
         return True
 
     def poll(self) -> list[Change]:
@@ -150,7 +154,8 @@ class TableWatch:
         before, self.seen = self.seen, seen
         if seen == before:
             return []  # a commit that changed nothing shown (e.g. another game's row)
-        self.state = table_state(seen, self.path)
+        self.table = table_model(seen, self.path)
+        self.state = self.table.to_json()
         return [] if first else changes_between(before, seen)
 
     def _read(self, conn: sqlite3.Connection) -> Seen | None:
@@ -214,13 +219,17 @@ def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEnt
 
 
 # ---------------------------------------------------------------------------- the state
-def table_state(seen: Seen | None, path: Path) -> dict:
-    """``lifeguard status --json`` for the game, plus its id, the last announcements (newest
-    first) and the score sheet (``TableState.to_json``); a game the engine cannot replay gets
-    an ``error`` sentence."""
+def table_model(seen: Seen | None, path: Path) -> TableState:
+    """The table model of what was seen: the game, its id, the last announcements (newest
+    first) and the score sheet; a game the engine cannot replay gets an ``error`` sentence."""
     if seen is None:
-        return no_game_state()
-    return stored_table_state(seen.row, seen.lines, path, parse_command=parse_once).to_json()
+        return TableState.of(None)
+    return stored_table_state(seen.row, seen.lines, path, parse_command=parse_once)
+
+
+def table_state(seen: Seen | None, path: Path) -> JSON:
+    """``lifeguard status --json`` for the game plus the page's keys (``TableState.to_json``)."""
+    return table_model(seen, path).to_json()
 
 
 @functools.lru_cache(maxsize=4096)

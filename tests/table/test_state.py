@@ -13,6 +13,8 @@ import dataclasses
 import json
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,8 @@ def normalised(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def golden() -> dict[str, Any]:
-    return json.loads((HERE / "state_json.json").read_text())
+    data: dict[str, Any] = json.loads((HERE / "state_json.json").read_text())
+    return data
 
 
 def stored_state(data: Path) -> dict[str, Any]:
@@ -169,3 +172,33 @@ def stored_state_or_error(data: Path) -> dict[str, Any]:
         row = store.current_game()
         assert row is not None
         return table_state(row, store.entries(row.id), store.path).to_json()
+
+
+def test_status_json_is_the_referees_state_at_every_command() -> None:
+    """``replay --json`` and ``status --json`` (``Referee.state``, to be read from the model in
+    the next round) and the model's ``status_json`` say the same, key for key."""
+    from assistant.referee import Referee
+
+    referee = Referee(Settings().rules, random.Random(1), confirm_new_game=False)
+    assert TableState.of(None).status_json() == referee.state()
+    for line in playthrough():
+        assert referee.handle(line).ok
+        assert json.dumps(TableState.of(referee.game).status_json()) == json.dumps(referee.state())
+
+
+def test_the_table_model_is_headless_and_below_the_store(tmp_path: Path) -> None:
+    """Importing the table model loads no UI, no audio and none of the store, the web page,
+    the voice or the referee: it sits below them all (they read it)."""
+    probe = ("import json, sys, assistant.table\n"
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('assistant', "
+             "'textual', 'pyttsx3', 'speech_recognition', 'sqlite3')))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(HERE.parent.parent)})
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert "assistant.table.state" in loaded
+    above = ("assistant.store", "assistant.web", "assistant.voice", "assistant.tui",
+             "assistant.referee", "assistant.cli", "textual", "pyttsx3", "speech_recognition",
+             "sqlite3")
+    assert [m for m in loaded if m.startswith(above)] == []
