@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
@@ -160,7 +161,7 @@ def pick_game(store: GameStore, game_id: int | None) -> GameRow:
 
 
 # ---------------------------------------------------------------------------- history
-def history(store: GameStore) -> list[dict]:
+def history(store: GameStore) -> list[dict[str, Any]]:
     """One dict per game, newest first; a damaged game is listed with ``damaged`` (a sentence)
     so that the others stay usable."""
     rows = []
@@ -187,7 +188,7 @@ def history(store: GameStore) -> list[dict]:
     return rows
 
 
-def history_text(rows: list[dict]) -> list[str]:
+def history_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return ["No games yet."]
     lines = []
@@ -205,12 +206,12 @@ def history_text(rows: list[dict]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- stats
-def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
+def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict[str, Any]]:
     """Per player over finished games: games, wins, average place, sudden deaths, lives lost
     per round played (rounds the player started alive). A damaged game is left out, with its
     sentence added to ``left_out``. Players are one player whatever the case of their name
     (shown as first written)."""
-    table: dict[str, dict] = {}
+    table: dict[str, dict[str, Any]] = {}
     for row in store.games(newest_first=False):
         if row.status != GameStatus.FINISHED:
             continue
@@ -252,7 +253,7 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
     return out
 
 
-def stats_text(rows: list[dict]) -> list[str]:
+def stats_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return ["No finished games yet."]
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
@@ -294,7 +295,7 @@ def _stored_last_time(record: Record) -> str | None:
     return dates.last_command_comment(stored)
 
 
-def export_json(record: Record) -> dict:
+def export_json(record: Record) -> dict[str, Any]:
     row = record.row
     return {
         "format": "lifeguard-game",
@@ -320,7 +321,7 @@ def export_json(record: Record) -> dict:
     }
 
 
-def export_stored(store: GameStore, row: GameRow) -> dict:
+def export_stored(store: GameStore, row: GameRow) -> dict[str, Any]:
     """What is stored for a game, replayed or not: the rescue of a damaged game. The row's
     values are given as they are in the file (text that is not JSON stays text)."""
     columns = ("id", "players", "rules", "started", "ended", "status", "winners", "cursor",
@@ -378,7 +379,7 @@ def _display(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def export_bgstats(record: Record, me: str | None = None) -> dict:
+def export_bgstats(record: Record, me: str | None = None) -> dict[str, Any]:
     """A BG Stats import file holding this one finished play.
 
     The shape follows the BG Stats app's export/import JSON ("BGStatsExport.json") and the keys

@@ -22,14 +22,13 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
-from assistant.table import SheetLine, SheetRound
-from assistant.table import score_sheet as table_sheet
+from assistant.table import SheetLine, SheetRound, TableState
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
-from engine.game import Game, places
+from engine.game import Game, Phase
 from engine.words import names, title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
@@ -565,40 +564,41 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
                 style="bold red" if player in ended.out else "bold")
 
 
-def score_sheet(game: Game | None) -> Table | Text | Group:
+def score_sheet(table: TableState) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
     another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
-    once the game is over. The facts are the table model's (``assistant.table.score_sheet``),
-    as the phone page's are."""
-    sheet = table_sheet(game)
-    if game is None or not sheet:
+    once the game is over. Drawn from the table model (``TableState.sheet``), as the phone
+    page's is."""
+    sheet = table.sheet
+    if not sheet:
         return Text("No round has been scored yet.", style="dim")
-    table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
-                  title="Score sheet", title_style="bold", title_justify="left",
-                  header_style="bold", show_edge=False)
-    table.add_column("round", justify="right", no_wrap=True)
-    shown = short_names(game.players, SHEET_NAME)
-    for p in game.players:
-        table.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
+    grid = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
+                 title="Score sheet", title_style="bold", title_justify="left",
+                 header_style="bold", show_edge=False)
+    grid.add_column("round", justify="right", no_wrap=True)
+    players = tuple(p.name for p in table.players)
+    shown = short_names(players, SHEET_NAME)
+    for p in players:
+        grid.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
     for ended in sheet:
-        table.add_row(*_sheet_row(ended, game.players))
-    if game.is_over:
-        ranked = dict(places(game))
+        grid.add_row(*_sheet_row(ended, players))
+    if table.phase is Phase.GAME_OVER:
+        ranked = {place.name: place.place for place in table.places}
         cells = [Text("place", style="bold")]
-        for p in game.players:
+        for p in players:
             cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
-        table.add_section()
-        table.add_row(*cells)
+        grid.add_section()
+        grid.add_row(*cells)
     notes = [
         f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
         f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
         for r in sheet if r.sudden_death
     ]
     if not notes:
-        return table
-    return Group(table, Text("\n".join(notes), style="italic"))
+        return grid
+    return Group(grid, Text("\n".join(notes), style="italic"))
 
 
 #: The letters a name keeps on the score sheet: its columns are that wide for the points and
@@ -640,10 +640,10 @@ class ScoreSheet(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         #: What is shown, as a Rich renderable (tests print it to read it back).
-        self.sheet: Table | Text | Group = score_sheet(None)
+        self.sheet: Table | Text | Group = score_sheet(TableState.of(None))
 
-    def show(self, game: Game | None) -> None:
-        self.sheet = score_sheet(game)
+    def show(self, table: TableState) -> None:
+        self.sheet = score_sheet(table)
         self.update(self.sheet)
 
 

@@ -53,7 +53,7 @@ from assistant.tui.widgets import (
     PlayersPanel,
     StatusLine,
     TableLog,
-    command_hint,
+    fitted_hint,
     ordinal,
     short_names,
 )
@@ -515,7 +515,7 @@ class TableScreen(ViewWatcher, Screen):
             yield PlayersPanel(id="players")
         yield TableLog(id="log")
         yield CommandInput(lambda: self.view.game, id="command",
-                           placeholder=command_hint(self.view.game, self.view.question))
+                           placeholder=fitted_hint(self.view.table.hint))
         yield StatusLine(self.data_label, id="status")
         yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
@@ -595,7 +595,7 @@ class TableScreen(ViewWatcher, Screen):
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
-        field.placeholder = command_hint(game, self.view.question, self._hint_width())
+        field.placeholder = fitted_hint(self.view.table.hint, self._hint_width())
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
         if switcher.current != view:
@@ -919,7 +919,7 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
                    style="bold")
         self.query_one("#out-order", Static).update(out)
-        self.query_one(ScoreSheet).show(game)
+        self.query_one(ScoreSheet).show(self.view.table)
         ended = game.rounds[-1] if game.rounds else None
         hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
@@ -960,7 +960,7 @@ class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
         self.follow_scrolling()
 
     def show_view(self) -> None:
-        self.query_one(ScoreSheet).show(self.view.game)
+        self.query_one(ScoreSheet).show(self.view.table)
 
 
 # ============================================================================ help and rules

@@ -501,7 +501,12 @@ def command_hint(game: Game | None, question: str | None = None, width: int | No
     ``question`` waits (a new game, a heard hand read back), the answer it waits for. Its parts
     (the table model's ``hint_parts``) go in whole, as many as fit in ``width`` (a long name
     cut the hint in the middle)."""
-    parts = hint_parts(game, question)
+    return fitted_hint(hint_parts(game, question), width)
+
+
+def fitted_hint(parts: Sequence[str], width: int | None = None) -> str:
+    """The hint's ``parts`` (the table model's ``TableState.hint``) joined, each in whole, as
+    many as fit in ``width``."""
     hint = parts[0]
     for part in parts[1:]:
         if width is None or len(hint) + 3 + len(part) <= width:

@@ -202,3 +202,21 @@ def test_the_table_model_is_headless_and_below_the_store(tmp_path: Path) -> None
              "assistant.referee", "assistant.cli", "textual", "pyttsx3", "speech_recognition",
              "sqlite3")
     assert [m for m in loaded if m.startswith(above)] == []
+
+
+def test_the_tables_view_carries_the_model_made_after_each_command() -> None:
+    """The TUI draws its score sheet and hint from ``TableView.table``: made on the desk's
+    thread after each command, with the question waiting for yes or no."""
+    from assistant.referee import Referee
+    from assistant.tui.desk import TableView
+
+    referee = Referee(Settings().rules, random.Random(1))
+    assert TableView.empty().table == TableState.of(None)
+    for line in playthrough()[:17]:
+        assert referee.handle(line).ok
+    view = TableView.of(referee)
+    assert view.table == TableState.of(referee.game)
+    assert len(view.table.sheet) == 1 and view.table.phase is Phase.ROWS
+    assert referee.handle("new game ann ben cid").question
+    asked = TableView.of(referee).table
+    assert asked.hint[0] == "yes to go ahead, no to drop it" and asked.round == 2
