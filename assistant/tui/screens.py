@@ -39,6 +39,7 @@ from textual.widgets import (
 from assistant import announce
 from assistant.commands import name_problem
 from assistant.commands.grammar import EXAMPLES
+from assistant.table import TableState
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
@@ -161,15 +162,16 @@ class ViewWatcher:
         raise NotImplementedError
 
 
-def next_line(game: Game | None) -> Text:
-    """The big line at the top: round, phase and what the referee expects next."""
-    if game is None:
-        return Text(announce.expecting(None), style="bold")
+def next_line(table: TableState) -> Text:
+    """The big line at the top: round, phase and what the referee expects next (the table
+    model's ``expecting``)."""
+    if table.phase is None:
+        return Text(table.expecting, style="bold")
     text = Text()
-    expecting = announce.expecting(game)
-    if game.phase is not Phase.GAME_OVER:
-        text.append(f"Round {game.round} · {PHASE_WORDS[game.phase]}  ", style="bold")
-        expecting = expecting.removeprefix(f"Round {game.round}: ")  # said once is enough
+    expecting = table.expecting
+    if table.phase is not Phase.GAME_OVER:
+        text.append(f"Round {table.round} · {PHASE_WORDS[table.phase]}  ", style="bold")
+        expecting = expecting.removeprefix(f"Round {table.round}: ")  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
     return text
 
@@ -585,7 +587,7 @@ class TableScreen(ViewWatcher, Screen):
 
     def update_table(self) -> None:
         game = self.view.game
-        line = next_line(game)
+        line = next_line(self.view.table)
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
         self.query_one("#next", Static).update(self._fit_line(line, game))

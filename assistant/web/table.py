@@ -6,8 +6,10 @@ since the last call it costs one ``stat`` of the file (a store moved aside or re
 followed: the file at the path is read, never an old one kept open) and one
 ``PRAGMA data_version``; after a commit it reads the current
 game (the unfinished one, else the newest, as ``lifeguard status`` does) in one read transaction,
-replays it through the engine and returns one ``Change`` per accepted command, undo or redo,
-also when several commits fell between two polls. No web library is imported here.
+replays it through the engine (``store.current``, the one load-and-replay) and returns one
+``Change`` per accepted command, undo or redo, also when several commits fell between two polls.
+``table`` is the table model of what was read (``assistant.table.TableState``) and ``state``
+its JSON, ``/state.json``. No web library is imported here.
 """
 
 from __future__ import annotations
