@@ -3,8 +3,9 @@
 The game judges what is legal (``Game.expected``, ``Game.may_knock``); this module turns that
 into what the front ends show and weigh: the sentence (``expecting``: the announcements, the
 table's top line, ``status``, the phone page), the command line's hint (``hint_parts``), the
-words a command may start with, the likeliest first (``first_words``: the command line's
-completion) and how likely each intent is now (``intent_weights``: the speech grammar's JSGF
+words a command may start with, the likeliest first (``first_words``), the verbs that may
+follow a player's name (``expected_verbs``) and what Tab types on an empty line
+(``expected_start``): the command line's completion; and how likely each intent is now (``intent_weights``: the speech grammar's JSGF
 weights). ``TableState`` carries all of them, computed once per applied command. No I/O.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from assistant.commands.grammar import TEMPLATES, TREES
 from assistant.commands.templates import first_required_word
-from engine.actions import Knock, SetStarter
+from engine.actions import Action, Knock, Pass, SetStarter, Swap
 from engine.game import Game, Phase
 from engine.words import names, title
 
@@ -41,6 +42,40 @@ def expecting(game: Game | None) -> str:
             return f"Reveal hands: waiting for {names(expected.players)}."
         case Phase.GAME_OVER:
             return f"Game over: {names(game.winners)} won. 'new game' to play again."
+    return ""
+
+
+#: The verb a turn action is typed with.
+TURN_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
+
+
+def expected_verbs(game: Game | None, player: str) -> list[str]:
+    """The verbs that may follow ``player``'s name now, the most likely first: the turn actions
+    the game expects of them (``Game.expected``), "starts" before the first turn (to name or
+    correct who starts), and "has" (a hand at the reveal, or sudden death at any moment)."""
+    if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
+        return []
+    expected = game.expected()
+    verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
+    if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
+        verbs.append("starts")
+    return verbs + ["has"]
+
+
+def expected_start(game: Game | None) -> str:
+    """What Tab types on an empty command line: the start of the command expected now."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "new game "
+    match game.phase:
+        case Phase.ROWS:
+            return f"row {game.missing_rows()[0]} "
+        case Phase.TURNS if game.starter is None:
+            return ""
+        case Phase.TURNS | Phase.FINAL_TURNS:
+            return f"{game.turn} " if game.turn else ""
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            return f"{waiting[0]} has " if waiting else ""
     return ""
 
 

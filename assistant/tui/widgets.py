@@ -22,8 +22,13 @@ from textual.widgets.input import Selection
 
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS
-from assistant.table.expect import START_WORDS, first_words, hint_parts
-from engine.actions import Action, Knock, Pass, Swap
+from assistant.table.expect import (
+    START_WORDS,
+    expected_start,
+    expected_verbs,
+    first_words,
+    hint_parts,
+)
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.words import plural, title
@@ -460,40 +465,6 @@ class CommandSuggester(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         return suggest(value, self.game())
-
-
-#: The verb a turn action is typed with.
-TURN_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
-
-
-def expected_verbs(game: Game | None, player: str) -> list[str]:
-    """The verbs that may follow ``player``'s name now, the most likely first: the turn actions
-    the game expects of them (``Game.expected``), "starts" before the first turn (to name or
-    correct who starts), and "has" (a hand at the reveal, or sudden death at any moment)."""
-    if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
-        return []
-    expected = game.expected()
-    verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
-    if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
-        verbs.append("starts")
-    return verbs + ["has"]
-
-
-def expected_start(game: Game | None) -> str:
-    """What Tab types on an empty command line: the start of the command expected now."""
-    if game is None or game.phase is Phase.GAME_OVER:
-        return "new game "
-    match game.phase:
-        case Phase.ROWS:
-            return f"row {game.missing_rows()[0]} "
-        case Phase.TURNS if game.starter is None:
-            return ""
-        case Phase.TURNS | Phase.FINAL_TURNS:
-            return f"{game.turn} " if game.turn else ""
-        case Phase.REVEAL:
-            waiting = game.waiting_to_declare()
-            return f"{waiting[0]} has " if waiting else ""
-    return ""
 
 
 def command_hint(game: Game | None, question: str | None = None, width: int | None = None) -> str:
