@@ -4,7 +4,8 @@ Sentences are short and spoken-friendly: names capitalised, numbers as digits (s
 read them), one fact per sentence. This module holds the assistant's English helpers (``names``,
 ``cards_list``, ``lives_word``, and ``plural``/``describe``, which the engine's refusals need too
 and so are written once in ``engine.words``); what is legal now it asks the game
-(``Game.expected``), never restates.
+(``Game.expected``), never restates; what is expected next is the table model's
+(``assistant.table.expect.expecting``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from assistant.commands.intents import INTENTS
-from engine.actions import Knock, SetStarter
+from assistant.table.expect import expecting
 from engine.deck import Animal, Cards
 from engine.events import (
     Event,
@@ -29,7 +30,7 @@ from engine.events import (
     Swapped,
     TurnsBegin,
 )
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.words import describe, listed, names, plural, title
 
 __all__ = ["APPLIED", "COMMANDS_ON_SCREEN", "announce", "brief", "brief_readback", "cards_list",
@@ -188,28 +189,6 @@ def confirmed(events: Iterable[Event]) -> list[str]:
 def _waiting(players: Iterable[str], before: str = "") -> str:
     players = list(players)
     return f"{before}Waiting for {names(players)}." if players else ""
-
-
-def expecting(game: Game | None) -> str:
-    """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
-    if game is None:
-        return "Start a game: new game, then 3 to 5 names."
-    expected = game.expected()
-    match game.phase:
-        case Phase.ROWS:
-            return f"Round {game.round}: enter row {', '.join(map(str, expected.rows))}."
-        case Phase.TURNS if SetStarter in expected.actions:
-            return "Who starts? e.g. 'alice starts'."
-        case Phase.TURNS:
-            knock = " or knock" if Knock in expected.actions else ""
-            return f"{title(game.turn or '')}'s turn: swap{knock}."
-        case Phase.FINAL_TURNS:
-            return f"{title(game.turn or '')}'s last turn: swap or pass."
-        case Phase.REVEAL:
-            return f"Reveal hands: waiting for {names(expected.players)}."
-        case Phase.GAME_OVER:
-            return f"Game over: {names(game.winners)} won. 'new game' to play again."
-    return ""
 
 
 #: Commands whose answer, once applied, says the command again ("Row 2: bear and dog.", "Bob put

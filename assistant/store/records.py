@@ -13,12 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.referee import Entry, Referee
 from assistant.store import dates
+from assistant.store.current import load_game
 from assistant.store.db import (
     DamagedGame,
     GameRow,
@@ -30,7 +32,7 @@ from assistant.store.db import (
     rules_json,
 )
 from assistant.store.decode import stored_command
-from assistant.store.session import rebuild
+from assistant.table import score_sheet
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.game import Game, draw_start_player, name_key, places
@@ -137,10 +139,10 @@ def _local(stamp: str, form: str) -> str:
 
 
 def load(store: GameStore, row: GameRow) -> Record:
-    entries = store.entries(row.id)
-    referee = rebuild(row, [e.command for e in entries], [e.joined for e in entries], store.path,
-                      confirm_new_game=False)
-    return Record(row, entries, referee)
+    """The game of ``row`` replayed (``store.current.load_game``: ``DamagedGame`` when it
+    cannot be)."""
+    loaded = load_game(store, row, confirm_new_game=False)
+    return Record(row, list(loaded.entries), loaded.referee)
 
 
 def pick_game(store: GameStore, game_id: int | None) -> GameRow:
@@ -159,7 +161,7 @@ def pick_game(store: GameStore, game_id: int | None) -> GameRow:
 
 
 # ---------------------------------------------------------------------------- history
-def history(store: GameStore) -> list[dict]:
+def history(store: GameStore) -> list[dict[str, Any]]:
     """One dict per game, newest first; a damaged game is listed with ``damaged`` (a sentence)
     so that the others stay usable."""
     rows = []
@@ -186,7 +188,7 @@ def history(store: GameStore) -> list[dict]:
     return rows
 
 
-def history_text(rows: list[dict]) -> list[str]:
+def history_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return ["No games yet."]
     lines = []
@@ -204,12 +206,12 @@ def history_text(rows: list[dict]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- stats
-def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
+def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict[str, Any]]:
     """Per player over finished games: games, wins, average place, sudden deaths, lives lost
     per round played (rounds the player started alive). A damaged game is left out, with its
     sentence added to ``left_out``. Players are one player whatever the case of their name
     (shown as first written)."""
-    table: dict[str, dict] = {}
+    table: dict[str, dict[str, Any]] = {}
     for row in store.games(newest_first=False):
         if row.status != GameStatus.FINISHED:
             continue
@@ -223,7 +225,6 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
         if game is None or not game.is_over:
             continue
         places = record.places()
-        lives = {p: 5 for p in game.players}
         per = {p: table.setdefault(name_key(p), {"player": p, "games": 0, "wins": 0, "_places": 0,
                                                  "sudden_deaths": 0, "_lost": 0, "rounds": 0})
                for p in game.players}
@@ -231,11 +232,10 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
             per[p]["games"] += 1
             per[p]["wins"] += p in game.winners
             per[p]["_places"] += places[p]
-        for ended in game.rounds:
-            for p in ended.losses:
-                per[p]["rounds"] += 1
-                per[p]["_lost"] += lives[p] - ended.lives[p]
-                lives[p] = ended.lives[p]
+        for ended in score_sheet(game):  # the lives lost, from the round results
+            for line in ended.lines:
+                per[line.name]["rounds"] += 1
+                per[line.name]["_lost"] += line.lost
             if ended.sudden_death is not None:
                 per[ended.sudden_death[0]]["sudden_deaths"] += 1
     out = []
@@ -253,7 +253,7 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict]:
     return out
 
 
-def stats_text(rows: list[dict]) -> list[str]:
+def stats_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return ["No finished games yet."]
     lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
@@ -295,7 +295,7 @@ def _stored_last_time(record: Record) -> str | None:
     return dates.last_command_comment(stored)
 
 
-def export_json(record: Record) -> dict:
+def export_json(record: Record) -> dict[str, Any]:
     row = record.row
     return {
         "format": "lifeguard-game",
@@ -321,7 +321,7 @@ def export_json(record: Record) -> dict:
     }
 
 
-def export_stored(store: GameStore, row: GameRow) -> dict:
+def export_stored(store: GameStore, row: GameRow) -> dict[str, Any]:
     """What is stored for a game, replayed or not: the rescue of a damaged game. The row's
     values are given as they are in the file (text that is not JSON stays text)."""
     columns = ("id", "players", "rules", "started", "ended", "status", "winners", "cursor",
@@ -379,7 +379,7 @@ def _display(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def export_bgstats(record: Record, me: str | None = None) -> dict:
+def export_bgstats(record: Record, me: str | None = None) -> dict[str, Any]:
     """A BG Stats import file holding this one finished play.
 
     The shape follows the BG Stats app's export/import JSON ("BGStatsExport.json") and the keys

@@ -6,27 +6,22 @@ commits every accepted command before the referee answers.
 
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from assistant.commands import ParseError, parse
-from assistant.commands.text import printable
 from assistant.config import Settings
 from assistant.referee import Referee
+from assistant.store.current import rebuild, replay
 from assistant.store.db import (
     DamagedGame,
-    GameRow,
     GameStore,
     StoreError,
     StoreJournal,
     move_aside,
 )
-from assistant.store.decode import stored_command
-from engine.errors import RuleError
-from engine.log import MAX_ACTIONS
+
+__all__ = ["Session", "open_session", "rebuild"]
 
 
 @dataclass
@@ -114,8 +109,8 @@ def _resume(
     if not entries:  # cannot happen with this journal; an empty game is nothing to resume
         store.set_abandoned(game.id)
         return _resume(store, settings, rng, confirm_new_game)
-    referee = rebuild(game, [e.command for e in entries], [e.joined for e in entries], store.path,
-                      rng=rng, confirm_new_game=confirm_new_game)
+    # The one replay with the damage checks (``store.current``), as every front end loads a game.
+    referee = replay(game, entries, store.path, rng=rng, confirm_new_game=confirm_new_game)
     journal = StoreJournal(store, game, len(entries))
     referee.journal = journal
     referee.rules = settings.rules  # the next new game uses today's settings
@@ -123,35 +118,3 @@ def _resume(
         # Killed between saving the winning command and marking the game finished: finish now.
         journal.finish(referee.game.winners)
     return Session(referee, store, True, referee.describe_resume(), journal)
-
-
-def rebuild(
-    game: GameRow, commands: list[str], joined: list[bool], path: Path, **kwargs: Any
-) -> Referee:
-    """The referee for a stored game; a row or log that cannot be replayed is a damaged game
-    (``DamagedGame``: a sentence naming the game and the file), not a damaged store."""
-    if game.damage is not None:
-        raise DamagedGame(game.id, path, game.damage)
-    if game.cursor > len(commands):
-        raise DamagedGame(game.id, path, f"its cursor {game.cursor} is past the end of its log "
-                                         f"of {len(commands)} commands")
-    try:
-        rules = game.house_rules()
-    except (TypeError, ValueError) as err:
-        raise DamagedGame(game.id, path, f"it has house rules this Lifeguard does not know: "
-                                         f"{printable(str(err), 100)}") from None
-    if not all(isinstance(c, str) for c in commands):
-        raise DamagedGame(game.id, path, "its log holds a value that is not a command")
-    if len(commands) > MAX_ACTIONS:  # only another tool writes so many: never replayed
-        raise DamagedGame(game.id, path, f"its log holds {len(commands):,} commands; a game "
-                                         f"holds at most {MAX_ACTIONS:,}")
-    # Stored lines are read as the canonical text they are (``stored_command``), the parser
-    # given (``lifeguard serve`` remembers what it parsed) only for what is not.
-    parser = functools.partial(stored_command, parse_command=kwargs.pop("parse_command", parse))
-    try:
-        return Referee.resume(commands, joined, game.cursor, rules=rules, parse_command=parser,
-                              **kwargs)
-    except (RuleError, ParseError, ValueError) as err:
-        message = getattr(err, "message", str(err))
-        raise DamagedGame(game.id, path, f"its log cannot be replayed: "
-                                         f"{printable(message, 200)}") from None

@@ -3,7 +3,8 @@
 The referee commits every accepted command to the game store (an fsync'd SQLite write) before
 it answers; that disk work must not hold up the screen. So the app hands each command to the
 desk's one thread and awaits it, and the screens draw from a ``TableView``: a private copy of
-the referee's state taken on that thread after the command, which nothing changes afterwards.
+the referee's state taken on that thread after the command, which nothing changes afterwards,
+with its table model (``assistant.table.TableState``).
 The live referee is only touched on the desk's thread once the app is running.
 """
 
@@ -12,10 +13,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from assistant.referee import Referee
+from assistant.table import TableState
 from engine.actions import Action
 from engine.game import Game
 from engine.rules import HouseRules
@@ -38,12 +40,15 @@ class TableView:
     minutes: int | None = None
     #: The heard command read back and waiting for yes or no (``Referee.question``), if any.
     question: str | None = None
+    #: The table model of the same moment (``assistant.table``): the score sheet, the hint,
+    #: what is expected next, made once per command on the desk's thread.
+    table: TableState = field(default_factory=lambda: TableState.of(None))
 
     @classmethod
     def of(cls, referee: Referee) -> TableView:
-        game = referee.game
-        return cls(game.copy() if game is not None else None, tuple(referee.log.current),
-                   referee.rules, question=referee.question)
+        game = referee.game.copy() if referee.game is not None else None
+        return cls(game, tuple(referee.log.current), referee.rules, question=referee.question,
+                   table=TableState.of(game, question=referee.question))
 
     @classmethod
     def empty(cls) -> TableView:

@@ -22,12 +22,13 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
+from assistant.table import SheetLine, SheetRound, TableState
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
-from engine.game import Game, places
+from engine.game import Game, Phase
 from engine.words import names, title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
@@ -450,19 +451,8 @@ class ResultsView(Static):
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         """The round's losers and their lost lives in big type (``NAME -2``), as many a line
         as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``."""
-        width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
-        for limit in (None, SHORT_NAME, 3):
-            shown = short_names(players, limit)
-            words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
-            if all(big_width(w) <= width for w in words):
-                break
-        lines: list[str] = []
-        for word in words:
-            if lines and big_width(lines[-1] + "  " + word) <= width:
-                lines[-1] += "  " + word
-            else:
-                lines.append(word)
+        lines = _big_lines(ended, players, losers, (self.size.width or 100) - 2)
         out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
         # The points and lives rows (title, headings and the two rows: 4 lines) come first:
         # when the big lines would push them off (five losers at 80x24), normal type.
@@ -574,38 +564,41 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
                 style="bold red" if player in ended.out else "bold")
 
 
-def score_sheet(game: Game | None) -> Table | Text | Group:
+def score_sheet(table: TableState) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
     another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
-    once the game is over."""
-    if game is None or not game.rounds:
+    once the game is over. Drawn from the table model (``TableState.sheet``), as the phone
+    page's is."""
+    sheet = table.sheet
+    if not sheet:
         return Text("No round has been scored yet.", style="dim")
-    table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
-                  title="Score sheet", title_style="bold", title_justify="left",
-                  header_style="bold", show_edge=False)
-    table.add_column("round", justify="right", no_wrap=True)
-    shown = short_names(game.players, SHEET_NAME)
-    for p in game.players:
-        table.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
-    for ended in game.rounds:
-        table.add_row(*_sheet_row(ended, game.players))
-    if game.is_over:
-        ranked = dict(places(game))
+    grid = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
+                 title="Score sheet", title_style="bold", title_justify="left",
+                 header_style="bold", show_edge=False)
+    grid.add_column("round", justify="right", no_wrap=True)
+    players = tuple(p.name for p in table.players)
+    shown = short_names(players, SHEET_NAME)
+    for p in players:
+        grid.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
+    for ended in sheet:
+        grid.add_row(*_sheet_row(ended, players))
+    if table.phase is Phase.GAME_OVER:
+        ranked = {place.name: place.place for place in table.places}
         cells = [Text("place", style="bold")]
-        for p in game.players:
+        for p in players:
             cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
-        table.add_section()
-        table.add_row(*cells)
+        grid.add_section()
+        grid.add_row(*cells)
     notes = [
         f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
         f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
-        for r in game.rounds if r.sudden_death
+        for r in sheet if r.sudden_death
     ]
     if not notes:
-        return table
-    return Group(table, Text("\n".join(notes), style="italic"))
+        return grid
+    return Group(grid, Text("\n".join(notes), style="italic"))
 
 
 #: The letters a name keeps on the score sheet: its columns are that wide for the points and
@@ -613,7 +606,7 @@ def score_sheet(game: Game | None) -> Table | Text | Group:
 SHEET_NAME = 12
 
 
-def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
+def _sheet_row(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
     """One round on the score sheet: its number (``SD`` marked), then per player the points and
     the lives (blank for a player out before the round)."""
     label = Text(str(ended.round))
@@ -621,16 +614,24 @@ def _sheet_row(ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         label.append(" SD", style="bold red")
     cells: list[Text] = [label]
     for p in players:
-        if p not in ended.losses:  # out before this round
+        line = ended.line(p)
+        if line is None:  # out before this round
             cells.append(Text(""))
             continue
         if ended.sudden_death:
             claimant = p == ended.sudden_death[0]
             points = Text("SD", style="bold") if claimant else Text(" -", style="dim")
         else:
-            points = Text(f"{ended.points.get(p, 0):>2}")  # at most 60 in a round
-        cells.append(Text.assemble(points, " ", lives_left(ended, p)))
+            points = Text(f"{line.points or 0:>2}")  # at most 60 in a round
+        cells.append(Text.assemble(points, " ", _lives_cell(line)))
     return cells
+
+
+def _lives_cell(line: SheetLine) -> Text:
+    """``lives_left`` for a line of the score sheet: ``3 (-2)``, ``OUT (-1)``."""
+    left = "OUT" if line.out else str(line.lives)
+    return Text(f"{left} (-{line.penalty})" if line.penalty else left,
+                style="bold red" if line.out else "bold")
 
 
 class ScoreSheet(Static):
@@ -639,8 +640,25 @@ class ScoreSheet(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         #: What is shown, as a Rich renderable (tests print it to read it back).
-        self.sheet: Table | Text | Group = score_sheet(None)
+        self.sheet: Table | Text | Group = score_sheet(TableState.of(None))
 
-    def show(self, game: Game | None) -> None:
-        self.sheet = score_sheet(game)
+    def show(self, table: TableState) -> None:
+        self.sheet = score_sheet(table)
         self.update(self.sheet)
+
+
+def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int) -> list[str]:
+    """The losers' ``NAME -2`` words for big type, the names cut alike until each fits in
+    ``width`` cells, as many a line as fit; nobody: ``NOBODY LOSES``."""
+    for limit in (None, SHORT_NAME, 3):
+        shown = short_names(players, limit)
+        words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
+        if all(big_width(w) <= width for w in words):
+            break
+    lines: list[str] = []
+    for word in words:
+        if lines and big_width(lines[-1] + "  " + word) <= width:
+            lines[-1] += "  " + word
+        else:
+            lines.append(word)
+    return lines

@@ -39,6 +39,7 @@ from textual.widgets import (
 from assistant import announce
 from assistant.commands import name_problem
 from assistant.commands.grammar import EXAMPLES
+from assistant.table import TableState
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
@@ -53,7 +54,7 @@ from assistant.tui.widgets import (
     PlayersPanel,
     StatusLine,
     TableLog,
-    command_hint,
+    fitted_hint,
     ordinal,
     short_names,
 )
@@ -161,15 +162,16 @@ class ViewWatcher:
         raise NotImplementedError
 
 
-def next_line(game: Game | None) -> Text:
-    """The big line at the top: round, phase and what the referee expects next."""
-    if game is None:
-        return Text(announce.expecting(None), style="bold")
+def next_line(table: TableState) -> Text:
+    """The big line at the top: round, phase and what the referee expects next (the table
+    model's ``expecting``)."""
+    if table.phase is None:
+        return Text(table.expecting, style="bold")
     text = Text()
-    expecting = announce.expecting(game)
-    if game.phase is not Phase.GAME_OVER:
-        text.append(f"Round {game.round} · {PHASE_WORDS[game.phase]}  ", style="bold")
-        expecting = expecting.removeprefix(f"Round {game.round}: ")  # said once is enough
+    expecting = table.expecting
+    if table.phase is not Phase.GAME_OVER:
+        text.append(f"Round {table.round} · {PHASE_WORDS[table.phase]}  ", style="bold")
+        expecting = expecting.removeprefix(f"Round {table.round}: ")  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
     return text
 
@@ -388,6 +390,13 @@ class SetupScreen(Screen):
         left_out = words[room:]
         self._say(f"At most {MAX_PLAYERS} players: {', '.join(left_out)} left out." if left_out
                   else None)
+        self._type_after_spread(index)
+        return True
+
+    def _type_after_spread(self, index: int) -> None:
+        """After names were spread from field ``index``: the first field whose name is refused
+        takes the keys typed next, selected, its refusal said; else the first empty field from
+        ``index`` on (the last field when none is empty)."""
         fields = [self.query_one(f"#name-{i}", Input) for i in range(MAX_PLAYERS)]
         at_fault = next((i for i in range(MAX_PLAYERS) if self._field_problem(i)), None)
         if at_fault is not None:
@@ -396,7 +405,6 @@ class SetupScreen(Screen):
             fields[at_fault].select_all()
         else:
             self._type_into(next((f for f in fields[index:] if not f.value), fields[-1]))
-        return True
 
     def _say(self, problem: str | None) -> None:
         """What is wrong, under the names; the line takes no room while nothing is."""
@@ -509,7 +517,7 @@ class TableScreen(ViewWatcher, Screen):
             yield PlayersPanel(id="players")
         yield TableLog(id="log")
         yield CommandInput(lambda: self.view.game, id="command",
-                           placeholder=command_hint(self.view.game, self.view.question))
+                           placeholder=fitted_hint(self.view.table.hint))
         yield StatusLine(self.data_label, id="status")
         yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
@@ -579,7 +587,7 @@ class TableScreen(ViewWatcher, Screen):
 
     def update_table(self) -> None:
         game = self.view.game
-        line = next_line(game)
+        line = next_line(self.view.table)
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
         self.query_one("#next", Static).update(self._fit_line(line, game))
@@ -589,7 +597,7 @@ class TableScreen(ViewWatcher, Screen):
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
-        field.placeholder = command_hint(game, self.view.question, self._hint_width())
+        field.placeholder = fitted_hint(self.view.table.hint, self._hint_width())
         view = self.current_view(game)
         switcher = self.query_one("#view", ContentSwitcher)
         if switcher.current != view:
@@ -913,7 +921,7 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
                    style="bold")
         self.query_one("#out-order", Static).update(out)
-        self.query_one(ScoreSheet).show(game)
+        self.query_one(ScoreSheet).show(self.view.table)
         ended = game.rounds[-1] if game.rounds else None
         hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
         self.query_one(ResultsView).show(ended, hands, game.players)
@@ -954,7 +962,7 @@ class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
         self.follow_scrolling()
 
     def show_view(self) -> None:
-        self.query_one(ScoreSheet).show(self.view.game)
+        self.query_one(ScoreSheet).show(self.view.table)
 
 
 # ============================================================================ help and rules

@@ -21,9 +21,14 @@ from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
 
 from assistant.colours import ANIMAL_COLOURS
-from assistant.commands.grammar import ANIMAL_WORDS, TREES
-from assistant.commands.templates import first_required_word
-from engine.actions import Action, Knock, Pass, Swap
+from assistant.commands.grammar import ANIMAL_WORDS
+from assistant.table.expect import (
+    START_WORDS,
+    expected_start,
+    expected_verbs,
+    first_words,
+    hint_parts,
+)
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.words import plural, title
@@ -451,23 +456,6 @@ def _indented(lines: Sequence[str]) -> list[Padding]:
     return [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
 
 
-def _command_words() -> tuple[set[str], set[str]]:
-    """Words that may start a command, and verbs that follow a player's name, from the grammar."""
-    starters: set[str] = set()
-    verbs: set[str] = set()
-    for trees in TREES.values():
-        for tree in trees:
-            verb = first_required_word(tree, after_slot="player")
-            if verb is not None:
-                verbs.add(verb)
-            elif (first := first_required_word(tree)) is not None:
-                starters.add(first)
-    return starters, verbs
-
-
-START_WORDS, VERBS = _command_words()
-
-
 class CommandSuggester(Suggester):
     """Completes the word being typed with what the game expects now (from the grammar data)."""
 
@@ -479,76 +467,22 @@ class CommandSuggester(Suggester):
         return suggest(value, self.game())
 
 
-#: The verb a turn action is typed with.
-TURN_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
-
-
-def expected_verbs(game: Game | None, player: str) -> list[str]:
-    """The verbs that may follow ``player``'s name now, the most likely first: the turn actions
-    the game expects of them (``Game.expected``), "starts" before the first turn (to name or
-    correct who starts), and "has" (a hand at the reveal, or sudden death at any moment)."""
-    if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
-        return []
-    expected = game.expected()
-    verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
-    if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
-        verbs.append("starts")
-    return verbs + ["has"]
-
-
-def expected_start(game: Game | None) -> str:
-    """What Tab types on an empty command line: the start of the command expected now."""
-    if game is None or game.phase is Phase.GAME_OVER:
-        return "new game "
-    match game.phase:
-        case Phase.ROWS:
-            return f"row {game.missing_rows()[0]} "
-        case Phase.TURNS if game.starter is None:
-            return ""
-        case Phase.TURNS | Phase.FINAL_TURNS:
-            return f"{game.turn} " if game.turn else ""
-        case Phase.REVEAL:
-            waiting = game.waiting_to_declare()
-            return f"{waiting[0]} has " if waiting else ""
-    return ""
-
-
 def command_hint(game: Game | None, question: str | None = None, width: int | None = None) -> str:
     """The command line's placeholder: what to type now, with the table's own names; while a
     ``question`` waits (a new game, a heard hand read back), the answer it waits for. Its parts
-    go in whole, as many as fit in ``width`` (a long name cut the hint in the middle)."""
-    parts = hint_parts(game, question)
+    (the table model's ``hint_parts``) go in whole, as many as fit in ``width`` (a long name
+    cut the hint in the middle)."""
+    return fitted_hint(hint_parts(game, question), width)
+
+
+def fitted_hint(parts: Sequence[str], width: int | None = None) -> str:
+    """The hint's ``parts`` (the table model's ``TableState.hint``) joined, each in whole, as
+    many as fit in ``width``."""
     hint = parts[0]
     for part in parts[1:]:
         if width is None or len(hint) + 3 + len(part) <= width:
             hint += " · " + part
     return hint
-
-
-def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
-    """The hint's parts, the one that matters first."""
-    if question:
-        return ["yes to go ahead, no to drop it", "F2 help"]
-    if game is None or game.phase is Phase.GAME_OVER:
-        return ["new game and 3 to 5 names", "F2 help"]
-    turn = game.turn or ""
-    match game.phase:
-        case Phase.ROWS:
-            k = game.missing_rows()[0]
-            return [f"row {k} and its {k} animal{'s' if k > 1 else ''}", f"Tab types 'row {k}'",
-                    "F2 help"]
-        case Phase.TURNS if game.starter is None:
-            return ["who starts, e.g. " + f"{game.alive[0]} starts"]
-        case Phase.TURNS:
-            knock = " or knocks" if game.may_knock(turn) else ""
-            return [f"{turn} swaps ROW and the cards put down{knock}", f"Tab types '{turn}'"]
-        case Phase.FINAL_TURNS:
-            return [f"{turn} swaps ROW and the cards put down, or passes", f"Tab types '{turn}'"]
-        case Phase.REVEAL:
-            waiting = game.waiting_to_declare()
-            who = waiting[0] if waiting else ""
-            return [f"the grid above, or: {who} has and the 10 cards", f"Tab types '{who} has'"]
-    return ["F2 help"]
 
 
 def suggest(value: str, game: Game | None) -> str | None:
@@ -572,7 +506,7 @@ def _candidates(before: list[str], game: Game | None) -> list[str]:
     """The words that may come after the words ``before``, the most likely first."""
     alive = list(game.alive) if game is not None and not game.is_over else []
     if not before:
-        return _first_words(game, alive)
+        return first_words(game)
     if len(before) == 1 and before[0] in alive:
         return expected_verbs(game, before[0])
     if before[0] == "new":
@@ -581,20 +515,6 @@ def _candidates(before: list[str], game: Game | None) -> list[str]:
         return []
     names = {a.value for a in ANIMALS}
     return [a.value for a in ANIMALS] + sorted(w for w in ANIMAL_WORDS if w not in names)
-
-
-def _first_words(game: Game | None, alive: list[str]) -> list[str]:
-    """A command's first word: most likely 'row' while rows are missing, the player whose turn
-    it is, the players still to declare at the reveal; then the other players, then the words
-    that start a command."""
-    first: list[str] = []
-    if game is not None and game.phase is Phase.ROWS:
-        first.append("row")
-    if game is not None and game.turn:
-        first.append(game.turn)
-    if game is not None and game.phase is Phase.REVEAL:
-        first.extend(game.waiting_to_declare())
-    return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
 
 
 class KeysInOrder:

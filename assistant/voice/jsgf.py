@@ -16,7 +16,8 @@ What the referee knows narrows the grammar, which is most of what makes recognit
     pigs and a cat" is 3 cards); a hand names exactly 10, checked after decoding (see
     ``_slot_rules`` for why);
   * the phase and whose turn it is weight the alternatives (JSGF ``/weight/``): in the turns
-    phase "<turn player> swaps/knocks" is far likelier than a row or a hand.
+    phase "<turn player> swaps/knocks" is far likelier than a row or a hand (the weights are
+    the table model's, ``assistant.table.expect.intent_weights``).
 Digits are not speakable, so the speech grammar only uses number words.
 """
 
@@ -38,16 +39,13 @@ from assistant.commands.grammar import (
 )
 from assistant.commands.intents import INTENTS
 from assistant.commands.templates import Sentence, Slot, to_jsgf
+from assistant.table.expect import intent_weights as intent_weights  # re-exported: whisper, tests
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game, Phase, valid_name
 from engine.words import plural_word
 
 #: Intents whose first slot is the player acting in turn (their weight follows the turn).
 TURN_INTENTS = frozenset(i.name for i in INTENTS if i.turn_move)
-#: Meta commands: always possible, at a modest weight.
-META_INTENTS = tuple(i.name for i in INTENTS if not i.game_action)
-
-
 @dataclass(frozen=True)
 class SpeechGrammar:
     """A JSGF grammar and the words it uses (every one must be in the decoder's dictionary)."""
@@ -57,51 +55,6 @@ class SpeechGrammar:
     intents: tuple[str, ...]
     #: Players left out because they cannot be pronounced (``hearable``), as given.
     unheard: tuple[str, ...] = ()
-
-
-def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float]:
-    """How likely each intent is now; 0 leaves it out of the grammar."""
-    w: dict[str, float] = dict.fromkeys(TEMPLATES, 0.0)
-    for meta in META_INTENTS:
-        w[meta] = 0.5
-    w["undo"] = w["no"] = 1.0
-    if players:
-        w["new_game"] = 0.2  # the same players again, in seating order
-    if game is None:
-        if players:  # players known but no game state (``lifeguard hear --players``): any command
-            for intent in ("new_game", "row", "swap", "knock", "pass", "hand", "starts"):
-                w[intent] = 1.0
-            w["sudden_death"] = 0.3
-        return w
-    _phase_weights(w, game)
-    return w
-
-
-def _phase_weights(w: dict[str, float], game: Game) -> None:
-    """The game's intents, weighted by its phase (and whose turn it is)."""
-    phase = game.phase
-    in_round = phase in (Phase.ROWS, Phase.TURNS, Phase.FINAL_TURNS, Phase.REVEAL)
-    if in_round:
-        w["sudden_death"] = 0.3
-    if phase is Phase.ROWS:
-        w["row"] = 4.0
-        w["starts"] = 1.0 if game.starter is None else 0.2
-    elif phase is Phase.TURNS:
-        w["swap"] = 4.0
-        # The game judges whether the turn player may knock; a knock it would refuse stays
-        # hearable (so its refusal is said), only less likely.
-        w["knock"] = 1.5 if game.may_knock(game.turn or "") else 0.5
-        w["row"] = 0.2  # correcting a row
-        w["starts"] = 1.0 if game.starter is None else 0.0
-    elif phase is Phase.FINAL_TURNS:
-        w["swap"] = 3.0
-        w["pass"] = 2.0
-        w["knock"] = 0.5  # knocking again counts as a pass
-    elif phase is Phase.REVEAL:
-        w["hand"] = 4.0
-    elif phase is Phase.GAME_OVER:
-        w["new_game"] = 2.0
-        w["status"] = 1.0
 
 
 #: The filler model's "words": one per CMU phone, so a loop of them matches any speech at all.
@@ -138,20 +91,11 @@ def build_grammar(
 
     unheard = tuple(p for p in players if not (valid_name(p.lower()) and hearable(p.lower())))
     players = tuple(p.lower() for p in players if p not in unheard)
-    weights = intent_weights(players, game)
-    if not players:
-        for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
-            weights[intent] = 0.0
+    weights = _hearable_weights(players, game)
     rules: dict[str, str] = {}
     top = _intent_rules(rules, weights, game)
     _slot_rules(rules, players, game)
-    if garbage_weight > 0:
-        # A phone loop whose every further phone costs a factor GARBAGE_PHONE_PENALTY: a free
-        # loop fits any speech better than any command, so it must pay per phone.
-        rules["gphone"] = _alt(garbage_words())
-        rules["garbage"] = " ".join(["<gphone>"] * GARBAGE_MIN_PHONES) + " <garbage_more>"
-        rules["garbage_more"] = f"/{GARBAGE_PHONE_PENALTY:g}/ <gphone> <garbage_more> | /1/ <NULL>"
-        top.append((garbage_weight, "<garbage>"))
+    _add_garbage(rules, top, garbage_weight)
     # Only keep the rules that are reachable, so the grammar stays small.
     used = _reachable(rules, [ref for _, ref in top])
     lines = ["#JSGF V1.0;", "grammar lifeguard;"]
@@ -161,6 +105,28 @@ def build_grammar(
     jsgf = "\n".join(lines) + "\n"
     words = frozenset(w for w in _words_of(used, rules) if not w.startswith(GARBAGE_PREFIX))
     return SpeechGrammar(jsgf, words, tuple(i for i, w in weights.items() if w > 0), unheard)
+
+
+def _hearable_weights(players: tuple[str, ...], game: Game | None) -> dict[str, float]:
+    """The table model's intent weights; with no player that can be heard, no intent that
+    names a player."""
+    weights = intent_weights(players, game)
+    if not players:
+        for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
+            weights[intent] = 0.0
+    return weights
+
+
+def _add_garbage(rules: dict[str, str], top: list[tuple[float, str]], garbage_weight: float) -> None:
+    """With ``garbage_weight`` > 0, the filler model as one more alternative of ``top``."""
+    if garbage_weight <= 0:
+        return
+    # A phone loop whose every further phone costs a factor GARBAGE_PHONE_PENALTY: a free
+    # loop fits any speech better than any command, so it must pay per phone.
+    rules["gphone"] = _alt(garbage_words())
+    rules["garbage"] = " ".join(["<gphone>"] * GARBAGE_MIN_PHONES) + " <garbage_more>"
+    rules["garbage_more"] = f"/{GARBAGE_PHONE_PENALTY:g}/ <gphone> <garbage_more> | /1/ <NULL>"
+    top.append((garbage_weight, "<garbage>"))
 
 
 def _intent_rules(rules: dict[str, str], weights: dict[str, float],

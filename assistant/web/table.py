@@ -6,8 +6,10 @@ since the last call it costs one ``stat`` of the file (a store moved aside or re
 followed: the file at the path is read, never an old one kept open) and one
 ``PRAGMA data_version``; after a commit it reads the current
 game (the unfinished one, else the newest, as ``lifeguard status`` does) in one read transaction,
-replays it through the engine and returns one ``Change`` per accepted command, undo or redo,
-also when several commits fell between two polls. No web library is imported here.
+replays it through the engine (``store.current``, the one load-and-replay) and returns one
+``Change`` per accepted command, undo or redo, also when several commits fell between two polls.
+``table`` is the table model of what was read (``assistant.table.TableState``) and ``state``
+its JSON, ``/state.json``. No web library is imported here.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.commands import Command, parse
+from assistant.store.current import RECENT, command_starts, said_of
+from assistant.store.current import table_state as stored_table_state
 from assistant.store.db import (
     DB_NAME,
     GameRow,
@@ -31,14 +35,12 @@ from assistant.store.db import (
     explain,
 )
 from assistant.store.db import data_dir as default_data_dir
-from assistant.store.session import rebuild
-from engine.deck import COPIES
-from engine.game import Game, Phase
-from engine.words import plural
+from assistant.table import TableState, last_turn_taken, points_table
+from assistant.table.state import JSON
 
-#: How many announcements ``/state.json`` carries (the page shows the last five).
-RECENT = 10
-
+__all__ = ["RECENT", "Change", "Seen", "TableWatch", "changes_between", "command_starts",
+           "last_turn_taken", "no_game_state", "parse_once", "points_table", "said_of",
+           "table_model", "table_state"]
 
 @dataclass(frozen=True)
 class Seen:
@@ -58,19 +60,13 @@ class Change:
     command: str  # the canonical command (for an undo: the command taken back)
     said: str  # what the referee announced for it ("" for undo)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSON:
         return {"kind": self.kind, "game": self.game, "command": self.command, "said": self.said}
 
 
-def no_game_state() -> dict:
+def no_game_state() -> JSON:
     """What ``lifeguard status --json`` says with no game, plus the page's extra keys."""
-    return {"players": [], "winners": [], "round": 0, "phase": "no_game",
-            "expecting": "No game yet: start one at the table.", "game": None,
-            "announcements": [], "sheet": [], "points": points_table(), "last_turn_taken": []}
-
-
-def points_table() -> dict[str, int]:
-    return {animal.value: n for animal, n in COPIES.items()}
+    return TableState.of(None).to_json()
 
 
 class TableWatch:
@@ -81,7 +77,9 @@ class TableWatch:
         self.path = self.folder / DB_NAME
         self.store: GameStore | None = None
         self.seen: Seen | None = None
-        self.state: dict = no_game_state()
+        #: The table model of what was seen, and its JSON (``/state.json``), made once per commit.
+        self.table = TableState.of(None)
+        self.state: JSON = self.table.to_json()
         self._data_version: int | None = None
         self.looked = False
         #: The open store's file as (device, inode), to notice another file at the path.
@@ -133,7 +131,8 @@ class TableWatch:
         self.close()
         self._data_version = None
         self.seen = None
-        self.state = no_game_state()
+        self.table = TableState.of(None)
+        self.state = self.table.to_json()
         return True
 
     def poll(self) -> list[Change]:
@@ -157,7 +156,8 @@ class TableWatch:
         before, self.seen = self.seen, seen
         if seen == before:
             return []  # a commit that changed nothing shown (e.g. another game's row)
-        self.state = table_state(seen, self.path)
+        self.table = table_model(seen, self.path)
+        self.state = self.table.to_json()
         return [] if first else changes_between(before, seen)
 
     def _read(self, conn: sqlite3.Connection) -> Seen | None:
@@ -174,22 +174,6 @@ class TableWatch:
 
 
 # ---------------------------------------------------------------------------- what changed
-def command_starts(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
-    """Where each command begins in ``lines[start:end]``: a command is an entry with the
-    entries joined to it (a new game and its start player drawn by lot)."""
-    return [i for i in range(start, end) if i == 0 or not lines[i].joined]
-
-
-def said_of(lines: Sequence[StoredEntry], i: int) -> str:
-    """The announcement of the command starting at ``i``, with its joined entries'."""
-    parts = [lines[i].said]
-    j = i + 1
-    while j < len(lines) and lines[j].joined:
-        parts.append(lines[j].said)
-        j += 1
-    return " ".join(p for p in parts if p)
-
-
 def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
     """The commands, undos and redos that lead from ``before`` to ``after`` (None: no game).
 
@@ -237,37 +221,17 @@ def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEnt
 
 
 # ---------------------------------------------------------------------------- the state
-def table_state(seen: Seen | None, path: Path) -> dict:
-    """``lifeguard status --json`` for the game, plus its id, the last announcements (newest
+def table_model(seen: Seen | None, path: Path) -> TableState:
+    """The table model of what was seen: the game, its id, the last announcements (newest
     first) and the score sheet; a game the engine cannot replay gets an ``error`` sentence."""
     if seen is None:
-        return no_game_state()
-    row, lines = seen.row, seen.lines
-    game_info = {"id": row.id, "status": row.status, "started": row.started}
-    try:
-        referee = rebuild(row, [e.command for e in lines], [e.joined for e in lines], path,
-                          confirm_new_game=False, parse_command=parse_once)
-    except StoreError as err:
-        return {**no_game_state(), "game": game_info, "error": str(err)}
-    state = referee.state()
-    state["game"] = game_info
-    state["announcements"] = [
-        {"command": lines[i].command, "said": said_of(lines, i)}
-        for i in reversed(command_starts(lines, 0, row.cursor))
-    ][:RECENT]
-    state["sheet"] = score_sheet(referee.game)
-    state["points"] = points_table()
-    state["last_turn_taken"] = last_turn_taken(referee.game)
-    return state
+        return TableState.of(None)
+    return stored_table_state(seen.row, seen.lines, path, parse_command=parse_once)
 
 
-def last_turn_taken(game: Game | None) -> list[str]:
-    """After a knock: the players who have had their last turn (swapped or passed), in seating
-    order; empty at any other time."""
-    if game is None or game.phase is not Phase.FINAL_TURNS:
-        return []
-    return [p for p in game.players if p != game.knocker and game.lives[p] > 0
-            and p not in game.final_turns_left]
+def table_state(seen: Seen | None, path: Path) -> JSON:
+    """``lifeguard status --json`` for the game plus the page's keys (``TableState.to_json``)."""
+    return table_model(seen, path).to_json()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,29 +239,3 @@ def parse_once(text: str, players: tuple[str, ...] | None) -> Command:
     """``parse``, remembered: the game is replayed after every commit, and parsing is most of
     a replay's time (a ``Command`` is immutable, so sharing one is safe)."""
     return parse(text, players)
-
-
-def score_sheet(game: Game | None) -> list[dict]:
-    """Per round ended: each player's points, lives lost and lives left (players already out
-    before the round are left out of it), and a sudden death's claimant and animal (``animals``:
-    its plural, as the page says it)."""
-    if game is None:
-        return []
-    lives = {p: 5 for p in game.players}
-    sheet = []
-    for ended in game.rounds:
-        rows = []
-        for p in game.players:
-            if p not in ended.losses:
-                continue
-            rows.append({"name": p, "points": ended.points.get(p),
-                         "lost": lives[p] - ended.lives[p], "lives": ended.lives[p]})
-            lives[p] = ended.lives[p]
-        sudden = ended.sudden_death
-        sheet.append({
-            "round": ended.round,
-            "sudden_death": {"player": sudden[0], "animal": sudden[1].value,
-                             "animals": plural(sudden[1], 2)} if sudden else None,
-            "players": rows,
-        })
-    return sheet

@@ -1,0 +1,184 @@
+"""What the table waits for next, said once for every front end.
+
+The game judges what is legal (``Game.expected``, ``Game.may_knock``); this module turns that
+into what the front ends show and weigh: the sentence (``expecting``: the announcements, the
+table's top line, ``status``, the phone page), the command line's hint (``hint_parts``), the
+words a command may start with, the likeliest first (``first_words``), the verbs that may
+follow a player's name (``expected_verbs``) and what Tab types on an empty line
+(``expected_start``): the command line's completion; and how likely each intent is now (``intent_weights``: the speech grammar's JSGF
+weights). ``TableState`` carries all of them, computed once per applied command. No I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from assistant.commands.grammar import TEMPLATES, TREES
+from assistant.commands.intents import INTENTS
+from assistant.commands.templates import first_required_word
+from engine.actions import Action, Knock, Pass, SetStarter, Swap
+from engine.game import Game, Phase
+from engine.words import names, title
+
+#: Meta commands: always possible, at a modest weight (the speech grammar's).
+META_INTENTS = tuple(i.name for i in INTENTS if not i.game_action)
+
+
+def expecting(game: Game | None) -> str:
+    """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
+    if game is None:
+        return "Start a game: new game, then 3 to 5 names."
+    expected = game.expected()
+    match game.phase:
+        case Phase.ROWS:
+            return f"Round {game.round}: enter row {', '.join(map(str, expected.rows))}."
+        case Phase.TURNS if SetStarter in expected.actions:
+            return "Who starts? e.g. 'alice starts'."
+        case Phase.TURNS:
+            knock = " or knock" if Knock in expected.actions else ""
+            return f"{title(game.turn or '')}'s turn: swap{knock}."
+        case Phase.FINAL_TURNS:
+            return f"{title(game.turn or '')}'s last turn: swap or pass."
+        case Phase.REVEAL:
+            return f"Reveal hands: waiting for {names(expected.players)}."
+        case Phase.GAME_OVER:
+            return f"Game over: {names(game.winners)} won. 'new game' to play again."
+    return ""
+
+
+#: The verb a turn action is typed with.
+TURN_VERBS: dict[type[Action], str] = {Swap: "swaps", Knock: "knocks", Pass: "passes"}
+
+
+def expected_verbs(game: Game | None, player: str) -> list[str]:
+    """The verbs that may follow ``player``'s name now, the most likely first: the turn actions
+    the game expects of them (``Game.expected``), "starts" before the first turn (to name or
+    correct who starts), and "has" (a hand at the reveal, or sudden death at any moment)."""
+    if game is None or game.phase is Phase.GAME_OVER or player not in game.alive:
+        return []
+    expected = game.expected()
+    verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
+    if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
+        verbs.append("starts")
+    return verbs + ["has"]
+
+
+def expected_start(game: Game | None) -> str:
+    """What Tab types on an empty command line: the start of the command expected now."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return "new game "
+    match game.phase:
+        case Phase.ROWS:
+            return f"row {game.missing_rows()[0]} "
+        case Phase.TURNS if game.starter is None:
+            return ""
+        case Phase.TURNS | Phase.FINAL_TURNS:
+            return f"{game.turn} " if game.turn else ""
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            return f"{waiting[0]} has " if waiting else ""
+    return ""
+
+
+def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
+    """The command line's hint, in parts, the one that matters first: what to type now with
+    the table's own names; while a ``question`` waits, the answer it waits for."""
+    if question:
+        return ["yes to go ahead, no to drop it", "F2 help"]
+    if game is None or game.phase is Phase.GAME_OVER:
+        return ["new game and 3 to 5 names", "F2 help"]
+    turn = game.turn or ""
+    match game.phase:
+        case Phase.ROWS:
+            k = game.missing_rows()[0]
+            return [f"row {k} and its {k} animal{'s' if k > 1 else ''}", f"Tab types 'row {k}'",
+                    "F2 help"]
+        case Phase.TURNS if game.starter is None:
+            return ["who starts, e.g. " + f"{game.alive[0]} starts"]
+        case Phase.TURNS:
+            knock = " or knocks" if game.may_knock(turn) else ""
+            return [f"{turn} swaps ROW and the cards put down{knock}", f"Tab types '{turn}'"]
+        case Phase.FINAL_TURNS:
+            return [f"{turn} swaps ROW and the cards put down, or passes", f"Tab types '{turn}'"]
+        case Phase.REVEAL:
+            waiting = game.waiting_to_declare()
+            who = waiting[0] if waiting else ""
+            return [f"the grid above, or: {who} has and the 10 cards", f"Tab types '{who} has'"]
+    return ["F2 help"]
+
+
+def _start_words() -> frozenset[str]:
+    """The words that may start a command, from the grammar: each template's first required
+    word, unless it starts with a player's name."""
+    starters: set[str] = set()
+    for trees in TREES.values():
+        for tree in trees:
+            if first_required_word(tree, after_slot="player") is None and \
+                    (first := first_required_word(tree)) is not None:
+                starters.add(first)
+    return frozenset(starters)
+
+
+#: The words that may start a command (``new``, ``row``, ``undo``, ...), from the templates.
+START_WORDS = _start_words()
+
+
+def first_words(game: Game | None) -> list[str]:
+    """A command's first word: most likely 'row' while rows are missing, the player whose turn
+    it is, the players still to declare at the reveal; then the other living players, then the
+    words that start a command."""
+    alive = list(game.alive) if game is not None and not game.is_over else []
+    first: list[str] = []
+    if game is not None and game.phase is Phase.ROWS:
+        first.append("row")
+    if game is not None and game.turn:
+        first.append(game.turn)
+    if game is not None and game.phase is Phase.REVEAL:
+        first.extend(game.waiting_to_declare())
+    return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
+
+
+def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float]:
+    """How likely each intent is now; 0 leaves it out of the speech grammar."""
+    w: dict[str, float] = dict.fromkeys(TEMPLATES, 0.0)
+    for meta in META_INTENTS:
+        w[meta] = 0.5
+    w["undo"] = w["no"] = 1.0
+    if players:
+        w["new_game"] = 0.2  # the same players again, in seating order
+    if game is None:
+        if players:  # players known but no game state (``lifeguard hear --players``): any command
+            for intent in ("new_game", "row", "swap", "knock", "pass", "hand", "starts"):
+                w[intent] = 1.0
+            w["sudden_death"] = 0.3
+        return w
+    w.update(phase_weights(game))
+    return w
+
+
+def phase_weights(game: Game) -> dict[str, float]:
+    """The game's intents, weighted by its phase (and whose turn it is)."""
+    phase = game.phase
+    w: dict[str, float] = {}
+    if phase in (Phase.ROWS, Phase.TURNS, Phase.FINAL_TURNS, Phase.REVEAL):
+        w["sudden_death"] = 0.3
+    if phase is Phase.ROWS:
+        w["row"] = 4.0
+        w["starts"] = 1.0 if game.starter is None else 0.2
+    elif phase is Phase.TURNS:
+        w["swap"] = 4.0
+        # The game judges whether the turn player may knock; a knock it would refuse stays
+        # hearable (so its refusal is said), only less likely.
+        w["knock"] = 1.5 if game.may_knock(game.turn or "") else 0.5
+        w["row"] = 0.2  # correcting a row
+        w["starts"] = 1.0 if game.starter is None else 0.0
+    elif phase is Phase.FINAL_TURNS:
+        w["swap"] = 3.0
+        w["pass"] = 2.0
+        w["knock"] = 0.5  # knocking again counts as a pass
+    elif phase is Phase.REVEAL:
+        w["hand"] = 4.0
+    elif phase is Phase.GAME_OVER:
+        w["new_game"] = 2.0
+        w["status"] = 1.0
+    return w
