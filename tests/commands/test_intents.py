@@ -14,6 +14,7 @@ from assistant.commands.grammar import CANONICAL, EXAMPLES, TEMPLATES
 from assistant.commands.intents import BY_NAME, GAME_INTENTS, INTENTS, Intent, IntentName, intent
 from assistant.commands.parser import Command
 from assistant.store import decode
+from assistant.table import expect
 from assistant.voice import jsgf
 from engine.deck import Animal, Cards
 
@@ -55,7 +56,7 @@ def test_the_tables_and_sets_read_from_the_records_are_what_they_were() -> None:
     assert referee.QUESTIONED_WHEN_HEARD == {"hand", "sudden_death", "new_game"}
     assert announce.ANSWER_READS_BACK == {"starts", "row", "swap", "knock", "pass", "undo", "redo",
                                           "no", "yes", "status", "repeat", "help"}
-    assert jsgf.META_INTENTS == ("undo", "redo", "no", "yes", "status", "repeat", "help")
+    assert expect.META_INTENTS == ("undo", "redo", "no", "yes", "status", "repeat", "help")
     assert jsgf.TURN_INTENTS == {"swap", "knock", "pass"}
     assert tuple(i.name for i in INTENTS if i.names_cards) == ("row", "swap", "hand")
     assert [name for name, _ in decode._TEMPLATES] == [
