@@ -44,7 +44,7 @@ test: lint $(AXE)
 # Fast feedback while working (issue 37): the lint and the tests not marked slow (real-time
 # audio, Whisper, tmux, chromium, many process starts), under a minute on 2 cores. `make test`
 # (and CI) runs everything.
-check: lint $(AXE)
+check: lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS) -m "not slow"
 
 $(AXE): Makefile | system-packages
