@@ -78,9 +78,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
-# Style (ruff), the layers (import-linter's contracts in pyproject.toml) and the types (mypy,
-# [tool.mypy] in pyproject.toml).
-lint: setup
+# Style (ruff), the layers (import-linter's contracts in pyproject.toml), the types (mypy,
+# [tool.mypy] in pyproject.toml) and each function's complexity (radon, below).
+lint: setup complexity
 	$(BIN)/ruff check engine assistant tests bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy
