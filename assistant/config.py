@@ -373,46 +373,61 @@ def _toml_text(value: Any, pieces: list[str], budget: int) -> int:
     characters still allowed are returned."""
     if budget <= 0:
         return budget
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, int):
-        if value.bit_length() > 256:
-            raise _TooLarge
-        text = str(value)
-    elif isinstance(value, float):
-        text = "nan" if math.isnan(value) else repr(value)
-    elif isinstance(value, str):
-        plain = "'" not in value and not any(unicodedata.category(ch) == "Cc" for ch in value)
-        text = f"'{value}'" if plain else json.dumps(value, ensure_ascii=False)
-    elif isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
-        text = value.isoformat()
-    elif isinstance(value, list):
-        pieces.append("[")
-        budget -= 1
-        for i, item in enumerate(value):
-            if budget <= 0:
-                break
-            if i:
-                pieces.append(", ")
-                budget -= 2
-            budget = _toml_text(item, pieces, budget)
-        pieces.append("]")
-        return budget - 1
-    elif isinstance(value, dict):
-        pieces.append("{")
-        budget -= 1
-        for i, (key, item) in enumerate(value.items()):
-            if budget <= 0:
-                break
-            name = key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
-            pieces.append(f"{', ' if i else ''}{name} = ")
-            budget = _toml_text(item, pieces, budget - len(pieces[-1]))
-        pieces.append("}")
-        return budget - 1
-    else:
-        text = repr(value)
+    if isinstance(value, list):
+        return _toml_list_text(value, pieces, budget)
+    if isinstance(value, dict):
+        return _toml_table_text(value, pieces, budget)
+    text = _toml_scalar_text(value)
     pieces.append(text)
     return budget - len(text)
+
+
+def _toml_scalar_text(value: Any) -> str:
+    """A value that is neither a list nor a table as TOML text (others by ``repr``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > 256:
+            raise _TooLarge
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else repr(value)
+    if isinstance(value, str):
+        plain = "'" not in value and not any(unicodedata.category(ch) == "Cc" for ch in value)
+        return f"'{value}'" if plain else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    return repr(value)
+
+
+def _toml_list_text(value: list[Any], pieces: list[str], budget: int) -> int:
+    """``_toml_text`` of a list: its items until the budget runs out."""
+    pieces.append("[")
+    budget -= 1
+    for i, item in enumerate(value):
+        if budget <= 0:
+            break
+        if i:
+            pieces.append(", ")
+            budget -= 2
+        budget = _toml_text(item, pieces, budget)
+    pieces.append("]")
+    return budget - 1
+
+
+def _toml_table_text(value: dict[Any, Any], pieces: list[str], budget: int) -> int:
+    """``_toml_text`` of a table, as an inline table: its keys and values until the budget runs
+    out."""
+    pieces.append("{")
+    budget -= 1
+    for i, (key, item) in enumerate(value.items()):
+        if budget <= 0:
+            break
+        name = key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+        pieces.append(f"{', ' if i else ''}{name} = ")
+        budget = _toml_text(item, pieces, budget - len(pieces[-1]))
+    pieces.append("}")
+    return budget - 1
 
 
 def _toml(value: Any) -> str:

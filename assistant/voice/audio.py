@@ -16,11 +16,17 @@ import subprocess
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assistant.commands.files import InputRefused
-from assistant.voice.recognizer import SAMPLE_RATE, SAMPLE_WIDTH, speech_recognition
-from assistant.voice.recording import MAX_AUDIO_SECONDS, AudioRefused, open_recording
+from assistant.voice.recognizer import speech_recognition
+from assistant.voice.recording import (
+    MAX_AUDIO_SECONDS,
+    SAMPLE_RATE,
+    SAMPLE_WIDTH,
+    AudioRefused,
+    open_recording,
+)
 
 # Loading this module loads SpeechRecognition, on purpose: its Recognizer asserts
 # ``isinstance(source, AudioSource)``, so the sources below must subclass that class, which
@@ -30,8 +36,12 @@ from assistant.voice.recording import MAX_AUDIO_SECONDS, AudioRefused, open_reco
 sr = speech_recognition()
 
 #: SpeechRecognition's ``AudioSource``: ``Recognizer.listen`` asserts that its input is one. The
-#: library ships no types, so to a type checker it is Any.
-_SpeechRecognitionSource: Any = sr.AudioSource
+#: library ships no types (to a type checker it is Any, which a class may not subclass under
+#: ``--strict``), so the type checker sees a plain base class.
+if TYPE_CHECKING:
+    _SpeechRecognitionSource = object
+else:
+    _SpeechRecognitionSource = sr.AudioSource
 
 CHUNK = 512  # frames per read: 32 ms at 16 kHz (end-of-speech is detected in whole chunks)
 

@@ -38,10 +38,10 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.commands import Command
 from assistant.config import LISTEN_MODES, VoiceSettings
@@ -50,7 +50,7 @@ from engine.game import Game
 
 if TYPE_CHECKING:
     from assistant.referee import Referee
-    from assistant.voice.protocols import AudioSource, SpeechDecoder
+    from assistant.voice.protocols import AudioData, AudioSource, AudioStream, SpeechDecoder
     from assistant.voice.recognizer import Decoded
 
 
@@ -154,7 +154,7 @@ class NoiseTracker:
 
     WINDOW_CHUNKS = 150  # about 5 s of 32 ms chunks
 
-    def __init__(self, stream: object, sample_width: int = 2) -> None:
+    def __init__(self, stream: AudioStream, sample_width: int = 2) -> None:
         self._stream = stream
         self._width = sample_width
         self._levels: deque[float] = deque(maxlen=self.WINDOW_CHUNKS)
@@ -164,7 +164,7 @@ class NoiseTracker:
         if self._early:  # heard while calibrating: handed on, not lost
             data, self._early = self._early[0], self._early[1:]
             return data
-        data = self._stream.read(frames)  # type: ignore[attr-defined]
+        data = self._stream.read(frames)
         if data:
             self._levels.append(float(audioop.rms(data, self._width)))
         return data
@@ -198,7 +198,35 @@ class NoiseTracker:
         return max(MIN_ENERGY_THRESHOLD, floor * NOISE_MARGIN)
 
 
-def tune_recognizer(recognizer: object, source: object | None = None) -> None:
+class SpeechListener(Protocol):
+    """SpeechRecognition's ``Recognizer`` as the listener drives it: its settings for telling
+    speech from quiet and its ``listen``. The library ships no types (its module is Any to a
+    type checker); this is the part of its shape the listener relies on."""
+
+    pause_threshold: float
+    non_speaking_duration: float
+    phrase_threshold: float
+    dynamic_energy_threshold: bool
+    energy_threshold: float
+
+    def adjust_for_ambient_noise(self, source: AudioSource, duration: float = 1) -> None: ...
+
+    def listen(self, source: AudioSource, timeout: float | None = None,
+               phrase_time_limit: float | None = None, *,
+               stream: bool = False) -> Generator[AudioData, None, None]:
+        """With ``stream=True``: the phrase's audio a chunk at a time, as it is heard."""
+        ...
+
+
+def new_speech_listener() -> SpeechListener:
+    """A SpeechRecognition ``Recognizer``, typed as the listener uses it."""
+    from assistant.voice.recognizer import speech_recognition
+
+    recognizer: SpeechListener = speech_recognition().Recognizer()
+    return recognizer
+
+
+def tune_recognizer(recognizer: SpeechListener, source: AudioSource | None = None) -> None:
     """SpeechRecognition's settings for commands (see ``PAUSE_SECONDS``).
 
     The energy threshold is measured once on the input's first quarter second, then fixed:
@@ -206,13 +234,13 @@ def tune_recognizer(recognizer: object, source: object | None = None) -> None:
     speech's own energy, so the quieter end of a longer command ("... and dog") fell below it
     and was cut off (a two-command file then lost half of its second command).
     """
-    recognizer.pause_threshold = PAUSE_SECONDS  # type: ignore[attr-defined]
-    recognizer.non_speaking_duration = min(0.3, PAUSE_SECONDS)  # type: ignore[attr-defined]
-    recognizer.phrase_threshold = 0.15  # type: ignore[attr-defined]
-    recognizer.dynamic_energy_threshold = False  # type: ignore[attr-defined]
+    recognizer.pause_threshold = PAUSE_SECONDS
+    recognizer.non_speaking_duration = min(0.3, PAUSE_SECONDS)
+    recognizer.phrase_threshold = 0.15
+    recognizer.dynamic_energy_threshold = False
     if source is not None:
-        recognizer.adjust_for_ambient_noise(source, duration=0.25)  # type: ignore[attr-defined]
-    recognizer.energy_threshold = max(recognizer.energy_threshold, MIN_ENERGY_THRESHOLD)  # type: ignore[attr-defined]
+        recognizer.adjust_for_ambient_noise(source, duration=0.25)
+    recognizer.energy_threshold = max(recognizer.energy_threshold, MIN_ENERGY_THRESHOLD)
 
 
 class EarlyEnd:
@@ -376,6 +404,14 @@ def release_freed_memory() -> None:
         trim(0)
 
 
+def _stream_of(source: AudioSource) -> AudioStream:
+    """The stream of an entered source (closing it from another thread leaves none)."""
+    stream = source.stream
+    if stream is None:
+        raise RuntimeError("the audio input was closed")
+    return stream
+
+
 def _input_ended(source: object) -> bool:
     """Whether a WAV input has been played in completely (a microphone never ends)."""
     return bool(getattr(source, "ended", False))
@@ -509,16 +545,8 @@ class Listener:
             if isinstance(source, ArecordSource):
                 source.close()
 
-    def _loop(self, source: object) -> None:
-        from assistant.voice.recognizer import speech_recognition
-
-        sr = speech_recognition()
-
-        recognizer = sr.Recognizer()
-        tune_recognizer(recognizer, source)
-        noise = NoiseTracker(source.stream)  # type: ignore[attr-defined]
-        source.stream = noise  # type: ignore[attr-defined]
-        noise.calibrate(chunk=source.CHUNK)  # type: ignore[attr-defined]
+    def _loop(self, source: AudioSource) -> None:
+        recognizer, noise = self._prepare(source)
         is_file = bool(self.audio_input)
         failures = 0
         self._set_state("off" if self.mode != "continuous" else "listening", self.note)
@@ -526,32 +554,13 @@ class Listener:
             mode = self.mode
             wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set())
             if not wanted or self._paused:
-                self._set_state("off")
-                if is_file and not self._paused:
-                    self._wake.wait(0.5)  # push-to-talk: a file waits for the next press
-                    self._wake.clear()
-                elif not source.stream.read(source.CHUNK):  # type: ignore[attr-defined]
-                    # Audio runs on (deafened while paused, dropped while idle) like a
-                    # microphone's; a file that ends meanwhile has ended.
-                    self._input_ended = True
-                    self._set_state("off", "audio input ended")
-                    self._wake.wait()
+                self._idle(source, is_file)
                 continue
             self._push.clear()
             self._set_state("listening", self.note)
             recognizer.energy_threshold = noise.threshold(recognizer.energy_threshold)
             timeout = PUSH_TIMEOUT_SECONDS if mode == "push_to_talk" else 1.0
-            try:
-                events = self._one_utterance(recognizer, source, timeout)
-                failures = 0
-            except Exception:
-                # A fault inside the recogniser on one phrase must not end listening for the
-                # game: the phrase is said again. Faults in a row (a broken input) end it,
-                # with the reason (``_run``).
-                failures += 1
-                if failures >= MAX_FAILED_UTTERANCES:
-                    raise
-                events = [Rejected("", HEARING_FAILED)]
+            events, failures = self._hear_once(recognizer, source, timeout, failures)
             for event in events:
                 if not self._closed.is_set():
                     self._emit(event)
@@ -563,7 +572,46 @@ class Listener:
                 self._wake.wait()
                 self._wake.clear()
 
-    def _one_utterance(self, recognizer: object, source: object, timeout: float) -> list[Heard | Rejected]:
+    @staticmethod
+    def _prepare(source: AudioSource) -> tuple[SpeechListener, NoiseTracker]:
+        """SpeechRecognition's recogniser tuned for commands, and the noise floor followed on
+        the (entered) source's stream, measured on the room first."""
+        recognizer = new_speech_listener()
+        tune_recognizer(recognizer, source)
+        noise = NoiseTracker(_stream_of(source))
+        source.stream = noise
+        noise.calibrate(chunk=source.CHUNK)
+        return recognizer, noise
+
+    def _idle(self, source: AudioSource, is_file: bool) -> None:
+        """Not listening now (idle, or paused while the referee speaks): wait for a file's next
+        push, or let a stream's audio run on."""
+        self._set_state("off")
+        if is_file and not self._paused:
+            self._wake.wait(0.5)  # push-to-talk: a file waits for the next press
+            self._wake.clear()
+        elif not _stream_of(source).read(source.CHUNK):
+            # Audio runs on (deafened while paused, dropped while idle) like a
+            # microphone's; a file that ends meanwhile has ended.
+            self._input_ended = True
+            self._set_state("off", "audio input ended")
+            self._wake.wait()
+
+    def _hear_once(self, recognizer: SpeechListener, source: AudioSource, timeout: float,
+                   failures: int) -> tuple[list[Heard | Rejected], int]:
+        """One utterance's events, and the hearing failures in a row after it."""
+        try:
+            return self._one_utterance(recognizer, source, timeout), 0
+        except Exception:
+            # A fault inside the recogniser on one phrase must not end listening for the
+            # game: the phrase is said again. Faults in a row (a broken input) end it,
+            # with the reason (``_run``).
+            if failures + 1 >= MAX_FAILED_UTTERANCES:
+                raise
+            return [Rejected("", HEARING_FAILED)], failures + 1
+
+    def _one_utterance(self, recognizer: SpeechListener, source: AudioSource,
+                       timeout: float) -> list[Heard | Rejected]:
         """What one utterance became: usually one event; two when a command the recogniser
         took for unfinished was followed by a command of its own (reported as the unfinished
         part, rejected, then that command)."""
@@ -579,7 +627,7 @@ class Listener:
         last = self._event_for(decoded, source)
         return [*events, last] if last is not None else events
 
-    def _with_the_rest(self, recognizer: object, source: object, audio: list[bytes],
+    def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, audio: list[bytes],
                        decoded: Decoded) -> tuple[list[Heard | Rejected], Decoded]:
         """An unfinished command together with what the speaker says next, and what to report
         before it (the unfinished part, when what follows is a whole command of its own)."""
@@ -619,7 +667,7 @@ class Listener:
         return before, decoded
 
     @staticmethod
-    def _event_for(decoded: Decoded, source: object) -> Heard | Rejected | None:
+    def _event_for(decoded: Decoded, source: AudioSource) -> Heard | Rejected | None:
         """What to report of a decoded utterance; None for what nobody would call speech."""
         if decoded.command is not None:
             return Heard(decoded.command, decoded.text, decoded.confidence)
@@ -631,7 +679,7 @@ class Listener:
             return None
         return Rejected(decoded.text, decoded.reason or "not a command")
 
-    def _phrase(self, recognizer: object, source: object,
+    def _phrase(self, recognizer: SpeechListener, source: AudioSource,
                 timeout: float) -> tuple[list[bytes], Decoded | None] | None:
         """One phrase's audio (16 kHz mono 16-bit chunks), or None when nobody spoke.
 
@@ -647,7 +695,7 @@ class Listener:
         engine = self.recognizer
         assert engine is not None
         streaming = getattr(engine, "engine", "") == "pocketsphinx"
-        early = None if streaming else EarlyEnd(recognizer.energy_threshold)  # type: ignore[attr-defined]
+        early = None if streaming else EarlyEnd(recognizer.energy_threshold)
         behind = Behind()
         chunks: list[bytes] = []
 
@@ -655,7 +703,7 @@ class Listener:
             return self._decode(chunks[:n])
 
         fed = 0
-        phrase = recognizer.listen(  # type: ignore[attr-defined]
+        phrase = recognizer.listen(
             source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
         try:
             for chunk in phrase:
@@ -663,14 +711,9 @@ class Listener:
                     self._set_state("hearing", self.note)
                 chunks.append(chunk.get_raw_data(convert_rate=16000, convert_width=2))
                 if streaming and self._settled.is_set():
-                    if fed == 0:
-                        self._begin()
-                    for piece in chunks[fed:]:
-                        engine.feed(piece)
-                    fed = len(chunks)
-                if early is not None:
-                    if early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode):
-                        return chunks, early.result
+                    fed = self._feed(chunks, fed)
+                if early is not None and early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode):
+                    return chunks, early.result
                 if self._closed.is_set():
                     break
         except sr.WaitTimeoutError:
@@ -680,9 +723,27 @@ class Listener:
             return None
         finally:
             phrase.close()
+        return self._phrase_end(chunks, fed, early, decode)
+
+    def _feed(self, chunks: list[bytes], fed: int) -> int:
+        """PocketSphinx decodes while the player speaks: the chunks not fed yet (the utterance
+        begun with the first), and how many are fed now."""
+        engine = self.recognizer
+        assert engine is not None
+        if fed == 0:
+            self._begin()
+        for piece in chunks[fed:]:
+            engine.feed(piece)
+        return len(chunks)
+
+    def _phrase_end(self, chunks: list[bytes], fed: int, early: EarlyEnd | None,
+                    decode: Callable[[int], Decoded]) -> tuple[list[bytes], Decoded | None] | None:
+        """``_phrase``'s result once the phrase has ended with no early decision."""
         if not chunks:
             return None
         if fed:
+            engine = self.recognizer
+            assert engine is not None
             for piece in chunks[fed:]:
                 engine.feed(piece)
             return chunks, engine.finish()

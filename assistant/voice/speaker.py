@@ -162,7 +162,7 @@ def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSetti
 def _frames(path: str) -> int:
     """The audio frames in a WAV file (0 when it is no WAV)."""
     try:
-        with wave.open(path) as wav:
+        with wave.open(path, "rb") as wav:
             return wav.getnframes()
     except (OSError, EOFError, wave.Error):
         return 0
@@ -416,7 +416,7 @@ def _pcm16k(path: Path) -> bytes:
     """A WAV's audio as the duplex device plays it: 16 kHz mono 16-bit."""
     from assistant.voice.pcm import audioop
 
-    with wave.open(str(path)) as wav:
+    with wave.open(str(path), "rb") as wav:
         rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
         data = wav.readframes(wav.getnframes())
     if channels == 2:
