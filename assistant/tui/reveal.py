@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich import box
 from rich.console import Group
@@ -64,7 +65,7 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
     return problems
 
 
-class HandGrid(KeysInOrder, DataTable):
+class HandGrid(KeysInOrder, DataTable[str | Text]):
     """Animal x player counts for the hands revealed this round.
 
     Digits set a count, + and - change it, Enter declares the column's player; a letter starts
@@ -97,7 +98,7 @@ class HandGrid(KeysInOrder, DataTable):
 
         text: str
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.game: Game | None = None
         self.counts: dict[str, dict[Animal, int]] = {}
@@ -415,7 +416,7 @@ def last_round_hands(actions: Sequence[Action]) -> dict[str, Cards]:
 class ResultsView(Static):
     """The last round's results: counts per animal with the majority, points, lives lost, out."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.ended: RoundEnded | None = None
         self.hands: dict[str, Cards] = {}
@@ -637,7 +638,7 @@ def _lives_cell(line: SheetLine) -> Text:
 class ScoreSheet(Static):
     """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         #: What is shown, as a Rich renderable (tests print it to read it back).
         self.sheet: Table | Text | Group = score_sheet(TableState.of(None))

@@ -233,7 +233,7 @@ class NameInput(OrderedInput):
         screen.name_entered(self)
 
 
-class SetupScreen(Screen):
+class SetupScreen(Screen[None]):
     """Players in seating order, the house rules with their defaults, voice on/off."""
 
     BINDINGS = [
@@ -452,7 +452,7 @@ class SetupScreen(Screen):
 
 
 # ============================================================================ table
-class TableScreen(ViewWatcher, Screen):
+class TableScreen(ViewWatcher, Screen[None]):
     """The table as the referee knows it; typing lands in the command line, or in the hand grid
     at the reveal. Draws the app's ``view``; what is typed goes up as ``CommandEntered``, and
     how the table is viewed (F8, F4, the grid's drafts) as ``ViewStateChanged``."""
@@ -841,7 +841,7 @@ class MoreBelow:
         more.display = bool(parts)
 
 
-class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
+class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
@@ -935,7 +935,7 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen):
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
+class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen[None]):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
@@ -966,7 +966,7 @@ class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen):
 
 
 # ============================================================================ help and rules
-class HelpScreen(ModalScreen):
+class HelpScreen(ModalScreen[None]):
     """The keys (as configured) and the command language, with one example each."""
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
@@ -1004,7 +1004,7 @@ class HelpScreen(ModalScreen):
         yield Footer(compact=True)
 
 
-class RulesScreen(Screen):
+class RulesScreen(Screen[None]):
     """How to play, for players: the rules in plain words, the deck from the engine and the
     house rules this game is played with, as sentences (not a table squeezed into columns)."""
 

@@ -16,6 +16,7 @@ from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
 from textual.events import Key, Resize
+from textual.geometry import Size
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -111,7 +112,7 @@ class CardRows(Static):
     CardRows { height: auto; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rows: list[Cards | None] = [None] * len(ROW_SIZES)
         #: Card size in cells; the screen sets it from the terminal's size (``set_card_size``).
@@ -137,10 +138,10 @@ class CardRows(Static):
     def card_height(self) -> int:
         return self.height_per_card
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 4 * self.card_height() + 3
 
-    def get_content_width(self, container, viewport) -> int:
+    def get_content_width(self, container: Size, viewport: Size) -> int:
         return 6 + 4 * (self.card_width + 1)
 
     def render(self) -> Text:
@@ -181,7 +182,7 @@ class PlayersPanel(Static):
     PlayersPanel { height: auto; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game: Game | None = None
         self.show_known = False
@@ -393,7 +394,7 @@ class TableLog(RichLog):
 
     can_focus = False
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         # min_width 1: lines wrap at the log's own width, not at RichLog's default of 78
         # columns (one column too many at 80x24, half the screen wasted at 200x50).
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=1,
@@ -563,7 +564,7 @@ class CommandInput(OrderedInput):
         Binding("pagedown", "scroll_log(1)", "Scroll the log", show=False),
     ]
 
-    def __init__(self, game: Callable[[], Game | None], **kwargs) -> None:
+    def __init__(self, game: Callable[[], Game | None], **kwargs: Any) -> None:
         # Not selected on focus: the focus comes back here with a letter typed elsewhere (the
         # hand grid, the game-over screen), and the next key typed over it.
         super().__init__(suggester=CommandSuggester(game), select_on_focus=False, **kwargs)
@@ -645,7 +646,7 @@ class StatusLine(Static):
     StatusLine { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def __init__(self, data_label: str, **kwargs) -> None:
+    def __init__(self, data_label: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         #: (state, why) of the microphone and of the speech, as the voice bridge reports them.
         self.mic: tuple[str, str | None] = ("off", None)

@@ -33,15 +33,19 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from assistant.colours import ANIMAL_COLOURS
 from assistant.store.db import StoreError
 from assistant.web.table import Change, TableWatch
+
+if TYPE_CHECKING:  # starlette is imported when serving starts, not with the CLI
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 DEFAULT_PORT = 8765
 #: How often the store is asked whether anything was committed (one cheap PRAGMA).
@@ -103,7 +107,7 @@ def lan_address() -> str:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
-        address = probe.getsockname()[0]
+        address: str = probe.getsockname()[0]
     except OSError:
         address = ""
     finally:
@@ -143,11 +147,11 @@ class Hub:
         self.version = 0
         #: Counts the states the hub has held: a page tells it which one it was served with.
         self.serial = 0
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
         self.state_event = b""
         self.closed = False
 
-    def set_state(self, state: dict) -> None:
+    def set_state(self, state: dict[str, Any]) -> None:
         self.state = state
         self.serial += 1
         self.state_event = sse({"kind": "state", "version": self.version, "state": state},
@@ -166,14 +170,14 @@ class Hub:
         self.streams.add(queue)
         return queue
 
-    def publish(self, changes: list[Change], state: dict) -> None:
+    def publish(self, changes: list[Change], state: dict[str, Any]) -> None:
         for change in changes:
             self.version += 1
             self.send(sse({**change.to_json(), "version": self.version, "state": state},
                           self.version))
         self.set_state(state)
 
-    def publish_state(self, state: dict) -> None:
+    def publish_state(self, state: dict[str, Any]) -> None:
         """A new state that no command explains: sent whole, as a stream's first event is."""
         self.version += 1
         self.set_state(state)
@@ -196,7 +200,7 @@ class Hub:
                 queue.put_nowait(None)
 
 
-def sse(data: dict, event_id: int) -> bytes:
+def sse(data: dict[str, Any], event_id: int) -> bytes:
     return b"id: %d\ndata: " % event_id + json_bytes(data) + b"\n\n"
 
 
@@ -244,7 +248,6 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
               should_exit: Callable[[], bool] = lambda: False) -> Any:
     """The Starlette app behind the token gate. ``watch`` has been polled once already."""
     from starlette.applications import Starlette
-    from starlette.requests import Request
     from starlette.responses import HTMLResponse, Response, StreamingResponse
     from starlette.routing import Route
 
@@ -317,7 +320,7 @@ def entity_tag(body: str) -> str:
     return f'W/"{hashlib.sha256(body.encode()).hexdigest()[:20]}"'
 
 
-def static_file(request: Any, body: str, media_type: str) -> Any:
+def static_file(request: Request, body: str, media_type: str) -> Response:
     """A page file with its ETag and cache time; 304 (no body) when the client has it."""
     from starlette.responses import Response
 
@@ -342,13 +345,14 @@ class TokenGate:
         self.app = app
         self.token = token.encode()
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]],
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         if scope["type"] != "http":
             if scope["type"] == "lifespan":
                 await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: dict) -> None:
+        async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": with_security_headers(message.get("headers", []))}
             await send(message)
@@ -370,14 +374,15 @@ def has_token(query_string: bytes, token: bytes) -> bool:
     return secrets.compare_digest(given, token)
 
 
-def with_security_headers(headers: list) -> list:
+def with_security_headers(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """An answer's headers with the security headers, and ``no-store`` unless it has its own
     cache time (the page's files)."""
     cached = any(name.lower() == b"cache-control" for name, _ in headers)
     return [*headers, *SECURITY_HEADERS, *([] if cached else [NO_STORE])]
 
 
-async def plain(send: Callable, status: int, text: str, headers: list | None = None,
+async def plain(send: Callable[[dict[str, Any]], Awaitable[None]], status: int, text: str,
+                headers: list[tuple[bytes, bytes]] | None = None,
                 content_type: bytes = b"text/plain; charset=utf-8") -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
