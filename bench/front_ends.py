@@ -152,7 +152,7 @@ FRONT_ENDS: dict[str, Callable[[], FrontEnd]] = {
     "deepfilternet-12db": lambda: deepfilternet(12.0),
     "rnnoise": rnnoise,
     "webrtc": webrtc,
-    "webrtc-1": lambda: webrtc(1),
+    "webrtc-0": lambda: webrtc(0),
 }
 
 
