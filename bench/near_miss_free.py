@@ -63,18 +63,30 @@ def dump(split: str, limit: int, near: str, out: str) -> None:
     Path(out).write_text(json.dumps(rows))
 
 
+def _spelt(words: list[str]) -> list[str]:
+    """The recogniser's own spelling of numbers ("2" -> "two"), wherever the move of Whisper's
+    modules into a package (issue 37) leaves it."""
+    import importlib
+
+    for name in ("assistant.voice.whisper.recognizer", "assistant.voice.whisper"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "_spelt"):
+            spelt: list[str] = module._spelt(words)
+            return spelt
+    raise RuntimeError("the Whisper recogniser's _spelt was not found")
+
+
 def other_words(row: Row) -> int:
     """Distinct words of the free transcription that are not the command's (numbers spelt)."""
-    from assistant.voice.whisper import _spelt
-
     return len(set(_spelt(row["free"])) - set(_spelt(row["words"])))
 
 
 def begins_like(row: Row) -> float:
     """How alike the command is to the free transcription's first words (about as many)."""
     from difflib import SequenceMatcher
-
-    from assistant.voice.whisper import _spelt
 
     said, free = " ".join(_spelt(row["words"])), _spelt(row["free"])
     size = len(row["words"])
