@@ -1,7 +1,7 @@
 """Generate the spoken-command corpus for the voice benchmark (``bench/voice_run.py``).
 
 Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200] [--held-out 100]``
-(1,800 files in about half a minute on 2 cores).
+(2,034 files in about half a minute on 2 cores: 1,800 and the near-miss talk's 234).
 
 Each sample is a moment of a real (simulated, seeded) game: the commands so far are its context,
 the next action is what a player says, phrased at random from the command templates ("bob swaps
@@ -36,12 +36,13 @@ import time
 import wave
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from assistant.commands import canonical, command_for, parse
 from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
 from assistant.commands.parser import expand
 from assistant.voice.pcm import audioop
-from engine.actions import DeclareHand, SetStarter
+from engine.actions import DeclareHand, NewGame, SetStarter
 from engine.simulate import simulate_game
 
 RATE = 16000
@@ -104,6 +105,21 @@ NAMED_TALK = {
     "test": ["come on {p} hurry up", "{p} has a nice watch", "{p} is on a winning streak",
              "is it {p} or me"],
 }
+#: Near-miss table talk (issue 38, item 3): talk that sounds like a command, a player's name
+#: and a command's verb, an animal, a row or a meta word in it, but is none. Test split only,
+#: spoken once by each synthesiser (``near_miss_samples``), reported apart from the other talk.
+#: Written before anything was measured on it.
+NEAR_MISS_TALK = [
+    "who has the bear", "i knock on wood", "row row row your boat",
+    "{p} has the best poker face", "{p} knocks over the drink", "{p} passes the crisps",
+    "{p} takes ages every time", "{p} starts to look worried", "{p} has three dogs at home",
+    "the bear went over the mountain", "two pigs and a cat would be lovely",
+    "row two looks good to me", "i would swap the sheep if i were you", "pass the bread",
+    "no no no not again", "yes please one more", "help yourself to the cake",
+    "what can i say i love mice", "undo your top button", "three sheep in a row",
+    "knock knock who is there", "a mouse in the house", "where are we going for dinner",
+    "i pass on dessert", "the score is on the fridge", "who is next to the window",
+]
 #: The background chatter of the chatter condition, in neither split.
 CHATTER_TALK = [
     "the weather has been awful all week", "i saw a film about penguins yesterday",
@@ -209,6 +225,32 @@ def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[di
                           pitch=None)
         sample.update(id=f"{prefix}{i:03d}", split=split, synth=synth,
                       noise_offset=rng.random(), chatter_offset=rng.random())
+    return out
+
+
+def near_miss_samples(seed: int) -> list[dict[str, Any]]:
+    """Each sentence of ``NEAR_MISS_TALK`` once per synthesiser (test voices), in the moment of a
+    simulated game like the other samples; ids ``test-near-<synth>-NNN``. Their own seed, after
+    the other samples, so adding them changed none of those."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for synth in SYNTHESISERS:
+        for i, text in enumerate(NEAR_MISS_TALK):
+            actions = simulate_game(rng)
+            assert isinstance(actions[0], NewGame)
+            players = tuple(actions[0].players)
+            cut = rng.randrange(2, len(actions))
+            sample: dict[str, Any] = {"text": text.format(p=rng.choice(players)), "expected": None, "near_miss": True,
+                      "context": [canonical(a) for a in actions[:cut]], "players": players,
+                      "id": f"test-near-{synth}-{i:03d}", "split": "test", "synth": synth,
+                      "noise_offset": rng.random(), "chatter_offset": rng.random()}
+            if synth == "espeak":
+                sample.update(voice=rng.choice(VOICES["test"]), speed=rng.randint(*SPEEDS["test"]),
+                              pitch=rng.randint(*PITCHES["test"]))
+            else:
+                sample.update(voice=rng.choice(HELD_OUT_VOICES[synth]), speed=round(rng.uniform(*STRETCH), 2),
+                              pitch=None)
+            out.append(sample)
     return out
 
 
@@ -343,9 +385,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-out", type=int, default=100,
                         help="test utterances per held-out synthesiser, flite and festival (x3 conditions)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-near-miss", dest="near_miss", action="store_false",
+                        help="leave out the near-miss table talk (test split)")
     parser.add_argument("--jobs", type=int, default=2, help="synthesise in this many threads")
     args = parser.parse_args(argv)
-    tools = ["espeak-ng", "sox"] + (["flite", "festival"] if args.held_out else [])
+    tools = ["espeak-ng", "sox"] + (["flite", "festival"] if args.held_out or args.near_miss else [])
     for tool in tools:
         if shutil.which(tool) is None:
             print(f"voice_corpus: {tool} is not installed (make setup installs it).", file=sys.stderr)
@@ -359,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     todo = [*samples("tune", args.per_split, args.seed), *samples("test", args.per_split, args.seed + 1000)]
     for k, synth in enumerate(HELD_OUT_VOICES, start=2):
         todo += samples("test", args.held_out, args.seed + 1000 * k, synth)
+    if args.near_miss:
+        todo += near_miss_samples(args.seed + 5000)
     # Each batch synthesises and writes its own files (festival's in one process per batch);
     # the manifest is written whole at the end, under a temporary name first, so a reader never
     # sees half of one.

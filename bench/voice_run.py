@@ -8,13 +8,17 @@ and per kind of command; ``--errors``: the test split's misses). Each engine run
 process of its own (``--worker``), so its memory and load time are its own; one after the other,
 so they do not share the 2 cores. The full corpus (1,800 files) took PocketSphinx 35 minutes on
 2 cores that other work was also using (load average about 5), about 12 minutes on idle ones;
-``--limit N`` decodes N files spread over the whole corpus.
+``--limit N`` decodes N files spread over the whole corpus (the near-miss talk comes on top;
+``--near-miss without|only``). ``--front-end NAME``: a speech-enhancement front end from
+``bench/front_ends.py`` before the recogniser, its time printed apart; ``--save FILE`` keeps
+every file's result as JSON.
 
 Printed per engine:
   * exact-command accuracy per split (tune / test) and condition (clean / noise / chatter): the
     canonical command decoded from the file equals the one spoken; and on the test split per
     synthesiser (espeak / flite / festival; flite and festival are never tuned on);
   * table-talk rejection: the share of non-commands that yield no command;
+  * near-miss table talk (``voice_corpus.NEAR_MISS_TALK``, test split) rejected, apart;
   * decode time per utterance (median, p95) and the real-time factor (decode time / audio time);
   * end of speech -> parsed command, median and p95, with ONE listener (continuous mode, the
     engine from ``VoiceSettings.engine``) hearing 30 of the test split's clean commands in a row
@@ -38,8 +42,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from figures import percentile
+from front_ends import FRONT_ENDS, front_end
 from voice_engines import (
     ENGINES,
     EngineUnavailable,
@@ -56,22 +62,34 @@ CONDITIONS = ("clean", "noise", "chatter")
 SYNTHESISERS = ("espeak", "flite", "festival")
 
 
-def decode_all(manifest: list[dict], recognizer) -> list[dict]:
+def decode_all(manifest: list[dict[str, Any]], recognizer: Any,
+               enhance: Callable[[bytes], bytes] | None = None) -> list[dict[str, Any]]:
+    """Each file decoded with its game; ``enhance`` (``--front-end``): a speech-enhancement front
+    end run on the file's 16 kHz audio first, its time kept apart (``enhance_seconds``)."""
     results = []
     for item in manifest:
         referee = Referee.resume(item["context"])
         recognizer.set_context(item["players"], referee.game)
-        decoded = recognizer.decode_audio(read_wav(item["file"]))
+        audio = read_wav(item["file"])
+        enhance_seconds = 0.0
+        if enhance is None:
+            decoded = recognizer.decode_audio(audio)
+        else:
+            started = time.perf_counter()
+            raw = enhance(audio.get_raw_data(convert_rate=16000, convert_width=2))
+            enhance_seconds = time.perf_counter() - started
+            decoded = recognizer.decode(raw)
         got = decoded.command.canonical if decoded.command else None
         results.append({**item, "got": got, "heard": decoded.text, "confidence": decoded.confidence,
                         "reason": decoded.reason, "seconds": decoded.seconds,
-                        "audio_seconds": decoded.audio_seconds})
+                        "enhance_seconds": enhance_seconds, "audio_seconds": decoded.audio_seconds})
     return results
 
 
-def _decode_chunk(chunk: list[dict], engine: str, options: dict, model: str, tail: float | None = None) -> list[dict]:
+def _decode_chunk(chunk: list[dict[str, Any]], engine: str, options: dict[str, Any], model: str,
+                  tail: float | None = None, front: str | None = None) -> list[dict[str, Any]]:
     set_tail(tail)
-    return decode_all(chunk, recognizer_for(engine, decoder_options=options, model=model))
+    return decode_all(chunk, recognizer_for(engine, decoder_options=options, model=model), front_end(front))
 
 
 def set_tail(tail: float | None) -> None:
@@ -98,7 +116,7 @@ def decoder_options(pairs: list[str]) -> dict[str, object]:
 
 
 def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict, model: str,
-                    tail: float | None = None) -> list[dict]:
+                    tail: float | None = None, front: str | None = None) -> list[dict]:
     """``decode_all`` over ``jobs`` processes (for quick iteration; the times are then shared
     cores' times, so the full run's timing figures come from ``--jobs 1``). The processes are
     spawned, not forked: a child forked after BLAS had started its threads waited forever."""
@@ -108,7 +126,7 @@ def decode_parallel(manifest: list[dict], jobs: int, engine: str, options: dict,
     chunks = [manifest[i::jobs] for i in range(jobs)]
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_decode_chunk, chunks, [engine] * jobs, [options] * jobs, [model] * jobs,
-                              [tail] * jobs))
+                              [tail] * jobs, [front] * jobs))
     order = {m["file"]: i for i, m in enumerate(manifest)}
     return sorted((r for part in parts for r in part), key=lambda r: order[r["file"]])
 
@@ -146,7 +164,7 @@ def report(table: Table, results: dict[str, list[dict] | None]) -> None:
     for split in ("tune", "test"):
         for condition in CONDITIONS:
             def keep(r: dict, split=split, condition=condition) -> bool:
-                return r["split"] == split and r["condition"] == condition
+                return r["split"] == split and r["condition"] == condition and not r.get("near_miss")
 
             n = count(results, keep)
             if not n:
@@ -158,7 +176,8 @@ def report(table: Table, results: dict[str, list[dict] | None]) -> None:
     for synth in SYNTHESISERS:
         for condition in CONDITIONS:
             def keep(r: dict, synth=synth, condition=condition) -> bool:
-                return r["split"] == "test" and r.get("synth", "espeak") == synth and r["condition"] == condition
+                return r["split"] == "test" and r.get("synth", "espeak") == synth and r["condition"] == condition \
+                    and not r.get("near_miss")
 
             n = count(results, keep)
             if not n:
@@ -166,22 +185,48 @@ def report(table: Table, results: dict[str, list[dict] | None]) -> None:
             table.row(f"  {synth:8} {condition:8} exact ({n})", [cell(r, keep) for r in runs])
             table.row(f"  {synth:8} {condition:8} talk rejected ({count(results, keep, True)})",
                       [cell(r, keep, True) for r in runs])
+    near_miss(table, results, runs)
+
+
+def near_miss(table: Table, results: dict[str, list[dict[str, Any]] | None],
+              runs: list[list[dict[str, Any]] | None]) -> None:
+    """Near-miss table talk (``voice_corpus.NEAR_MISS_TALK``): rejected per condition and
+    synthesiser, apart from the other talk."""
+    if not count(results, lambda r: r.get("near_miss", False), True):
+        return
+    print("near-miss table talk rejected (test split):")
+    for synth in ("all", *SYNTHESISERS):
+        for condition in CONDITIONS:
+            def keep(r: dict[str, Any], synth: str = synth, condition: str = condition) -> bool:
+                return bool(r.get("near_miss")) and r["condition"] == condition \
+                    and synth in ("all", r.get("synth", "espeak"))
+
+            table.row(f"  {synth:8} {condition:8} near-miss rejected ({count(results, keep, True)})",
+                      [cell(r, keep, True) for r in runs])
 
 
 def timing(table: Table, results: dict[str, list[dict] | None]) -> None:
-    decode, rtf = [], []
+    decode, rtf, enhance, total = [], [], [], []
     for engine in table.engines:
         rows = results[engine]
         if not rows:
             decode.append("-")
             rtf.append("-")
+            enhance.append("-")
+            total.append("-")
             continue
         times = [r["seconds"] for r in rows]
         factors = [r["seconds"] / r["audio_seconds"] for r in rows if r["audio_seconds"]]
         decode.append(f"{statistics.median(times) * 1000:.0f} / {percentile(times, 0.95) * 1000:.0f}")
         rtf.append(f"{statistics.median(factors):.3f} / {percentile(factors, 0.95):.3f}")
+        added = [r.get("enhance_seconds", 0.0) for r in rows]
+        both = [r["seconds"] + a for r, a in zip(rows, added, strict=True)]
+        enhance.append(f"{statistics.median(added) * 1000:.0f} / {percentile(added, 0.95) * 1000:.0f}")
+        total.append(f"{statistics.median(both) * 1000:.0f} / {percentile(both, 0.95) * 1000:.0f}")
     table.row("decode time per file, ms (median / p95)", decode)
     table.row("real-time factor (median / p95)", rtf)
+    table.row("front end's time per file, ms (median / p95)", enhance)
+    table.row("front end + decoding per file, ms (med / p95)", total)
 
 
 def accuracy_by(table: Table, results: dict[str, list[dict] | None], group: Callable[[dict], str]) -> None:
@@ -393,10 +438,11 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         started = time.monotonic()
         if args.jobs > 1:
             del recognizer
-            out["results"] = decode_parallel(manifest, args.jobs, engine, options, args.model, args.tail)
+            out["results"] = decode_parallel(manifest, args.jobs, engine, options, args.model, args.tail,
+                                             args.front_end)
             out["peak_rss_mb"] = None  # the decoding processes' own; see resource.RUSAGE_CHILDREN
         else:
-            out["results"] = decode_all(manifest, recognizer)
+            out["results"] = decode_all(manifest, recognizer, front_end(args.front_end))
             out["peak_rss_mb"] = memory_mb("VmHWM")
         print(f"{engine}: {len(manifest)} files decoded in {time.monotonic() - started:.0f} s",
               file=sys.stderr, flush=True)
@@ -512,6 +558,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--tail", type=float, metavar="SECONDS",
                         help="Whisper's silent tail after the speech (whisper_model.TAIL_SECONDS) to try; decoding only")
+    parser.add_argument("--front-end", choices=("none", *FRONT_ENDS), default="none",
+                        help="a speech-enhancement front end before the recogniser (bench/front_ends.py)")
+    parser.add_argument("--near-miss", choices=("with", "without", "only"), default="with",
+                        help="the near-miss table talk (test split; never counted in --limit)")
+    parser.add_argument("--save", metavar="FILE", help="write every engine's results to FILE (JSON)")
     parser.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -526,7 +577,9 @@ def main(argv: list[str] | None = None) -> int:
         manifest = [m for m in manifest if m["condition"] in args.condition]
     if args.synth:
         manifest = [m for m in manifest if m.get("synth", "espeak") in args.synth]
-    manifest = select(manifest, args.limit)
+    near = [m for m in manifest if m.get("near_miss")] if args.near_miss != "without" else []
+    manifest = [] if args.near_miss == "only" else select([m for m in manifest if not m.get("near_miss")], args.limit)
+    manifest += near
     if args.worker:
         Path(args.result).write_text(json.dumps(worker(args, manifest)))
         return 0
@@ -538,7 +591,10 @@ def main(argv: list[str] | None = None) -> int:
     for engine in engines:
         runs[engine] = run_engine(engine, engine_argv)
     results = {e: runs[e].get("results") for e in engines}
-    print(f"{len(manifest)} files, {os.cpu_count()} cores; one engine at a time, each in a process of its own")
+    print(f"{len(manifest)} files, {os.cpu_count()} cores; one engine at a time, each in a process of its own; "
+          f"front end: {args.front_end}; load average {os.getloadavg()[0]:.1f}")
+    if args.save:
+        Path(args.save).write_text(json.dumps(runs))
     table = Table(engines)
     if any(r is not None for r in results.values()):
         report(table, results)
