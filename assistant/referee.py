@@ -25,6 +25,7 @@ from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.grammar import EXAMPLES
 from assistant.commands.intents import INTENTS
+from assistant.table import TableState
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.events import Event
@@ -209,12 +210,9 @@ class Referee:
         return [canonical(a) for a in self.log.current]
 
     def state(self) -> dict[str, Any]:
-        """The JSON shape of ``replay --json`` and ``status --json``."""
-        if self.game is None:
-            return {"players": [], "winners": [], "round": 0, "phase": "no_game"}
-        data = self.game.snapshot()
-        data["expecting"] = announce.expecting(self.game)
-        return data
+        """The JSON shape of ``replay --json`` and ``status --json``: the table model's
+        (``TableState.status_json``)."""
+        return TableState.of(self.game).status_json()
 
     @classmethod
     def resume(
