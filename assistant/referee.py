@@ -109,8 +109,9 @@ class Reply:
 QUESTIONED_WHEN_HEARD = frozenset(i.name for i in INTENTS if i.asked_when_heard)
 
 
-#: Answers that are asked for: 'repeat' says the last announcement in full in every setting.
-_ASKED_IN_FULL = frozenset({"repeat"})
+#: Answers that are asked for: 'repeat' says the last announcement in full in every setting
+#: (``Intent.said_in_full``).
+SAID_IN_FULL = frozenset(i.name for i in INTENTS if i.said_in_full)
 
 
 def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
@@ -122,7 +123,7 @@ def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
     ``results``: only round results and the game's end. ``brief``: a typed command says only the
     results, in short; a heard one its brief read-back (what could have been misheard), then the
     short results; a refusal of a heard command says what was heard and why not."""
-    if reply.intent in _ASKED_IN_FULL and reply.ok:
+    if reply.intent in SAID_IN_FULL and reply.ok:
         return list(reply.said)
     if speech == "full":
         return [*heard_readback(reply, heard), *(reply.said if reply.ok else [reply.error or ""])]
@@ -286,7 +287,7 @@ class Referee:
         log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
         pending, last_heard = self._pending, self._last_heard
         # Only the very next command answers a question or takes back a heard command.
-        if cmd.intent not in ("yes", "no", "repeat"):
+        if not cmd.record.keeps_question:
             self._pending = None
         if cmd.intent != "no":
             self._last_heard = None
@@ -302,7 +303,7 @@ class Referee:
                 log.actions[:], log.joined[:] = actions, joined
                 log.rewind(cursor)
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
-        if pending is not None and cmd.intent not in ("yes", "no", "repeat"):
+        if pending is not None and not cmd.record.keeps_question:
             reply.said = [_dropped(pending), *reply.said]
         self._remember(cmd, reply, heard)
         return reply
@@ -320,7 +321,7 @@ class Referee:
         """What 'no' takes back (a heard game command) and what 'repeat' says again."""
         if heard and cmd.is_game_action and not reply.question:
             self._last_heard = cmd
-        if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
+        if reply.ok and reply.said and cmd.record.remembered:
             self.last_said = reply.said
 
     @property
