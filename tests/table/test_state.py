@@ -175,15 +175,21 @@ def stored_state_or_error(data: Path) -> dict[str, Any]:
 
 
 def test_status_json_is_the_referees_state_at_every_command() -> None:
-    """``replay --json`` and ``status --json`` (``Referee.state``, to be read from the model in
-    the next round) and the model's ``status_json`` say the same, key for key."""
+    """``replay --json`` and ``status --json`` (``Referee.state``, which reads the model's
+    ``status_json``) say, key for key and in order, what they said before the model: the
+    engine's own ``Game.snapshot`` and the sentence of what is expected."""
     from assistant.referee import Referee
 
     referee = Referee(Settings().rules, random.Random(1), confirm_new_game=False)
-    assert TableState.of(None).status_json() == referee.state()
+    assert TableState.of(None).status_json() == referee.state() == {
+        "players": [], "winners": [], "round": 0, "phase": "no_game"}
     for line in playthrough():
         assert referee.handle(line).ok
-        assert json.dumps(TableState.of(referee.game).status_json()) == json.dumps(referee.state())
+        game = referee.game
+        assert game is not None
+        before = {**game.snapshot(), "expecting": expecting(game)}
+        assert json.dumps(TableState.of(game).status_json()) == json.dumps(before)
+        assert referee.state() == before
 
 
 def test_the_table_model_is_headless_and_below_the_store(tmp_path: Path) -> None:
