@@ -23,9 +23,8 @@ from typing import Any, Protocol
 
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
-from assistant.commands.grammar import EXAMPLES
 from assistant.commands.intents import INTENTS
-from assistant.table import TableState
+from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.events import Event
@@ -176,8 +175,7 @@ def _dropped(pending: Command) -> str:
 
 
 def help_lines(players: Sequence[str] = ()) -> list[str]:
-    p = players[0] if players else "alice"
-    return ["Commands:"] + [f"  {example.format(p=p)}" for example in EXAMPLES.values()]
+    return ["Commands:"] + [f"  {example}" for example in help_examples(players)]
 
 
 class Referee:

@@ -226,3 +226,16 @@ def test_the_tables_view_carries_the_model_made_after_each_command() -> None:
     assert referee.handle("new game ann ben cid").question
     asked = TableView.of(referee).table
     assert asked.hint[0] == "yes to go ahead, no to drop it" and asked.round == 2
+
+
+def test_help_lists_each_intents_example_naming_the_first_player() -> None:
+    """``help`` (typed or said) and the table's help screen list the same examples."""
+    from assistant.referee import help_lines
+    from assistant.table import help_examples
+
+    assert help_examples(("bob", "carol", "dan")) == [
+        "new game alice bob carol", "bob starts", "row 3 pig pig cat", "bob swaps 2 bear dog",
+        "bob knocks", "bob passes", "bob has 3 giraffe 2 bear 5 dog", "bob has all cats", "undo",
+        "redo", "no", "yes", "status", "repeat", "help"]
+    assert help_examples(())[1] == "alice starts"
+    assert help_lines(("bob",)) == ["Commands:", *(f"  {e}" for e in help_examples(("bob",)))]
