@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
-from assistant.commands.grammar import EXAMPLES
 from assistant.commands.intents import INTENTS
+from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
 from engine.events import Event
@@ -108,8 +108,9 @@ class Reply:
 QUESTIONED_WHEN_HEARD = frozenset(i.name for i in INTENTS if i.asked_when_heard)
 
 
-#: Answers that are asked for: 'repeat' says the last announcement in full in every setting.
-_ASKED_IN_FULL = frozenset({"repeat"})
+#: Answers that are asked for: 'repeat' says the last announcement in full in every setting
+#: (``Intent.said_in_full``).
+SAID_IN_FULL = frozenset(i.name for i in INTENTS if i.said_in_full)
 
 
 def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
@@ -121,7 +122,7 @@ def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
     ``results``: only round results and the game's end. ``brief``: a typed command says only the
     results, in short; a heard one its brief read-back (what could have been misheard), then the
     short results; a refusal of a heard command says what was heard and why not."""
-    if reply.intent in _ASKED_IN_FULL and reply.ok:
+    if reply.intent in SAID_IN_FULL and reply.ok:
         return list(reply.said)
     if speech == "full":
         return [*heard_readback(reply, heard), *(reply.said if reply.ok else [reply.error or ""])]
@@ -174,8 +175,7 @@ def _dropped(pending: Command) -> str:
 
 
 def help_lines(players: Sequence[str] = ()) -> list[str]:
-    p = players[0] if players else "alice"
-    return ["Commands:"] + [f"  {example.format(p=p)}" for example in EXAMPLES.values()]
+    return ["Commands:"] + [f"  {example}" for example in help_examples(players)]
 
 
 class Referee:
@@ -209,12 +209,9 @@ class Referee:
         return [canonical(a) for a in self.log.current]
 
     def state(self) -> dict[str, Any]:
-        """The JSON shape of ``replay --json`` and ``status --json``."""
-        if self.game is None:
-            return {"players": [], "winners": [], "round": 0, "phase": "no_game"}
-        data = self.game.snapshot()
-        data["expecting"] = announce.expecting(self.game)
-        return data
+        """The JSON shape of ``replay --json`` and ``status --json``: the table model's
+        (``TableState.status_json``)."""
+        return TableState.of(self.game).status_json()
 
     @classmethod
     def resume(
@@ -288,7 +285,7 @@ class Referee:
         log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
         pending, last_heard = self._pending, self._last_heard
         # Only the very next command answers a question or takes back a heard command.
-        if cmd.intent not in ("yes", "no", "repeat"):
+        if not cmd.record.keeps_question:
             self._pending = None
         if cmd.intent != "no":
             self._last_heard = None
@@ -304,7 +301,7 @@ class Referee:
                 log.actions[:], log.joined[:] = actions, joined
                 log.rewind(cursor)
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
-        if pending is not None and cmd.intent not in ("yes", "no", "repeat"):
+        if pending is not None and not cmd.record.keeps_question:
             reply.said = [_dropped(pending), *reply.said]
         self._remember(cmd, reply, heard)
         return reply
@@ -322,7 +319,7 @@ class Referee:
         """What 'no' takes back (a heard game command) and what 'repeat' says again."""
         if heard and cmd.is_game_action and not reply.question:
             self._last_heard = cmd
-        if reply.ok and reply.said and cmd.intent not in ("repeat", "help"):
+        if reply.ok and reply.said and cmd.record.remembered:
             self.last_said = reply.said
 
     @property

@@ -93,11 +93,11 @@ def _decode_chunk(chunk: list[dict[str, Any]], engine: str, options: dict[str, A
 
 
 def set_tail(tail: float | None) -> None:
-    """``--tail``: Whisper's silent tail (``whisper_model.TAIL_SECONDS``) in this process."""
+    """``--tail``: Whisper's silent tail (``whisper.features.TAIL_SECONDS``) in this process."""
     if tail is not None:
-        from assistant.voice.whisper import features as whisper_model
+        from assistant.voice.whisper import features
 
-        whisper_model.TAIL_SECONDS = tail
+        features.TAIL_SECONDS = tail
 
 
 def decoder_options(pairs: list[str]) -> dict[str, object]:
@@ -428,12 +428,9 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
         return {**out, "problem": str(err)}
     out["load_seconds"] = time.monotonic() - started
     out["built"] = engine_of(recognizer)
-    model = getattr(recognizer, "model", None)
-    if model is not None and hasattr(model, "numpy_decoder"):
-        if args.numpy_decoder:
-            model.decoder = model.numpy_decoder
-            model.decoder_backend = "numpy (--numpy-decoder)"
-        out["decoder"] = model.decoder_backend
+    decoder = getattr(getattr(recognizer, "model", None), "decoder", None)
+    if decoder is not None:  # Whisper's step decoder (ONNX Runtime's: OrtDecoder)
+        out["decoder"] = type(decoder).__name__
     if not args.only_realtime:
         started = time.monotonic()
         if args.jobs > 1:
@@ -541,8 +538,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list the test split's misses")
     parser.add_argument("--latency-samples", type=int, default=30)
     parser.add_argument("--no-realtime", action="store_true", help="skip the real-time-pace runs")
-    parser.add_argument("--numpy-decoder", action="store_true",
-                        help="Whisper's decoder step in NumPy, not ONNX Runtime (decoding only, --jobs 1)")
     parser.add_argument("--only-realtime", action="store_true", help="only the real-time-pace runs")
     parser.add_argument("--split", choices=("tune", "test"), help="only this split")
     parser.add_argument("--condition", choices=CONDITIONS, action="append",
@@ -557,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", metavar="DIR",
                         help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
     parser.add_argument("--tail", type=float, metavar="SECONDS",
-                        help="Whisper's silent tail after the speech (whisper_model.TAIL_SECONDS) to try; decoding only")
+                        help="Whisper's silent tail after the speech (whisper.features.TAIL_SECONDS) to try; decoding only")
     parser.add_argument("--front-end", choices=("none", *FRONT_ENDS), default="none",
                         help="a speech-enhancement front end before the recogniser (bench/front_ends.py)")
     parser.add_argument("--near-miss", choices=("with", "without", "only"), default="with",

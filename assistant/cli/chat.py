@@ -24,6 +24,7 @@ from assistant.commands.files import TOO_LONG, bounded_lines
 from assistant.commands.text import MAX_LINE, printable
 from assistant.config import Settings, settings_or_exit
 from assistant.referee import Referee, Reply
+from assistant.table import TableState
 
 if TYPE_CHECKING:
     from assistant.store import Session
@@ -251,7 +252,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
                     "resumed": session.resumed,
                     "game": session.game_id,
                     "store": str(session.store.path),
-                    "state": session.referee.state(),
+                    "state": TableState.of(session.referee.game).status_json(),
                 }) + "\n")
                 sys.stdout.flush()
             greeting: list[str] = []

@@ -45,29 +45,30 @@ def _open_reader() -> GameStore | None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from assistant import announce
-    from assistant.referee import Referee
     from assistant.store import records
+    from assistant.store.current import load_current
+    from assistant.table import TableState
 
     try:
         store = _open_reader()
-        if store is None:
-            referee, row, path = Referee(), None, data_dir()
-        else:
+        loaded, path = None, data_dir()
+        if store is not None:
             with store:
-                row = store.current_game() or store.latest_game()
-                referee = records.load(store, row).referee if row else Referee()
+                loaded = load_current(store, finished_too=True, confirm_new_game=False)
                 path = store.path
     except StoreError as err:
         return _fail(err)
+    game = loaded.referee.game if loaded is not None else None
     if args.json:
-        print(json.dumps(referee.state()))
+        print(json.dumps(TableState.of(game).status_json()))
         return 0
-    if row is None:
+    if loaded is None:
         print(f"No games yet (game store: {printable(str(path), 5000)}).")
         return 0
+    row = loaded.row
     players = [printable(name, records.SHOWN_NAME) for name in row.players]
     print(f"Game {row.id} ({row.status}) of {announce.names(players)}; game store: {printable(str(path), 5000)}")
-    for line in announce.status(referee.game):
+    for line in announce.status(game):
         print(line)
     return 0
 

@@ -23,6 +23,7 @@ from assistant.commands.files import (
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
 from assistant.referee import Referee, Reply
+from assistant.table import TableState
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -57,7 +58,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"lifeguard: {printable(args.file)} is not a text file.", file=sys.stderr)
             return 2
     if args.json:
-        print(json.dumps(referee.state()))
+        print(json.dumps(TableState.of(referee.game).status_json()))
     return 1 if refused else 0
 
 

@@ -144,23 +144,33 @@ def _refused(path: str, err: Exception) -> None:
 
 
 def _current_game() -> tuple[Referee | None, str]:
-    """The current game from the store (read-only), or why there is none."""
+    """The current game from the store (read-only, ``store.current.load_current``), or why
+    there is none. A damaged game is said (the store's sentence); when its row still names
+    its players, commands are heard as in a new game of theirs."""
+    from assistant.commands.text import printable
     from assistant.store import GameStore, StoreError
+    from assistant.store.current import load_current
+    from assistant.store.db import DamagedGame
+    from assistant.store.records import shown_names
 
     try:
         with GameStore.open(None, create=False, readonly=True) as store:
-            row = store.current_game()
-            if row is None:
-                return None, "No game in progress."
-            entries = store.entries(row.id)
+            try:
+                loaded = load_current(store)
+            except DamagedGame as err:
+                row = store.current_game()
+                referee = _players_only(row.players if row is not None else ())
+                if referee.game is None:
+                    return None, err.message
+                print(f"lifeguard hear: {printable(err.message, 1000)} Commands are heard as in "
+                      f"a new game of its players ({shown_names(referee.players)}).",
+                      file=sys.stderr)
+                return referee, ""
     except StoreError as err:
         return None, err.message
-    try:
-        referee = Referee.resume([e.command for e in entries], [e.joined for e in entries], row.cursor)
-    except Exception as err:  # noqa: BLE001 - a store this version cannot replay: players still known
-        return (None, f"The current game cannot be replayed ({err}).") if not row.players else (
-            _players_only(row.players), "")
-    return referee, ""
+    if loaded is None:
+        return None, "No game in progress."
+    return loaded.referee, ""
 
 
 def _players_only(players: Sequence[str]) -> Referee:

@@ -3,7 +3,7 @@
 As hassil keeps an intent's sentences on its ``Intent`` and python-chess a move's facts on the
 ``Move``, an ``Intent`` holds its name, its sentence templates, its canonical form, its example
 and what the table does with it (a game action, asked about when heard, read back by its
-answer). The tables the readers use (``grammar.TEMPLATES``, ``grammar.CANONICAL``,
+answer, an answer to a question, said again by "repeat"). The tables the readers use (``grammar.TEMPLATES``, ``grammar.CANONICAL``,
 ``grammar.EXAMPLES``, ``parser.GAME_INTENTS``, the referee's, the announcer's and the speech
 recognisers' sets) are all derived from these records, so a new intent is one record.
 
@@ -58,11 +58,28 @@ class Intent:
     #: Said by the player whose turn it is, naming them first (the speech grammar weights it by
     #: the turn).
     turn_move: bool = False
+    #: An answer to the question a heard command's read-back asks ("yes", "no"): the speech
+    #: recognisers take it while a question waits without holding it to the free transcription.
+    answer: bool = False
+    #: Said while a question waits, it leaves the question standing instead of dropping it: an
+    #: answer to it, or "repeat" (which says it again).
+    keeps_question: bool = False
+    #: Its answer is said aloud in full whatever the ``[voice] speech`` setting ("repeat": it is
+    #: asked for).
+    said_in_full: bool = False
+    #: Its answer is what "repeat" says again (not "repeat" itself, nor the list of commands).
+    remembered: bool = True
 
     @property
     def names_cards(self) -> bool:
         """Its sentences name cards (a ``{cards}`` slot): rows, swaps and hands."""
         return any("{cards}" in template for template in self.templates)
+
+    @property
+    def names_players(self) -> bool:
+        """Its sentences name players (a ``{player}`` or ``{names}`` slot): without players
+        known, no such command can be heard."""
+        return any("{player}" in t or "{names}" in t for t in self.templates)
 
 
 #: Every intent, in the order the parser tries them (first match wins): a sudden death before a
@@ -95,17 +112,20 @@ INTENTS: tuple[Intent, ...] = (
     Intent(IntentName.UNDO, ("undo [that|last]", "take [that|it] back"), "undo", "undo",
            answer_reads_back=True),
     Intent(IntentName.REDO, ("redo",), "redo", "redo", answer_reads_back=True),
-    Intent(IntentName.NO, ("no", "wrong", "cancel"), "no", "no", answer_reads_back=True),
-    Intent(IntentName.YES, ("yes", "confirm", "correct"), "yes", "yes", answer_reads_back=True),
+    Intent(IntentName.NO, ("no", "wrong", "cancel"), "no", "no", answer_reads_back=True,
+           answer=True, keeps_question=True),
+    Intent(IntentName.YES, ("yes", "confirm", "correct"), "yes", "yes", answer_reads_back=True,
+           answer=True, keeps_question=True),
     # A question about the game is answered by where it stands (issue 36: 'what now?' was
     # refused with "e.g. 'no'").
     Intent(IntentName.STATUS, ("status", "where are we", "score", "lives", "what now", "what next",
                                "whose turn [is it|now]", "who is next"),
            "status", "status", answer_reads_back=True),
     Intent(IntentName.REPEAT, ("repeat", "say again", "say that again", "again"), "repeat",
-           "repeat", answer_reads_back=True),
+           "repeat", answer_reads_back=True, keeps_question=True, said_in_full=True,
+           remembered=False),
     Intent(IntentName.HELP, ("help", "commands", "what can i say"), "help", "help",
-           answer_reads_back=True),
+           answer_reads_back=True, remembered=False),
 )
 
 #: Each intent's record by its name.

@@ -4,7 +4,8 @@
 the newest), replayed through the engine with the damage checks of ``rebuild``: a row or log
 that cannot be replayed is a ``DamagedGame`` (a sentence naming the game and the file), never a
 traceback. ``load_game`` does the same for a given row, ``replay`` for entries already read (the
-phone page reads them in one read transaction), and ``table_state`` makes the table model
+phone page reads them in one read transaction), ``in_play`` reads a game's entries in play
+without replaying them (the table's clock and log), and ``table_state`` makes the table model
 (``assistant.table.TableState``) of what was loaded. Called by ``store.session`` (resume),
 ``store.records`` (history, stats, exports) and ``web.table`` (the phone page).
 """
@@ -44,6 +45,14 @@ def load_current(store: GameStore, finished_too: bool = False, **kwargs: Any) ->
     if row is None and finished_too:
         row = store.latest_game()
     return load_game(store, row, **kwargs) if row is not None else None
+
+
+def in_play(store: GameStore, game_id: int) -> tuple[GameRow, tuple[StoredEntry, ...]] | None:
+    """Game ``game_id``'s row and its entries in play (the undone ones after its cursor left
+    out), read and not replayed (the table's clock and its log before a restart); None when
+    the store holds no such game."""
+    row = store.game(game_id)
+    return (row, tuple(store.entries(game_id))[: row.cursor]) if row is not None else None
 
 
 def load_game(store: GameStore, row: GameRow, **kwargs: Any) -> Loaded:

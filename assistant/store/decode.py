@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from assistant.commands import Command, canonical, parse
-from assistant.commands.intents import INTENTS
+from assistant.commands.intents import INTENTS, IntentName
 from engine.actions import SuddenDeath
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 
@@ -23,7 +23,7 @@ Parser = Callable[[str, tuple[str, ...] | None], Command]
 
 #: The templates read word by word: the game commands of a game under way (a new game, whose
 #: names the parser checks, is always parsed).
-_TEMPLATES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+_TEMPLATES: tuple[tuple[IntentName, tuple[str, ...]], ...] = tuple(
     (i.name, tuple(i.canonical.split(" "))) for i in INTENTS if i.game_action and i.name != "new_game"
 )
 _ANIMALS = {a.value: a for a in ANIMALS}
@@ -52,41 +52,41 @@ def stored_command(text: str, players: tuple[str, ...] | None, parse_command: Pa
 def _decoded(text: str, players: Sequence[str]) -> Command | None:
     words = text.split(" ")
     for intent, template in _TEMPLATES:
-        slots = _slots(template, words, players)
-        if slots is not None:
-            command = Command(intent, **slots)  # type: ignore[arg-type]
+        command = _command(intent, template, words, players)
+        if command is not None:
             return command if command.canonical == text else None
     return None
 
 
-def _slots(template: tuple[str, ...], words: list[str], players: Sequence[str]) -> dict[str, object] | None:
-    """The slot values of ``words`` read against ``template``, None when they do not fit."""
-    slots: dict[str, object] = {}
+def _command(intent: IntentName, template: tuple[str, ...], words: list[str],
+             players: Sequence[str]) -> Command | None:
+    """The command of ``intent`` that ``words`` read against ``template`` are, its slots typed
+    as ``Command`` keeps them; None when they do not fit."""
+    player: str | None = None
+    row: int | None = None
+    animal: Animal | None = None
     for i, part in enumerate(template):
         if part == "{cards}":  # always the last part: the rest of the words
             cards = _cards(words[i:])
-            if cards is None:
-                return None
-            slots["cards"] = cards
-            return slots
+            return Command(intent, player, (), row, cards, animal) if cards is not None else None
         if i >= len(words):
             return None
         word = words[i]
         if part == "{player}":
             if word not in players:
                 return None
-            slots["player"] = word
+            player = word
         elif part == "{row}":
             if word not in _ROWS:
                 return None
-            slots["row"] = _ROWS[word]
+            row = _ROWS[word]
         elif part == "{sd_animal}":
             if word not in _sudden_death_words():
                 return None
-            slots["animal"] = _sudden_death_words()[word]
+            animal = _sudden_death_words()[word]
         elif part != word:
             return None
-    return slots if len(words) == len(template) else None
+    return Command(intent, player, (), row, Cards(), animal) if len(words) == len(template) else None
 
 
 def _cards(words: list[str]) -> Cards | None:

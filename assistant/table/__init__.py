@@ -12,10 +12,11 @@ from assistant.table.state import (
     PlayerState,
     StoredGame,
     TableState,
+    help_examples,
     last_turn_taken,
     points_table,
 )
 
 __all__ = ["Announcement", "Place", "PlayerState", "SheetLine", "SheetRound", "StoredGame",
-           "TableState", "expecting", "first_words", "hint_parts", "intent_weights",
+           "TableState", "expecting", "first_words", "help_examples", "hint_parts", "intent_weights",
            "last_turn_taken", "points_table", "score_sheet"]

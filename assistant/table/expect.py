@@ -5,8 +5,11 @@ into what the front ends show and weigh: the sentence (``expecting``: the announ
 table's top line, ``status``, the phone page), the command line's hint (``hint_parts``), the
 words a command may start with, the likeliest first (``first_words``), the verbs that may
 follow a player's name (``expected_verbs``) and what Tab types on an empty line
-(``expected_start``): the command line's completion; and how likely each intent is now (``intent_weights``: the speech grammar's JSGF
-weights). ``TableState`` carries all of them, computed once per applied command. No I/O.
+(``expected_start``): the command line's completion; the start of each command with the
+table's own names (``command_starts``: the palette's 'Type: ...' entries); and how likely each
+intent is now (``intent_weights``: the speech grammar's JSGF weights and Whisper's). ``TableState``
+carries the sentence, the hint, the first words and the weights, computed once per applied
+command. No I/O.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assistant.commands.grammar import TEMPLATES, TREES
-from assistant.commands.intents import INTENTS
+from assistant.commands.intents import GAME_INTENTS, INTENTS
 from assistant.commands.templates import first_required_word
 from engine.actions import Action, Knock, Pass, SetStarter, Swap
 from engine.game import Game, Phase
@@ -148,7 +151,7 @@ def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float
         w["new_game"] = 0.2  # the same players again, in seating order
     if game is None:
         if players:  # players known but no game state (``lifeguard hear --players``): any command
-            for intent in ("new_game", "row", "swap", "knock", "pass", "hand", "starts"):
+            for intent in GAME_INTENTS:
                 w[intent] = 1.0
             w["sudden_death"] = 0.3
         return w
@@ -182,3 +185,27 @@ def phase_weights(game: Game) -> dict[str, float]:
         w["new_game"] = 2.0
         w["status"] = 1.0
     return w
+
+
+def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
+    """The palette's 'Type: ...' entries: per intent, the start of the command with the table's
+    own names (the player whose turn it is, the row still missing) and what to add after it;
+    never a whole example that could be sent as it stands."""
+    alive = game.alive if game is not None and not game.is_over else ()
+    turn = (game.turn if game is not None else None) or (alive[0] if alive else "NAME")
+    row = game.missing_rows()[0] if game is not None and game.missing_rows() else 1
+    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
+    hand = waiting[0] if waiting else turn
+    return {
+        "new_game": ("new game ", "then 3 to 5 names in seating order"),
+        "row": (f"row {row} ", f"then the {row} animal{'s' if row > 1 else ''} of row {row}"),
+        "starts": (f"{turn} starts", "the round's start player, before the first turn"),
+        "swap": (f"{turn} swaps ", "then the row and the cards put down"),
+        "knock": (f"{turn} knocks", "end the round: one last turn for the others"),
+        "pass": (f"{turn} passes", "a last turn without a swap"),
+        "hand": (f"{hand} has ", "then the 10 cards of the hand"),
+        "sudden_death": (f"{turn} has all ", "then cats, rabbits or pigs"),
+        "undo": ("undo", "take back the last command"),
+        "redo": ("redo", "apply the undone command again"),
+        "status": ("status", "where the game stands"),
+    }

@@ -9,6 +9,7 @@ hint, the speech grammar's weights and ``lifeguard stats`` read the same facts
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -235,6 +236,13 @@ def last_turn_taken(game: Game | None) -> tuple[str, ...]:
         return ()
     return tuple(p for p in game.players if p != game.knocker and game.lives[p] > 0
                  and p not in game.final_turns_left)
+
+
+def help_examples(players: Sequence[str]) -> list[str]:
+    """Help's list of commands: each intent's example in help's order, naming the first player
+    (else 'alice'): ``help`` typed or said, and the table's help screen."""
+    p = players[0] if players else "alice"
+    return [text.format(p=p) for text in EXAMPLES.values()]
 
 
 def examples(game: Game | None) -> tuple[tuple[str, str], ...]:

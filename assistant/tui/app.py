@@ -35,6 +35,7 @@ from assistant.commands import Command, ParseError, new_game_command
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.referee import Referee, Reply, heard_readback
+from assistant.table.expect import command_starts
 from assistant.tui import palette
 from assistant.tui.desk import CommandDesk, TableView
 from assistant.tui.phones import PhoneServer
@@ -489,30 +490,6 @@ def _starts_a_game(reply: Reply, game: Game | None) -> bool:
     """``reply`` began a game (its first round, nothing played yet): its clock starts."""
     return (reply.ok and not reply.question and reply.intent in ("new_game", "yes")
             and game is not None and game.round == 1 and not game.rounds)
-
-
-def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
-    """The palette's 'Type: ...' entries: per intent, the start of the command with the table's
-    own names (the player whose turn it is, the row still missing) and what to add after it;
-    never a whole example that could be sent as it stands."""
-    alive = game.alive if game is not None and not game.is_over else ()
-    turn = (game.turn if game is not None else None) or (alive[0] if alive else "NAME")
-    row = game.missing_rows()[0] if game is not None and game.missing_rows() else 1
-    waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
-    hand = waiting[0] if waiting else turn
-    return {
-        "new_game": ("new game ", "then 3 to 5 names in seating order"),
-        "row": (f"row {row} ", f"then the {row} animal{'s' if row > 1 else ''} of row {row}"),
-        "starts": (f"{turn} starts", "the round's start player, before the first turn"),
-        "swap": (f"{turn} swaps ", "then the row and the cards put down"),
-        "knock": (f"{turn} knocks", "end the round: one last turn for the others"),
-        "pass": (f"{turn} passes", "a last turn without a swap"),
-        "hand": (f"{hand} has ", "then the 10 cards of the hand"),
-        "sudden_death": (f"{turn} has all ", "then cats, rabbits or pigs"),
-        "undo": ("undo", "take back the last command"),
-        "redo": ("redo", "apply the undone command again"),
-        "status": ("status", "where the game stands"),
-    }
 
 
 def _start_with_rules(referee: Referee, names: list[str], rules: HouseRules) -> Reply:

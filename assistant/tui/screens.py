@@ -38,8 +38,7 @@ from textual.widgets import (
 
 from assistant import announce
 from assistant.commands import name_problem
-from assistant.commands.grammar import EXAMPLES
-from assistant.table import TableState
+from assistant.table import TableState, help_examples
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
@@ -989,9 +988,8 @@ class HelpScreen(ModalScreen[None]):
             text.append(f"{description}\n")
         text.append("  ctrl+p    command palette (every command)\n")
         text.append("\nCommands (typed or spoken)\n", style="bold underline")
-        player = self.players[0] if self.players else "alice"
-        for example in EXAMPLES.values():
-            text.append(f"  {example.format(p=player)}\n")
+        for example in help_examples(self.players):
+            text.append(f"  {example}\n")
         text.append("\nVoice\n", style="bold underline")
         for label, (state, reason) in self.voice.items():
             text.append(f"  {label}: {state}" + (f" ({reason})" if reason else "") + "\n")

@@ -12,11 +12,14 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.config import Settings
 from assistant.referee import Referee
 from engine.rules import HouseRules
+
+if TYPE_CHECKING:
+    from assistant.store.db import GameRow, StoredEntry
 
 
 @dataclass
@@ -31,17 +34,18 @@ class TableSession:
     #: releases the store's lock; every command was committed already.
     stored: Any = None
 
-    def _stored_game(self) -> tuple[Any, list[Any]] | None:
+    def _stored_game(self) -> tuple[GameRow, tuple[StoredEntry, ...]] | None:
         """The current stored game's row and its accepted entries (undone ones left out); None
         without a store or a game, or when the store cannot be read: what the table shows of
         it (a duration, the log before a restart) is not worth a crash."""
+        from assistant.store.current import in_play
+
         stored = self.stored
         game_id = getattr(stored, "game_id", None)
         if stored is None or game_id is None:
             return None
         try:
-            row = stored.store.game(game_id)
-            return (row, stored.store.entries(game_id)[: row.cursor]) if row else None
+            return in_play(stored.store, game_id)
         except Exception:
             return None
 

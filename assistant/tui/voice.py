@@ -45,7 +45,7 @@ log = logging.getLogger("lifeguard.voice")
 #: The listener's libraries whose import holds the GIL for long, in a worker thread too: onnx
 #: (its ml_dtypes extension: 0.6-0.9 s, measured with a 5 ms ticker on 2 busy cores; the table's
 #: event loop stood still 0.9 s while the voice loaded) and onnxruntime (0.2 s). Whisper's
-#: decoder builds its ONNX Runtime session with them (``assistant.voice.whisper_onnx``).
+#: decoder builds its ONNX Runtime session with them (``assistant.voice.whisper.decoder``).
 GIL_BOUND_IMPORTS = ("onnx", "onnxruntime")
 
 

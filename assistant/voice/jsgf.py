@@ -39,7 +39,7 @@ from assistant.commands.grammar import (
 )
 from assistant.commands.intents import INTENTS
 from assistant.commands.templates import Sentence, Slot, to_jsgf
-from assistant.table.expect import intent_weights as intent_weights  # re-exported: whisper, tests
+from assistant.table.expect import intent_weights
 from engine.deck import ANIMALS, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal
 from engine.game import Game, Phase, valid_name
 from engine.words import plural_word

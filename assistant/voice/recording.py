@@ -43,7 +43,7 @@ MAX_SAMPLE_RATE = 384_000
 #: size alone does not bound it (a low rate or FLAC packs more seconds into the same bytes).
 MAX_AUDIO_SECONDS = 60 * 60
 #: The longest utterance heard at once: Whisper hears a window of 30 s, and after the speech
-#: come 0.85 s of room tone and 3 s of silence (``whisper_model.features_for``). A command
+#: come 0.85 s of room tone and 3 s of silence (``whisper.features.features_for``). A command
 #: takes under 10 s; a longer recording is cut into utterances (``utterances``).
 MAX_UTTERANCE_SECONDS = 25.0
 #: Quiet that ends an utterance in a long recording (the listener's pause is 0.6 s).

@@ -16,6 +16,7 @@ from assistant.commands.parser import Command
 from assistant.store import decode
 from assistant.table import expect
 from assistant.voice import jsgf
+from assistant.voice.whisper import recognizer as whisper_recognizer
 from engine.deck import Animal, Cards
 
 PLAYERS = ("alice", "bob", "carol")
@@ -58,6 +59,17 @@ def test_the_tables_and_sets_read_from_the_records_are_what_they_were() -> None:
                                           "no", "yes", "status", "repeat", "help"}
     assert expect.META_INTENTS == ("undo", "redo", "no", "yes", "status", "repeat", "help")
     assert jsgf.TURN_INTENTS == {"swap", "knock", "pass"}
+    assert whisper_recognizer.ANSWERS == ("no", "yes")
+    assert set(whisper_recognizer.PLAYER_INTENTS) == {"starts", "swap", "knock", "pass", "hand",
+                                                      "sudden_death", "new_game"}
+    assert referee.SAID_IN_FULL == {"repeat"}
+    assert {i.name for i in INTENTS if i.keeps_question} == {"yes", "no", "repeat"}
+    assert {i.name for i in INTENTS if not i.remembered} == {"repeat", "help"}
+    # Players known but no game state (``lifeguard hear --players``): any game command.
+    assert expect.intent_weights(PLAYERS, None) == {
+        "new_game": 1.0, "sudden_death": 0.3, "starts": 1.0, "row": 1.0, "swap": 1.0, "knock": 1.0,
+        "pass": 1.0, "hand": 1.0, "undo": 1.0, "redo": 0.5, "no": 1.0, "yes": 0.5, "status": 0.5,
+        "repeat": 0.5, "help": 0.5}
     assert tuple(i.name for i in INTENTS if i.names_cards) == ("row", "swap", "hand")
     assert [name for name, _ in decode._TEMPLATES] == [
         "sudden_death", "starts", "row", "swap", "knock", "pass", "hand"]

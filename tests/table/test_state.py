@@ -175,15 +175,21 @@ def stored_state_or_error(data: Path) -> dict[str, Any]:
 
 
 def test_status_json_is_the_referees_state_at_every_command() -> None:
-    """``replay --json`` and ``status --json`` (``Referee.state``, to be read from the model in
-    the next round) and the model's ``status_json`` say the same, key for key."""
+    """``replay --json`` and ``status --json`` (``Referee.state``, which reads the model's
+    ``status_json``) say, key for key and in order, what they said before the model: the
+    engine's own ``Game.snapshot`` and the sentence of what is expected."""
     from assistant.referee import Referee
 
     referee = Referee(Settings().rules, random.Random(1), confirm_new_game=False)
-    assert TableState.of(None).status_json() == referee.state()
+    assert TableState.of(None).status_json() == referee.state() == {
+        "players": [], "winners": [], "round": 0, "phase": "no_game"}
     for line in playthrough():
         assert referee.handle(line).ok
-        assert json.dumps(TableState.of(referee.game).status_json()) == json.dumps(referee.state())
+        game = referee.game
+        assert game is not None
+        before = {**game.snapshot(), "expecting": expecting(game)}
+        assert json.dumps(TableState.of(game).status_json()) == json.dumps(before)
+        assert referee.state() == before
 
 
 def test_the_table_model_is_headless_and_below_the_store(tmp_path: Path) -> None:
@@ -220,3 +226,16 @@ def test_the_tables_view_carries_the_model_made_after_each_command() -> None:
     assert referee.handle("new game ann ben cid").question
     asked = TableView.of(referee).table
     assert asked.hint[0] == "yes to go ahead, no to drop it" and asked.round == 2
+
+
+def test_help_lists_each_intents_example_naming_the_first_player() -> None:
+    """``help`` (typed or said) and the table's help screen list the same examples."""
+    from assistant.referee import help_lines
+    from assistant.table import help_examples
+
+    assert help_examples(("bob", "carol", "dan")) == [
+        "new game alice bob carol", "bob starts", "row 3 pig pig cat", "bob swaps 2 bear dog",
+        "bob knocks", "bob passes", "bob has 3 giraffe 2 bear 5 dog", "bob has all cats", "undo",
+        "redo", "no", "yes", "status", "repeat", "help"]
+    assert help_examples(())[1] == "alice starts"
+    assert help_lines(("bob",)) == ["Commands:", *(f"  {e}" for e in help_examples(("bob",)))]

@@ -274,6 +274,8 @@ async def test_help_rules_and_palette_screens(make_app) -> None:
         assert isinstance(app.screen, HelpScreen)
         help_text = " ".join(str(app.screen.query_one("#help-body Static").render()).split())
         assert "Shift+Tab goes to it from the command line at the reveal" in help_text
+        # The commands, each by its example (no game yet: naming 'alice'), as 'help' lists them.
+        assert "alice starts row 3 pig pig cat alice swaps 2 bear dog alice knocks" in help_text
         await pilot.press("escape")
         await pilot.press("f1")
         await pilot.pause()

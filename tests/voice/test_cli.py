@@ -79,11 +79,17 @@ def test_hear_without_players_and_without_a_game_says_what_to_do(synth, isolated
     assert done.stdout == ""
 
 
-def test_hear_uses_the_current_games_players(synth, isolated_env) -> None:
+@pytest.fixture
+def data_store(isolated_env) -> Path:
+    """The store of ``isolated_env`` with one game under way: ximena, zoltan and bob."""
     started = subprocess.run([sys.executable, "-m", "assistant.cli", "chat"],
                              input="new game ximena zoltan bob\n", capture_output=True, text=True,
                              env=isolated_env, timeout=60, check=False)
     assert started.returncode == 0, started.stderr
+    return Path(isolated_env["LIFEGUARD_DATA_DIR"]) / "lifeguard.sqlite3"
+
+
+def test_hear_uses_the_current_games_players(synth, isolated_env, data_store) -> None:
     done = lifeguard("hear", str(synth("row one pig")), str(synth("zoltan knocks")), "--json",
                      env=isolated_env)
     assert done.returncode == 0, done.stderr
@@ -123,3 +129,31 @@ def test_listen_session_reads_back_applies_and_take_that_back_undoes(synth, isol
     assert out.count("Row 1: pig.") == 1 and out.count("Row 2: bear and dog.") == 1, out
     assert "Undone: row 2 bear dog." in out
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("sql", "words", "heard"), [
+    ("UPDATE games SET cursor = 999", "its cursor 999 is past the end", True),
+    ("UPDATE games SET players = 'notjson'", "its players are not", False),
+], ids=["cursor", "players"])
+def test_a_damaged_current_game_is_said_by_hear_and_listen(synth, isolated_env, data_store,
+                                                             sql: str, words: str, heard: bool) -> None:
+    """The store's sentence for a damaged game, never a traceback nor a game silently skipped:
+    ``hear`` still hears the players its row names (as in a new game of theirs), else says to
+    name them; ``listen``, which would play on, refuses as ``chat`` does."""
+    import sqlite3
+
+    with sqlite3.connect(data_store) as conn:
+        conn.execute(sql)
+    sentence = f"Game 1 in {data_store} is damaged ({words}"
+    row = synth("row one pig")
+    done = lifeguard("hear", str(row), "--engine", "pocketsphinx", env=isolated_env)
+    assert sentence in done.stderr and "Traceback" not in done.stderr, done.stderr
+    if heard:
+        assert done.returncode == 0 and done.stdout == "row 1 pig\n", done.stderr
+        assert "heard as in a new game of its players (Ximena, Zoltan, Bob)." in done.stderr
+    else:
+        assert done.returncode == 2 and done.stdout == ""
+        assert "--players" in done.stderr
+    listen = lifeguard("listen", "--audio-input", str(row), env=isolated_env)
+    assert listen.returncode == 2 and listen.stdout == ""
+    assert sentence in listen.stderr and "Traceback" not in listen.stderr, listen.stderr

@@ -8,7 +8,8 @@ import pytest
 
 from assistant.commands.grammar import RESERVED_WORDS, TEMPLATES
 from assistant.referee import Referee
-from assistant.voice.jsgf import build_grammar, intent_weights
+from assistant.table.expect import intent_weights
+from assistant.voice.jsgf import build_grammar
 from assistant.voice.pronounce import espeak_to_cmu, pronounce
 
 from .conftest import needs_espeak

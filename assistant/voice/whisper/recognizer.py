@@ -12,7 +12,7 @@ How an utterance becomes a command:
 2. A beam search runs the decoder (its step in ONNX Runtime, ``decoder``) where, at every step,
    only tokens that continue a legal command are allowed (``grammar``): the sentence shapes are
    the typed parser's own templates (``parser.expand``), narrowed to the intents that make sense now
-   (``jsgf.intent_weights``) and the current players; a row k and a swap of row k name exactly k
+   (the table model's ``intent_weights``) and the current players; a row k and a swap of row k name exactly k
    cards, a hand names 10; words may be written as Whisper writes them ("Bob" or "bob", "3" or
    "three", a comma after a word, a full stop at the end); end-of-text only where a command is
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
@@ -50,6 +50,7 @@ from threadpoolctl import threadpool_limits
 from assistant.commands import Command, ParseError, parse
 from assistant.commands.grammar import ANIMAL_WORDS, NUMBERS
 from assistant.commands.intents import INTENTS
+from assistant.table.expect import intent_weights
 from assistant.voice.recognizer import (
     INCOMPLETE_REASON,
     NO_COMMAND_REASON,
@@ -76,6 +77,8 @@ BEAM_SIZE = 10
 #: prompt"); not while a read-back waits for yes or no (a short "yes" became less sure), nor
 #: without a game, where any command may be said ("bob swaps row three ..." lost its "row").
 CARD_INTENTS = tuple(i.name for i in INTENTS if i.names_cards)
+#: Intents that name players: none can be heard while no players are known.
+PLAYER_INTENTS = tuple(i.name for i in INTENTS if i.names_players)
 #: In turns (while a knock may be said) the prompt names the moves after the animals: primed by the
 #: animals alone, Whisper heard "Frank, knock." as "Frank, dog" (the forced "knock" 10 nats below;
 #: a whole game by voice lost it). Tune split: 97.5 / 92.6 / 66.9% -> 96.7 / 95.0 / 72.7% exact
@@ -86,7 +89,7 @@ CARD_INTENTS = tuple(i.name for i in INTENTS if i.names_cards)
 #: Named in every game phase, the rows lost cards ("row three has bear bear goat" -> "bear goat cat").
 MOVES_PROMPT = " Moves: swap, knock, pass."
 MOVE_INTENT = "knock"
-# Tried: ranking finished commands with the game state's intent weights (jsgf.intent_weights) as
+# Tried: ranking finished commands with the game state's intent weights (``intent_weights``) as
 # a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
 # 53.4% exact (clean / noise / chatter) against 94.2 / 81.8 / 52.9% without. The grammar already
 # leaves out what the state rules out; the prior was dropped.
@@ -148,7 +151,7 @@ MAX_TOKEN_GAP = 9.0
 MIN_FREE_LIKENESS = 0.45
 #: The answers to a read-back. While one waits, an answer is not compared with the free
 #: transcription's likeness (tiny.en writes a short "yes" freely as "Theist." or "The ask.").
-ANSWERS = ("yes", "no")
+ANSWERS = tuple(i.name for i in INTENTS if i.answer)
 #: An awaited answer is talk when Whisper's free transcription holds more than this many other
 #: words (distinct, not the answer's own): talk forced into "yes" or "no" while a read-back
 #: waits would answer it ("nobody move" -> "No.", written freely "No one can move"; "this table
@@ -270,12 +273,10 @@ class WhisperRecognizer:
     def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game``; ``question``: a
         read-back waits for yes or no (Whisper's prompt then leaves the cards out)."""
-        from assistant.voice.jsgf import intent_weights
-
         players = tuple(p.lower() for p in players)
         weights = intent_weights(players, game)
         if not players:
-            for intent in ("starts", "swap", "knock", "pass", "hand", "sudden_death", "new_game"):
+            for intent in PLAYER_INTENTS:
                 weights[intent] = 0.0
         intents = tuple(i for i, w in weights.items() if w > 0)
         cards = not question and game is not None and any(i in intents for i in CARD_INTENTS)
