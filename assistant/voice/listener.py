@@ -73,6 +73,9 @@ VERDICT_PAUSE_SECONDS = 0.3
 #: How far the audio read may lag the clock before a short pause in it is decoded only once
 #: needed (``Behind``): a few chunks of jitter.
 BEHIND_SECONDS = 0.1
+#: The same for the cut that stands for a phrase: it lags by the short pause's decoding, and is
+#: needed unless speech follows within the 0.3 s before the phrase ends.
+VERDICT_BEHIND_SECONDS = 0.3
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
 #: Silence put between the parts of a command spoken with a pause.
@@ -301,13 +304,7 @@ class EarlyEnd:
                 self.result = decoded
                 return True
         if self._long is None and self._quiet >= VERDICT_PAUSE_SECONDS:
-            # Decoded whatever the lag: a card command the recogniser calls closed ends the
-            # phrase here (``_takes_at_verdict``), so its outcome is needed now.
-            decoded = decode(self._chunks)
-            self._long = (self._chunks, decoded)
-            if _takes_at_verdict(decoded):
-                self.result = decoded
-                return True
+            self._long = (self._chunks, decode(self._chunks) if lag <= VERDICT_BEHIND_SECONDS else None)
         return False
 
     def finish(self, decode: Callable[[int], Decoded]) -> Decoded | None:
@@ -353,16 +350,6 @@ def _takes_early(decoded: Decoded) -> bool:
     cards waits out ``PAUSE_SECONDS``."""
     command = decoded.command
     return command is not None and decoded.closed and not command.cards
-
-
-def _takes_at_verdict(decoded: Decoded) -> bool:
-    """Whether a phrase ends at ``VERDICT_PAUSE_SECONDS`` of quiet without waiting out
-    ``PAUSE_SECONDS`` (issue 34): a command naming cards whose count is complete and that the
-    recogniser calls closed, which Whisper does only when the complete reading beats the reading
-    of a shorter list by its margin (``whisper.recognizer.QUICK_CARDS_MARGIN``): at a pause
-    inside a list the decoder makes up the missing card."""
-    command = decoded.command
-    return command is not None and decoded.closed and bool(command.cards)
 
 
 def _continues(begun: Command | None, whole: Command) -> bool:

@@ -171,14 +171,6 @@ MAX_WORDS_PER_SECOND = 5.0
 #: with 0.5: 30), and 2 of 122 hands said in full were taken for unfinished at either
 #: (bench/NOTES.md).
 INCOMPLETE_END_LOG_PROB = math.log(0.2)
-#: A command naming cards is "closed" (the listener may take it at its short pause instead of
-#: waiting out ``PAUSE_SECONDS``: issue 34) only when, with the grammar left open (end of text
-#: allowed after any prefix), the reading that stops before the end stays this unlikely: at
-#: every prefix of the command read where the grammar forbids the end, the decoder's own
-#: probability of ending there (end of text or a closing mark) is at most this. At a pause inside
-#: a list the decoder makes up the missing card, yet it wanted to stop where the speaker did.
-#: Chosen on the tune split (bench/NOTES.md, 2026-12-03).
-QUICK_END_LOG_PROB = math.log(0.08)
 
 
 @dataclass
@@ -190,8 +182,6 @@ class _Hypothesis:
     cut: bool = False
     #: The most that a chosen token fell below the decoder's own favourite.
     gap_max: float = 0.0
-    #: The likeliest the decoder found the end (log) at a prefix where the grammar forbids it.
-    end_max: float = -math.inf
 
 
 #: A step's candidate: (score so far, the hypothesis's row in the beam, the token, the grammar's
@@ -207,9 +197,6 @@ class SearchResult:
     no_speech: float  # Whisper's own probability that the audio holds no speech
     gap_max: float = 0.0  # the most a token fell below the decoder's favourite
     closed: bool = False  # the command cannot go on (``TokenGrammar.could_go_on``)
-    #: The likeliest the decoder found the end (log) at a prefix of the command read where the
-    #: grammar forbids it: the grammar left open, the reading that stops there (``QUICK_END_LOG_PROB``).
-    end_max: float = -math.inf
     #: What Whisper writes freely (players-only prompt), for a command that is no game action;
     #: made on demand from the encoder's output (``WhisperRecognizer._free_words``).
     heard_freely: list[str] | None = None
@@ -383,7 +370,7 @@ class WhisperRecognizer:
             return heard.decoded(text, None, problem, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
             return heard.decoded(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
-        return heard.decoded(text, command, None, confidence, _closed(found, command))
+        return heard.decoded(text, command, None, confidence, found.closed)
 
     def _doubt(self, found: SearchResult, words: list[str], seconds: float, game_action: bool,
                answer: bool = False) -> str | None:
@@ -430,7 +417,6 @@ class WhisperRecognizer:
             log_probs = state.log_probs
             assert log_probs is not None
             favourite = log_probs.max(axis=1)
-            endings = self._endings(beam, log_probs, grammar)
             survivors = self._sift(self._candidates(beam, log_probs, grammar), beam, log_probs,
                                    favourite, finished)
             if not survivors:
@@ -438,7 +424,7 @@ class WhisperRecognizer:
             state = decoder.step(state.select([s[1] for s in survivors]),
                                  np.array([[s[2]] for s in survivors], dtype=np.int64))
             beam = [self._extend(beam[row], token, score, after, cut, float(log_probs[row, token]),
-                                 float(favourite[row]), endings[row])
+                                 float(favourite[row]))
                     for score, row, token, after, cut in survivors]
         if not finished:
             return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, cross=cross)
@@ -450,7 +436,7 @@ class WhisperRecognizer:
         incomplete = (best.cut or _counts_an_animal_twice(_words(self._written(best.tokens)))) \
             and self._invented(cross, context, best.tokens)
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
-                            closed=not grammar.could_go_on(best.state), end_max=best.end_max, cross=cross)
+                            closed=not grammar.could_go_on(best.state), cross=cross)
 
     def _choose(self, finished: list[tuple[float, _Hypothesis]], context: _Context,
                 game: Game | None) -> tuple[float, _Hypothesis]:
@@ -515,14 +501,6 @@ class WhisperRecognizer:
         candidates.sort(key=lambda c: -c[0])
         return candidates
 
-    def _endings(self, beam: list[_Hypothesis], log_probs: np.ndarray, grammar: TokenGrammar) -> list[float]:
-        """For each hypothesis of the beam, how likely (log) the decoder finds the end now where
-        the grammar does not allow it (-inf where it does, or before the first token)."""
-        end = self.model.specials["eot"]
-        return [float(np.logaddexp.reduce(log_probs[row, self.model.enders]))
-                if hyp.tokens and end not in grammar.allowed(hyp.state) else -math.inf
-                for row, hyp in enumerate(beam)]
-
     def _sift(self, candidates: list[_Candidate], beam: list[_Hypothesis], log_probs: np.ndarray,
               favourite: np.ndarray, finished: list[tuple[float, _Hypothesis]]) -> list[_Candidate]:
         """Candidates ending in end-of-text go to ``finished`` (with their mean log-probability
@@ -570,9 +548,8 @@ class WhisperRecognizer:
 
     @staticmethod
     def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[TokenState],
-                cut: bool, log_prob: float, favourite: float, ending: float = -math.inf) -> _Hypothesis:
-        return _Hypothesis([*hyp.tokens, token], score, state, cut, max(hyp.gap_max, favourite - log_prob),
-                           max(hyp.end_max, ending))
+                cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
+        return _Hypothesis([*hyp.tokens, token], score, state, cut, max(hyp.gap_max, favourite - log_prob))
 
 
 #: What Whisper writes for sounds that are not words: "[Music]", "[INTERPOSING VOICES]", "(laughs)".
@@ -611,15 +588,6 @@ def _counts_an_animal_twice(words: list[str]) -> bool:
             counted.add(animal)
         after_number = word.isdigit() or (word in NUMBERS and word not in ("a", "an"))
     return False
-
-
-def _closed(found: SearchResult, command: Command) -> bool:
-    """Whether nothing can follow ``command``: the grammar allows nothing after it and, for a
-    command naming cards, the audio does not hold a shorter list the decoder completed (its
-    decoder did not want to stop at any prefix of it: ``QUICK_END_LOG_PROB``)."""
-    if not found.closed:
-        return False
-    return not command.cards or found.end_max <= QUICK_END_LOG_PROB
 
 
 def _legal(command: Command, game: Game | None) -> bool:
