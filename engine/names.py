@@ -66,7 +66,7 @@ def _is_letter(ch: str) -> bool:
 
 def check_players(players: Sequence[str]) -> None:
     """Refuse (``BadSetup``) a table of players that cannot play: too few or too many, a name
-    that is not one, too long, or the same name twice in any case."""
+    that is not one, too long, or the same name twice in any case or as shown."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadSetup(
             f"Life is Life is played by 3 to 5 players; you named {len(players)}."
@@ -78,6 +78,9 @@ def check_players(players: Sequence[str]) -> None:
                            f"may join its parts); '{escaped(p, spaces=True)}' is not.")
         if len(p) > MAX_NAME:
             raise BadSetup(f"A player's name is at most {MAX_NAME} letters; {title(p)} has {len(p)}.")
-        if name_key(p) in seen:
+        # Compared as typed and as shown: 'istanbul' and 'ıstanbul' (dotless i) are two names
+        # typed, but both are shown 'Istanbul'.
+        keys = {name_key(p), name_key(title(p))}
+        if keys & seen:
             raise BadSetup(f"Two players are called {title(p)}: give each a different name.")
-        seen.add(name_key(p))
+        seen |= keys

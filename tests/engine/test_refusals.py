@@ -349,6 +349,7 @@ def test_no_game_yet() -> None:
         (("alice", "bob"), "Life is Life is played by 3 to 5 players; you named 2."),
         (("a", "b", "c", "d", "e", "f"), "you named 6"),
         (("alice", "bob", "alice"), "Two players are called Alice"),
+        (("istanbul", "bob", "\u0131stanbul"), "Two players are called Istanbul"),
         (("alice", "bob", "c3po"), "A player's name is one word of letters (a hyphen or an apostrophe may join its parts); 'c3po' is not."),
     ],
 )
