@@ -947,14 +947,13 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
         return banner
 
     def _places(self, game: Game, large: bool) -> Text:
-        """The places, best first, and how long the game took. Large print: in capitals with a
-        blank line between them, and in big type (``2 CHRISTOPHER``) on a tall screen that
-        has the lines for them and the score sheet."""
+        """The places, best first, and how long the game took. Large print on a tall screen
+        (40 lines, and the lines for them): in big type (``2 CHRISTOPHER``)."""
         out = Text()
         out_round = {p: r.round for r in game.rounds for p in r.out}
         ranked = places(game)
         width, height = self.size
-        in_big = large and height >= 16 + 4 * len(ranked) and all(
+        in_big = large and height >= max(40, 16 + 4 * len(ranked)) and all(
             big_width(f"{place} {title(p)}") <= width - 30 for p, place in ranked)
         for p, place in ranked:
             how = "winner" if p in game.winners else f"out in round {out_round.get(p, '?')}"
@@ -964,11 +963,10 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
                 lines[1] = Text.assemble(lines[1], (f"   {how.upper()}", "bold"))
                 out.append_text(Text("\n").join([*lines, Text("\n")]))
                 continue
-            name = title(p).upper() if large else title(p)
-            out.append(f"{place}. {name}", style="bold")
-            out.append(f" · {how}\n" + ("\n" if large and height >= 40 else ""))
-        rounds = f"Rounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}"
-        out.append(f"\n{rounds.upper() if large else rounds}", style="bold")
+            out.append(f"{place}. {title(p)}", style="bold")
+            out.append(f" · {how}\n")
+        out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
+                   style="bold")
         return out
 
     def action_new_game(self) -> None:

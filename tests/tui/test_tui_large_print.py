@@ -10,6 +10,7 @@ from rich.table import Table
 from assistant.tui.bigtype import big
 from assistant.tui.reveal import ResultsView, ScoreSheet
 from assistant.tui.screens import GameOverScreen, ScoreSheetScreen
+from assistant.tui.widgets import PlayersPanel
 
 from .conftest import game_lines, submit_all
 from .test_tui_five import FIVE, GAME_FIVE, text_of
@@ -107,7 +108,7 @@ async def test_game_over_in_large_print(make_app, size) -> None:
             assert shows_big(places, "1 EVANGELINE") and shows_big(places, "4 BARTHOLOMEW")
             assert "OUT IN ROUND 6" in places
         else:
-            assert "1. EVANGELINE · winner" in places and "2. CHRISTOPHER · out in round 6" in places
+            assert "1. Evangeline · winner" in places and "2. Christopher · out in round 6" in places
         sheet = app.screen.query_one(ScoreSheet)
         assert sheet.region.right <= size[0]
         shown = text_of(sheet)
@@ -143,3 +144,26 @@ async def test_who_is_out_shows_in_big_type_at_80x24(make_app) -> None:
         # the points and lives rows still in view
         assert any(line.strip().startswith("points") for line in visible)
         assert any(line.strip().startswith("lives (lost)") for line in visible)
+
+
+async def test_the_players_panel_uses_the_width_at_200x50(make_app) -> None:
+    """At 200x50 large print left the right half of the screen empty beside the players'
+    spaced names: there the names are in big type too, and whose turn it is marked."""
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        assert app.view.game.turn == "Evangeline"
+        panel = app.table.query_one(PlayersPanel)
+        shown = text_of(panel)
+        for name in FIVE:
+            assert shows_big(shown, name.upper()), name
+        turn = next(line for line in shown.splitlines() if "◀ TURN" in line)
+        assert in_big("EVANGELINE")[1] in turn
+        assert panel.region.bottom <= app.table.query_one("#log").region.y  # all five in view
+        assert max(len(line.rstrip()) for line in shown.splitlines()) >= 50
+        await pilot.press("f8")  # the known cards need lines: the names close up, nothing cut
+        await pilot.pause()
+        shown = text_of(panel)
+        assert "more below" not in shown
+        assert all(name.upper() in shown.replace(" ", "") or shows_big(shown, name.upper()) for name in FIVE)
