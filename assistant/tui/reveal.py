@@ -597,16 +597,18 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
     grid = _sheet_grid(players, large, roomy)
     for ended in sheet:
         grid.add_row(*_sheet_row(ended, players))
-    if large:
+    if large and table.phase is not Phase.GAME_OVER:
         grid.add_section()
         grid.add_row(*_big_sheet_row(table, players))
     elif table.phase is Phase.GAME_OVER:
         ranked = {place.name: place.place for place in table.places}
-        cells = [Text("place", style="bold")]
+        cells = [Text("place", style="bold", justify="left")]  # at the edge: a wide round column
         for p in players:
             cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
         grid.add_section()
         grid.add_row(*cells)
+        if large:  # and the places again in big type under their row
+            grid.add_row(*_big_sheet_row(table, players))
     notes = [
         f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
         f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
@@ -638,7 +640,7 @@ def _big_sheet_row(table: TableState, players: tuple[str, ...]) -> list[Text]:
     once the game is over their places (the winner's in reverse)."""
     if table.phase is Phase.GAME_OVER:
         ranked = {place.name: place.place for place in table.places}
-        label = "PLACE"
+        label = ""  # under the row of places
         words = {p: (ordinal(ranked[p]).upper(), "bold reverse" if ranked[p] == 1 else "bold")
                  for p in players}
     else:

@@ -263,14 +263,15 @@ class PlayersPanel(Static):
     @staticmethod
     def _big_name_lines(game: Game, player: str) -> list[Text]:
         """Large print on a wide screen: the name in big type (the turn marked), then the
-        hearts and the lives in words."""
+        name as written in spaced capitals (the big font has no Ö), the hearts and the lives
+        in words."""
         lives = game.lives[player]
         is_turn = player == game.turn
         style = "bold reverse" if is_turn else ("dim" if lives == 0 else "bold")
         rows = big(title(player), style=style)
         lines = [Text.assemble(("▶ " if is_turn and i == 1 else "  ", "bold"), rows[i],
                                ("  ◀ TURN" if is_turn and i == 1 else "", "bold")) for i in range(3)]
-        second = Text("   ")
+        second = Text(f"  {' '.join(title(player).upper())}   ", style="bold")
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [*lines, second]

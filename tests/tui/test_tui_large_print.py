@@ -113,6 +113,8 @@ async def test_game_over_in_large_print(make_app, size) -> None:
         assert sheet.region.right <= size[0]
         shown = text_of(sheet)
         assert shows_big(shown, "1ST") and shows_big(shown, "2ND") and shows_big(shown, "4TH")
+        place_row = next(line for line in shown.splitlines() if line.startswith("place"))
+        assert place_row.split() == ["place", "4th", "4th", "2nd", "3rd", "1st"]  # and in normal type
         # nothing sideways: only more below, and it says so
         body = app.screen.query_one("#over-body")
         assert body.max_scroll_x == 0
@@ -167,3 +169,24 @@ async def test_the_players_panel_uses_the_width_at_200x50(make_app) -> None:
         shown = text_of(panel)
         assert "more below" not in shown
         assert all(name.upper() in shown.replace(" ", "") or shows_big(shown, name.upper()) for name in FIVE)
+
+
+async def test_every_known_card_shows_at_80x24_in_round_two(make_app) -> None:
+    """At 80x24 with F4 and F8 the last player's known cards were only a "more below" cue:
+    in round 2, whose turn it is last (Evangeline), her known cards are on show too."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        await pilot.press("f4", "f8")
+        await pilot.pause()
+        assert app.table.large and app.table.show_known
+        panel = app.table.query_one(PlayersPanel)
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
+        lines = text_of(panel).splitlines()
+        assert "more below" not in "\n".join(lines)
+        last = next(i for i, line in enumerate(lines) if "EVANG" in line)
+        known = app.view.game.known["Evangeline"]
+        assert known and last + 1 < len(lines)
+        for animal in known:
+            assert animal.value[:3] in lines[last + 1]
