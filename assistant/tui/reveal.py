@@ -451,21 +451,35 @@ class ResultsView(Static):
 
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         """The round's losers and their lost lives in big type (``NAME -2``), as many a line
-        as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``."""
+        as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``. When those
+        lines would push the points and lives rows off (five losers at 80x24), the losses in
+        normal type and only who is out in big type (``ANNE-MARIE OUT``), or nothing big."""
+        width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
-        lines = _big_lines(ended, players, losers, (self.size.width or 100) - 2)
-        out: list[Text] = [Text(f"Round {ended.round}: lives lost", style="bold")]
-        # The points and lives rows (title, headings and the two rows: 4 lines) come first:
-        # when the big lines would push them off (five losers at 80x24), normal type.
+        lines = _big_lines(ended, players, losers, width)
+        title = Text(f"Round {ended.round}: lives lost", style="bold")
+        # The points and lives rows (title, headings and the two rows: 4 lines) come first.
         if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
-            whole = short_names(players, None)
-            said = " · ".join(f"{whole[p]} -{ended.losses[p]}" for p in losers) or "nobody loses"
-            out[0].append(f": {said}", style="bold red")
-            return out
+            gone = [p for p in losers if p in ended.out]
+            lines = _big_lines(ended, players, gone, width, what="OUT") if gone else []
+            title = self._title_saying(ended, players, [p for p in losers if p not in gone])
+            if -(-title.cell_len // max(1, width)) + 4 * len(lines) + 4 > self.budget:
+                lines, title = [], self._title_saying(ended, players, losers)
+        out = [title]
         for line in lines:
             out.extend(big(line, style="bold red"))
             out.append(Text())
         return out
+
+    @staticmethod
+    def _title_saying(ended: RoundEnded, players: tuple[str, ...], losers: list[str]) -> Text:
+        """The big losses' title with ``losers``' lost lives in normal type."""
+        whole = short_names(players, None)
+        title = Text(f"Round {ended.round}: lives lost", style="bold")
+        said = " · ".join(f"{whole[p]} -{ended.losses[p]}" for p in losers)
+        if said or not ended.out:
+            title.append(f": {said or 'nobody loses'}", style="bold red")
+        return title
 
     def _details(self, ended: RoundEnded, players: tuple[str, ...], above: int = 0) -> Table | Text:
         """The results' table; ``above``: the lines already taken above it (the big losses)."""
@@ -565,33 +579,36 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
                 style="bold red" if player in ended.out else "bold")
 
 
-def score_sheet(table: TableState) -> Table | Text | Group:
+def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
     another for the lives cut the fourth and fifth off); sudden deaths marked ``SD``; the places
     once the game is over. Drawn from the table model (``TableState.sheet``), as the phone
-    page's is."""
+    page's is.
+
+    ``large`` (large print, read from two metres): the sheet spread over the width, and under
+    the rounds every player's lives left (the places once the game is over) in big type;
+    ``roomy``: a blank line between the rounds."""
     sheet = table.sheet
     if not sheet:
         return Text("No round has been scored yet.", style="dim")
-    grid = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False,
-                 title="Score sheet", title_style="bold", title_justify="left",
-                 header_style="bold", show_edge=False)
-    grid.add_column("round", justify="right", no_wrap=True)
     players = tuple(p.name for p in table.players)
-    shown = short_names(players, SHEET_NAME)
-    for p in players:
-        grid.add_column(f"{shown[p]}\npts lives", justify="left", no_wrap=True)
+    grid = _sheet_grid(players, large, roomy)
     for ended in sheet:
         grid.add_row(*_sheet_row(ended, players))
-    if table.phase is Phase.GAME_OVER:
+    if large and table.phase is not Phase.GAME_OVER:
+        grid.add_section()
+        grid.add_row(*_big_sheet_row(table, players))
+    elif table.phase is Phase.GAME_OVER:
         ranked = {place.name: place.place for place in table.places}
-        cells = [Text("place", style="bold")]
+        cells = [Text("place", style="bold", justify="left")]  # at the edge: a wide round column
         for p in players:
             cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
         grid.add_section()
         grid.add_row(*cells)
+        if large:  # and the places again in big type under their row
+            grid.add_row(*_big_sheet_row(table, players))
     notes = [
         f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
         f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
@@ -600,6 +617,42 @@ def score_sheet(table: TableState) -> Table | Text | Group:
     if not notes:
         return grid
     return Group(grid, Text("\n".join(notes), style="italic"))
+
+
+def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
+    """The score sheet's empty table: the round, then a column a player."""
+    # Large print: no right padding (the box draws a blank between columns already), so
+    # that five long names and their big places fit in 74 cells.
+    grid = Table(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
+                 pad_edge=False, title="SCORE SHEET" if large else "Score sheet", title_style="bold",
+                 title_justify="left", header_style="bold", show_edge=False,
+                 leading=1 if large and roomy else 0)
+    grid.add_column("ROUND" if large else "round", justify="right", no_wrap=True)
+    shown = short_names(players, SHEET_NAME)
+    for p in players:
+        grid.add_column(f"{shown[p]}\n{'PTS LIVES' if large else 'pts lives'}", justify="left",
+                        no_wrap=True)
+    return grid
+
+
+def _big_sheet_row(table: TableState, players: tuple[str, ...]) -> list[Text]:
+    """Large print's last row of the score sheet, in big type: every player's lives left, or
+    once the game is over their places (the winner's in reverse)."""
+    if table.phase is Phase.GAME_OVER:
+        ranked = {place.name: place.place for place in table.places}
+        label = ""  # under the row of places
+        words = {p: (ordinal(ranked[p]).upper(), "bold reverse" if ranked[p] == 1 else "bold")
+                 for p in players}
+    else:
+        last = {line.name: line for ended in table.sheet for line in ended.lines}
+        label = "LIVES"
+        words = {p: ("OUT", "bold red") if last[p].out else (str(last[p].lives), "bold")
+                 for p in players if p in last}
+    cells = [Text(f"\n{label}", style="bold")]
+    for p in players:
+        word, style = words.get(p, ("", "bold"))
+        cells.append(Text("\n").join(big(word, style=style)))
+    return cells
 
 
 #: The letters a name keeps on the score sheet: its columns are that wide for the points and
@@ -643,17 +696,20 @@ class ScoreSheet(Static):
         #: What is shown, as a Rich renderable (tests print it to read it back).
         self.sheet: Table | Text | Group = score_sheet(TableState.of(None))
 
-    def show(self, table: TableState) -> None:
-        self.sheet = score_sheet(table)
+    def show(self, table: TableState, large: bool = False, roomy: bool = False) -> None:
+        """``large``, ``roomy``: large print (``score_sheet``)."""
+        self.sheet = score_sheet(table, large, roomy)
         self.update(self.sheet)
 
 
-def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int) -> list[str]:
-    """The losers' ``NAME -2`` words for big type, the names cut alike until each fits in
-    ``width`` cells, as many a line as fit; nobody: ``NOBODY LOSES``."""
+def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int,
+               what: str | None = None) -> list[str]:
+    """The losers' ``NAME -2`` words (``NAME OUT`` with ``what`` "OUT") for big type, the
+    names cut alike until each fits in ``width`` cells, as many a line as fit; nobody:
+    ``NOBODY LOSES``."""
     for limit in (None, SHORT_NAME, 3):
         shown = short_names(players, limit)
-        words = [f"{shown[p].upper()} -{ended.losses[p]}" for p in losers] or ["NOBODY LOSES"]
+        words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or ["NOBODY LOSES"]
         if all(big_width(w) <= width for w in words):
             break
     lines: list[str] = []

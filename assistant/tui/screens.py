@@ -96,6 +96,13 @@ CHOICE_WORDS: dict[object, str] = {
 }
 
 
+def large_print(choice: bool | None, width: int, height: int) -> bool:
+    """Large print: the key's ``choice``, else on from ``LARGE_PRINT_FROM`` (columns, lines)."""
+    if choice is not None:
+        return choice
+    return width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
+
+
 def is_question(reply: Any) -> bool:
     """A reply that changed nothing and waits for yes or no (``Reply.question``, e.g. a new game
     while one is under way): shown as a question, not as a command done or refused."""
@@ -534,10 +541,7 @@ class TableScreen(ViewWatcher, Screen[None]):
     @property
     def large(self) -> bool:
         """Large print: the key's choice, else on from ``LARGE_PRINT_FROM`` (columns, lines)."""
-        if self.large_choice is not None:
-            return self.large_choice
-        width, height = self.size
-        return width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
+        return large_print(self.large_choice, *self.size)
 
     def apply_size(self) -> None:
         """Cards, players and the top line sized for the terminal (and large print)."""
@@ -710,6 +714,9 @@ class TableScreen(ViewWatcher, Screen[None]):
         by_size = width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
         self.state.large_print = None if wanted == by_size else wanted
         self.apply_size()
+        for screen in self.app.screen_stack:  # the score sheet over the table follows it
+            if isinstance(screen, LargePrintFollower):
+                screen.show_view()
         self.post_message(self.ViewStateChanged())
         return self.large
 
@@ -840,7 +847,21 @@ class MoreBelow:
         more.display = bool(parts)
 
 
-class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
+class LargePrintFollower:
+    """For a screen over the table: in large print when the table is (its key's choice, else
+    the terminal's size), so the score sheet and the game over read from two metres too."""
+
+    def show_view(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def large(self) -> bool:
+        screen: Any = self
+        table = next((s for s in screen.app.screen_stack if isinstance(s, TableScreen)), None)
+        return large_print(table.large_choice if table is not None else None, *screen.size)
+
+
+class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
@@ -901,29 +922,51 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
         game = self.view.game
         if game is None:
             return
+        large = self.large
+        self.set_class(large, "large")
+        self.query_one("#winner", Static).update(self._banner(game, large))
+        self.query_one("#out-order", Static).update(self._places(game, large))
+        table = self.view.table
+        self.query_one(ScoreSheet).show(table, large, large and 2 * len(table.sheet) + 30 <= self.size.height)
+        ended = game.rounds[-1] if game.rounds else None
+        hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
+        results = self.query_one(ResultsView)
+        results.set_large(large)
+        results.show(ended, hands, game.players)
+
+    def _banner(self, game: Game, large: bool) -> Text:
+        """Who won; in large print in big type too, the words cut to what fits."""
         winners = announce.names(game.winners)
         verb = "wins" if len(game.winners) == 1 else "share the win"
         banner = Text(f"★ {winners} {verb}! ★", style="bold", justify="center")
-        width, height = self.size
-        if width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]:  # big type too
+        if large:
             for words in (f"{winners} {verb}!", winners, *(title(p) for p in game.winners[:1])):
-                if big_width(words) <= width - 8:
-                    banner = Text("\n", justify="center").join([banner, *big(words.upper())])
-                    break
-        self.query_one("#winner", Static).update(banner)
+                if big_width(words) <= self.size.width - 8:
+                    return Text("\n", justify="center").join([banner, *big(words.upper())])
+        return banner
+
+    def _places(self, game: Game, large: bool) -> Text:
+        """The places, best first, and how long the game took. Large print on a tall screen
+        (40 lines, and the lines for them): in big type (``2 CHRISTOPHER``)."""
         out = Text()
         out_round = {p: r.round for r in game.rounds for p in r.out}
-        for p, place in places(game):
+        ranked = places(game)
+        width, height = self.size
+        in_big = large and height >= max(40, 16 + 4 * len(ranked)) and all(
+            big_width(f"{place} {title(p)}") <= width - 30 for p, place in ranked)
+        for p, place in ranked:
             how = "winner" if p in game.winners else f"out in round {out_round.get(p, '?')}"
+            if in_big:
+                lines = big(f"{place} {title(p)}", style="bold reverse" if place == 1 else "bold")
+                # assembled: appended to the big line, the words took its reverse style too
+                lines[1] = Text.assemble(lines[1], (f"   {how.upper()}", "bold"))
+                out.append_text(Text("\n").join([*lines, Text("\n")]))
+                continue
             out.append(f"{place}. {title(p)}", style="bold")
             out.append(f" · {how}\n")
         out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
                    style="bold")
-        self.query_one("#out-order", Static).update(out)
-        self.query_one(ScoreSheet).show(self.view.table)
-        ended = game.rounds[-1] if game.rounds else None
-        hands = last_round_hands(self.view.actions) if ended and not ended.sudden_death else {}
-        self.query_one(ResultsView).show(ended, hands, game.players)
+        return out
 
     def action_new_game(self) -> None:
         if time.monotonic() - self._shown_at < self.ENTER_GUARD_SECONDS:
@@ -934,7 +977,7 @@ class GameOverScreen(MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen[None]):
+class ScoreSheetScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen[None]):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
@@ -960,8 +1003,18 @@ class ScoreSheetScreen(MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen[None]):
         self.follow_view()
         self.follow_scrolling()
 
+    def on_resize(self) -> None:
+        self.show_view()
+        super().on_resize()
+
     def show_view(self) -> None:
-        self.query_one(ScoreSheet).show(self.view.table)
+        large = self.large
+        self.set_class(large, "large")
+        table = self.view.table
+        # A blank line between the rounds when they all still fit (the border, the title,
+        # the headings, the big row and the lines under the body: 13).
+        roomy = large and 2 * len(table.sheet) + 13 <= self.size.height
+        self.query_one(ScoreSheet).show(table, large, roomy)
 
 
 # ============================================================================ help and rules

@@ -30,6 +30,7 @@ from assistant.table.expect import (
     first_words,
     hint_parts,
 )
+from assistant.tui.bigtype import big, big_width
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.words import plural, title
@@ -220,7 +221,10 @@ class PlayersPanel(Static):
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        for tight, gaps in (((0, True), (0, False), (1, False), (2, False), (3, False))
+        # A wide screen (200x50) first gives the names in big type too, when the longest fits.
+        longest = max(big_width(title(p)) for p in game.players)
+        wide = ((-1, True),) if self.large and longest + 12 <= (self.size.width or 0) else ()
+        for tight, gaps in ((*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
                             if self.large else ((0, False),)):
             out = self._all_lines(game, tight, gaps)
             if self.budget is None or len(out) <= self.budget:
@@ -230,15 +234,17 @@ class PlayersPanel(Static):
         return out
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
-        """``tight`` 0: large print's lives in big type; ``gaps``: a blank line between players."""
+        """``tight`` 0: large print's lives in big type; -1: the names too; ``gaps``: a blank
+        line between players."""
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
-            block = self._name_lines(game, p, one_line=tight >= 2)
-            big_lives = self.large and not tight  # four cells of the width go to them
+            block = (self._big_name_lines(game, p) if tight < 0
+                     else self._name_lines(game, p, one_line=tight >= 2))
+            big_lives = self.large and tight <= 0  # four cells of the width go to them
             details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0,
                                          short=tight >= 3)
-            block.extend(d for d in details if not tight or d.plain.strip())
+            block.extend(d for d in details if tight <= 0 or d.plain.strip())
             if big_lives:
                 block = self._with_big_lives(block, game.lives[p])
             out.extend(block)
@@ -250,11 +256,25 @@ class PlayersPanel(Static):
     def _with_big_lives(block: list[Text], lives: int) -> list[Text]:
         """A player's lines with the lives left beside them in big type, three lines high
         (large print: read from the other end of the table)."""
-        from assistant.tui.bigtype import big
-
         digits = big(str(lives), style="bold red" if lives else "dim")
         block = block + [Text()] * (3 - len(block))
         return [Text.assemble(digits[i] if i < 3 else "   ", " ", line) for i, line in enumerate(block)]
+
+    @staticmethod
+    def _big_name_lines(game: Game, player: str) -> list[Text]:
+        """Large print on a wide screen: the name in big type (the turn marked), then the
+        name as written in spaced capitals (the big font has no Ö), the hearts and the lives
+        in words."""
+        lives = game.lives[player]
+        is_turn = player == game.turn
+        style = "bold reverse" if is_turn else ("dim" if lives == 0 else "bold")
+        rows = big(title(player), style=style)
+        lines = [Text.assemble(("▶ " if is_turn and i == 1 else "  ", "bold"), rows[i],
+                               ("  ◀ TURN" if is_turn and i == 1 else "", "bold")) for i in range(3)]
+        second = Text(f"  {' '.join(title(player).upper())}   ", style="bold")
+        second.append_text(hearts(lives, gap="  "))
+        second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
+        return [*lines, second]
 
     def _name_lines(self, game: Game, player: str, one_line: bool = False) -> list[Text]:
         """The name (the turn marked) and the hearts: one line, or two in large print (one

@@ -1,0 +1,192 @@
+"""Large print read from two metres (issue 36, item 4): the score sheet (F3), the game-over
+screen and who is out, at 80x24 (large print by its key, F4) and 200x50 (by the size), with five
+long names."""
+
+from __future__ import annotations
+
+import pytest
+from rich.table import Table
+
+from assistant.tui.bigtype import big
+from assistant.tui.reveal import ResultsView, ScoreSheet
+from assistant.tui.screens import GameOverScreen, ScoreSheetScreen
+from assistant.tui.widgets import PlayersPanel
+
+from .conftest import game_lines, submit_all
+from .test_tui_five import FIVE, GAME_FIVE, text_of
+
+SIZES = [(80, 24), (200, 50)]
+
+
+def in_big(word: str) -> list[str]:
+    """``word``'s three lines in big type, as the screen shows them."""
+    return [line.plain for line in big(word)]
+
+
+def shows_big(shown: str, word: str) -> bool:
+    """``word`` in big type somewhere in ``shown``, its three lines one under the other."""
+    lines = shown.splitlines()
+    top, middle, bottom = in_big(word)
+    for i, line in enumerate(lines[:-2]):
+        at = line.find(top)
+        while at >= 0:
+            if lines[i + 1][at:at + len(middle)] == middle and lines[i + 2][at:at + len(bottom)] == bottom:
+                return True
+            at = line.find(top, at + 1)
+    return False
+
+
+async def large_print_at(pilot, size: tuple[int, int]) -> None:
+    """Large print on: by its key on a small screen, by the size on a large one."""
+    if size[0] < 100:
+        await pilot.press("f4")
+    assert pilot.app.table.large
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_score_sheet_in_large_print(make_app, size) -> None:
+    """F3 had no large print: the same small sheet in a box at 200x50."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        await large_print_at(pilot, size)
+        await submit_all(pilot, game_lines(GAME_FIVE)[:-1])  # five rounds, Christopher's hand next
+        await pilot.press("f3")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen) and app.screen.has_class("large")
+        sheet = app.screen.query_one(ScoreSheet)
+        assert isinstance(sheet.sheet, Table) and sheet.sheet.expand
+        assert sheet.region.right <= size[0] and sheet.region.width >= size[0] - 10  # the width
+        shown = text_of(sheet)
+        header = shown.splitlines()[1]
+        assert header.split() == list(FIVE)  # whole names
+        # the lives left in big type under the rounds: three out, Christopher and Evangeline 1
+        big_row = [line for line in shown.splitlines() if any(c in line for c in "┏┃┗╻╹━")]
+        assert len(big_row) == 3
+        assert shows_big(shown, "OUT") and shows_big(shown, "1")
+        assert "LIVES" in big_row[1]
+        # every round and the big row on screen: nothing below the fold
+        assert not app.screen.query_one("#more").display
+        assert sheet.region.bottom <= size[1] - 1
+        if size[1] >= 50:  # the rounds a blank line apart
+            body = shown.splitlines()[4:13]
+            assert [line.split()[0] for line in body[::2]] == ["1", "2", "3", "4", "5"]
+            assert not any(line.strip() for line in body[1::2])
+
+
+async def test_the_score_sheet_follows_large_print_switched_while_open(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:21])  # the first round
+        await pilot.press("f3")
+        await pilot.pause()
+        assert not app.screen.has_class("large")
+        assert not shows_big(text_of(app.screen.query_one(ScoreSheet)), "5")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen) and app.screen.has_class("large")
+        assert shows_big(text_of(app.screen.query_one(ScoreSheet)), "5")  # Evangeline's 5 lives
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_game_over_in_large_print(make_app, size) -> None:
+    """The game-over screen had no large version: the winner, the places and the sheet's
+    places in big type."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        lines = game_lines(GAME_FIVE)
+        await submit_all(pilot, lines[:-1])
+        await large_print_at(pilot, size)
+        await submit_all(pilot, lines[-1:])
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.screen.has_class("large")
+        assert shows_big(text_of(app.screen.query_one("#winner")), "EVANGELINE WINS!")
+        places = text_of(app.screen.query_one("#out-order"))
+        if size[1] >= 50:  # the places themselves in big type, with room for them
+            assert shows_big(places, "1 EVANGELINE") and shows_big(places, "4 BARTHOLOMEW")
+            assert "OUT IN ROUND 6" in places
+        else:
+            assert "1. Evangeline · winner" in places and "2. Christopher · out in round 6" in places
+        sheet = app.screen.query_one(ScoreSheet)
+        assert sheet.region.right <= size[0]
+        shown = text_of(sheet)
+        assert shows_big(shown, "1ST") and shows_big(shown, "2ND") and shows_big(shown, "4TH")
+        place_row = next(line for line in shown.splitlines() if line.startswith("place"))
+        assert place_row.split() == ["place", "4th", "4th", "2nd", "3rd", "1st"]  # and in normal type
+        # nothing sideways: only more below, and it says so
+        body = app.screen.query_one("#over-body")
+        assert body.max_scroll_x == 0
+        await pilot.pause(0.2)
+        assert app.screen.query_one("#more").display
+
+
+async def test_who_is_out_shows_in_big_type_at_80x24(make_app) -> None:
+    """At 80x24 in large print the four losers of round 4 did not fit in big type, so nothing
+    was big: "Anne-Marie is out" was only a line in the log."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await pilot.press("f4")
+        for line in game_lines(GAME_FIVE):
+            await app.submit(line)
+            game = app.view.game
+            if game.rounds and game.rounds[-1].out:
+                break
+        await pilot.pause()
+        ended = app.view.game.rounds[-1]
+        assert sorted(ended.out) == ["Anne-Marie", "Bartholomew"]
+        assert app.table.query_one("#view").current == "results"
+        results = app.table.query_one(ResultsView)
+        visible = text_of(results).splitlines()[: app.table.query_one("#log").region.y - results.region.y]
+        shown = "\n".join(visible)
+        assert shows_big(shown, "ANNE-MARIE OUT") and shows_big(shown, "BARTHOLOMEW OUT")
+        assert "Dorothea -1 · Evangeline -1" in visible[0]  # the others' losses in normal type
+        # the points and lives rows still in view
+        assert any(line.strip().startswith("points") for line in visible)
+        assert any(line.strip().startswith("lives (lost)") for line in visible)
+
+
+async def test_the_players_panel_uses_the_width_at_200x50(make_app) -> None:
+    """At 200x50 large print left the right half of the screen empty beside the players'
+    spaced names: there the names are in big type too, and whose turn it is marked."""
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        assert app.view.game.turn == "Evangeline"
+        panel = app.table.query_one(PlayersPanel)
+        shown = text_of(panel)
+        for name in FIVE:
+            assert shows_big(shown, name.upper()), name
+        turn = next(line for line in shown.splitlines() if "◀ TURN" in line)
+        assert in_big("EVANGELINE")[1] in turn
+        assert panel.region.bottom <= app.table.query_one("#log").region.y  # all five in view
+        assert max(len(line.rstrip()) for line in shown.splitlines()) >= 50
+        await pilot.press("f8")  # the known cards need lines: the names close up, nothing cut
+        await pilot.pause()
+        shown = text_of(panel)
+        assert "more below" not in shown
+        assert all(name.upper() in shown.replace(" ", "") or shows_big(shown, name.upper()) for name in FIVE)
+
+
+async def test_every_known_card_shows_at_80x24_in_round_two(make_app) -> None:
+    """At 80x24 with F4 and F8 the last player's known cards were only a "more below" cue:
+    in round 2, whose turn it is last (Evangeline), her known cards are on show too."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        await pilot.press("f4", "f8")
+        await pilot.pause()
+        assert app.table.large and app.table.show_known
+        panel = app.table.query_one(PlayersPanel)
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
+        lines = text_of(panel).splitlines()
+        assert "more below" not in "\n".join(lines)
+        last = next(i for i, line in enumerate(lines) if "EVANG" in line)
+        known = app.view.game.known["Evangeline"]
+        assert known and last + 1 < len(lines)
+        for animal in known:
+            assert animal.value[:3] in lines[last + 1]
