@@ -32,20 +32,23 @@ run: setup
 # The suite in parallel (pytest-xdist): one worker more than cores, at most 4 (each worker loads
 # its own Whisper model, ~350 MB). The voice tests play their audio in at real-time pace and
 # wait more than they compute: on 2 cores, 3 workers ran the suite in 225-228 s, 2 in 296-305 s.
-# `make test TEST_JOBS=0` runs it in one process.
+# `make test TEST_JOBS=0` runs it in one process. Work stealing (--dist worksteal): a worker that
+# runs out takes tests queued for another, so a worker left with the real-time audio tests does
+# not keep the others idle at the end (2026-12-03, 3 workers on 2 busy cores: 437 s at load 4-6
+# against 586 s at load 6-7 with xdist's default split).
 # Compiled modules are cached even where PYTHONDONTWRITEBYTECODE is set: the tests start a few
 # hundred `lifeguard` processes, and each one compiled the project's modules anew (about 0.9 s of
 # a core per process importing the table); pytest caches its rewritten test modules likewise.
 TEST_JOBS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 1) + 1 )); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 test: lint $(AXE)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS) --dist worksteal
 
 # Fast feedback while working (issue 37): the lint and the tests not marked slow (real-time
 # audio, Whisper, tmux, chromium, many process starts), under a minute on 2 cores. `make test`
 # (and CI) runs everything.
 check: lint
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS) -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
 
 $(AXE): Makefile | system-packages
 	@command -v npm >/dev/null 2>&1 || { echo "Installing npm"; \
