@@ -221,9 +221,11 @@ class PlayersPanel(Static):
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        # A wide screen (200x50) first gives the names in big type too, when the longest fits.
+        # A wide, tall screen (120x40, 200x50) first gives the names in big type too, when the
+        # longest fits; below 40 lines the log would be squeezed to its last two lines.
         longest = max(big_width(title(p)) for p in game.players)
-        wide = ((-1, True),) if self.large and longest + 12 <= (self.size.width or 0) else ()
+        roomy = self.large and self.app.size.height >= 40 and longest + 12 <= (self.size.width or 0)
+        wide = ((-1, True),) if roomy else ()
         for tight, gaps in ((*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
                             if self.large else ((0, False),)):
             out = self._all_lines(game, tight, gaps)
