@@ -72,6 +72,9 @@ CHECKS_WIDTH = 24
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26
+#: From this many lines large print gives the players' names in big type too (at 100x30 they
+#: squeezed the log to its last two lines).
+BIG_NAMES_FROM = 40
 
 #: How each house rule is labelled on the setup screen, and the words for its choices.
 RULE_LABELS: dict[str, str] = {
@@ -570,6 +573,7 @@ class TableScreen(ViewWatcher, Screen[None]):
         self.query_one(ResultsView).set_large(large, roomy, main_height)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
+        players.big_names = large and height >= BIG_NAMES_FROM
         players.update_from(self.view.game, large=large)
         self.update_table()
 

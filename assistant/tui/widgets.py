@@ -194,6 +194,9 @@ class PlayersPanel(Static):
         self._lines: list[Text] | None = None
         #: The lines the screen has room for (None: any number); large print closes up to fit.
         self.budget: int | None = None
+        #: Large print may give the names in big type (set by the screen's layout: only when
+        #: the log keeps its lines beside them).
+        self.big_names = False
 
     def update_from(self, game: Game | None, show_known: bool | None = None,
                     large: bool | None = None) -> None:
@@ -221,11 +224,11 @@ class PlayersPanel(Static):
         if game is None:
             return [Text("No game yet.", style="dim")]
         out: list[Text] = []
-        # A wide, tall screen (120x40, 200x50) first gives the names in big type too, when the
-        # longest fits; below 40 lines the log would be squeezed to its last two lines.
+        # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
+        # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
-        roomy = self.large and self.app.size.height >= 40 and longest + 12 <= (self.size.width or 0)
-        wide = ((-1, True),) if roomy else ()
+        fits = self.large and self.big_names and longest + 12 <= (self.size.width or 0)
+        wide = ((-1, True),) if fits else ()
         for tight, gaps in ((*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
                             if self.large else ((0, False),)):
             out = self._all_lines(game, tight, gaps)
