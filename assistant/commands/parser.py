@@ -14,7 +14,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 from assistant.commands.grammar import (
@@ -74,7 +74,7 @@ class Command:
     player: str | None = None
     names: tuple[str, ...] = ()
     row: int | None = None
-    cards: Cards = field(default_factory=lambda: NO_CARDS)
+    cards: Cards = NO_CARDS
     animal: Animal | None = None
 
     @property
@@ -394,7 +394,7 @@ class _Slots:
     player: str | None = None
     names: tuple[str, ...] = ()
     row: int | None = None
-    cards: Cards = field(default_factory=lambda: NO_CARDS)
+    cards: Cards = NO_CARDS
     animal: Animal | None = None
 
     def command(self, intent: IntentName) -> Command:
