@@ -179,6 +179,10 @@ class DuplexAudio:
         #: Called with each frame captured, played and cleaned (benchmarks measure ERLE with it).
         self.tap: Callable[[bytes, bytes, bytes], None] | None = None
         self._lock = threading.Condition()
+        #: Held while the canceller runs on the clock's thread and while it is closed: its state
+        #: is native memory (SpeexDSP), and closing it under a frame being cancelled corrupted
+        #: the heap (a test's worker aborted with 'malloc(): unsorted double linked list').
+        self._cancelling = threading.Lock()
         self._playing: deque[bytes] = deque()
         self._done: threading.Event | None = None
         self._buffer = bytearray()
@@ -253,7 +257,8 @@ class DuplexAudio:
         self.frames += 1
         was_playing = any(played)
         if self.canceller is not None:
-            cleaned = self.canceller.process(capture, played)
+            with self._cancelling:
+                cleaned = self.canceller.process(capture, played)
         else:
             cleaned = capture
         if self.tap is not None:
@@ -329,7 +334,8 @@ class DuplexAudio:
             self._finish_playing()
             self._lock.notify_all()
         if self.canceller is not None:
-            self.canceller.close()
+            with self._cancelling:
+                self.canceller.close()
 
 
 class SimulatedDuplex(DuplexAudio):
