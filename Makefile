@@ -24,7 +24,7 @@ SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite fe
 AXE_VERSION := 4.14.1
 AXE := build/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: run test check setup system-packages lint complexity bench bench-voice clean
+.PHONY: run test check setup system-packages lint complexity bench bench-voice clean messages
 
 run: setup
 	$(BIN)/lifeguard
@@ -59,7 +59,19 @@ $(AXE): Makefile | system-packages
 		axe-core@$(AXE_VERSION)
 	@test -s $@ && touch $@
 
-setup: system-packages $(STAMP)
+# The message catalogs (issue 39): gettext's .po files, in git, compiled by Babel to the .mo files
+# the table reads through the standard library's gettext (not in git: built here from the .po).
+LANGUAGES := de ko
+CATALOGS := $(foreach l,$(LANGUAGES),assistant/locale/$(l)/LC_MESSAGES/lifeguard.mo)
+
+setup: system-packages $(STAMP) $(CATALOGS)
+
+assistant/locale/%/LC_MESSAGES/lifeguard.mo: assistant/locale/%/LC_MESSAGES/lifeguard.po $(STAMP)
+	$(BIN)/pybabel compile -d assistant/locale -D lifeguard -l $* --statistics
+
+# What a language's catalog lacks, as .po entries to fill in: `make messages LANG_CODE=de`.
+messages:
+	$(BIN)/python -m assistant.i18n --missing $(LANG_CODE)
 
 system-packages:
 	@missing=""; for c in $(SYSTEM_COMMANDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \

@@ -1,0 +1,108 @@
+"""The language a person reads and hears: one switch, gettext catalogs, English as the source.
+
+Every sentence a person reads or hears is written in English in the code, wrapped in ``_`` (or
+``ngettext`` / ``pgettext`` / ``npgettext`` where it counts or needs a context), and looked up
+here in the table's language. The catalogs are gettext's standard ``.po`` files under
+``assistant/locale/<lang>/LC_MESSAGES/lifeguard.po``, compiled to ``.mo`` by Babel (``make``
+does it; ``python -m assistant.i18n --missing de`` lists what is not translated yet).
+
+The language is one process-wide switch (``set_language``), set once from ``[table] language``
+or ``--lang`` before anything is shown: a table speaks one language. What is stored stays
+language-neutral (the canonical English commands), so a game reads back in whatever language
+opens it. ``N_`` marks a message for extraction where the text is translated later (a constant
+at module level): look it up with ``_`` when it is shown, never at import time.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from pathlib import Path
+
+#: The languages a table can be played in: code -> the language's own name.
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "ko": "한국어"}
+#: The language of the code's own messages (the catalogs translate from it).
+SOURCE_LANGUAGE = "en"
+DOMAIN = "lifeguard"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_current = SOURCE_LANGUAGE
+
+
+class LanguageUnavailable(ValueError):
+    """A language that is not one of ``LANGUAGES``, or whose catalog is not compiled."""
+
+
+def set_language(code: str) -> None:
+    """Make ``code`` the language of everything shown and said from now on."""
+    global _current
+    translations(code)  # refuse an unknown or uncompiled language before switching
+    _current = code
+
+
+def current_language() -> str:
+    return _current
+
+
+@cache
+def translations(code: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``code`` (English: the messages as written)."""
+    if code not in LANGUAGES:
+        known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
+        raise LanguageUnavailable(f"There is no language {code!r}: the languages are {known}.")
+    if code == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
+    except OSError as error:
+        raise LanguageUnavailable(
+            f"The {LANGUAGES[code]} messages are not compiled: run `make setup` "
+            f"(it compiles {LOCALE_DIR / code / 'LC_MESSAGES' / (DOMAIN + '.po')})."
+        ) from error
+
+
+def _(message: str) -> str:
+    """``message`` in the table's language."""
+    return translations(_current).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message for ``n`` in the table's language (its plural rules)."""
+    return translations(_current).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the table's language, told apart from the same English by ``context``."""
+    return translations(_current).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translations(_current).npgettext(context, singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs without translating it (translate it when shown)."""
+    return message
+
+
+
+def animal_name(animal: str, n: int = 1) -> str:
+    """An animal's name for ``n`` of them in the table's language (``bear``/``bears``,
+    ``Bär``/``Bären``, ``곰``): ``animal`` is the engine's canonical English word."""
+    return _animal_names(n)[animal]
+
+
+def _animal_names(n: int) -> dict[str, str]:
+    # Written out call by call so that the extractor finds each name with its plural.
+    return {
+        "giraffe": npgettext("animal", "giraffe", "giraffes", n),
+        "bear": npgettext("animal", "bear", "bears", n),
+        "mole": npgettext("animal", "mole", "moles", n),
+        "goat": npgettext("animal", "goat", "goats", n),
+        "sheep": npgettext("animal", "sheep", "sheep", n),
+        "dog": npgettext("animal", "dog", "dogs", n),
+        "rabbit": npgettext("animal", "rabbit", "rabbits", n),
+        "pig": npgettext("animal", "pig", "pigs", n),
+        "cat": npgettext("animal", "cat", "cats", n),
+        "mouse": npgettext("animal", "mouse", "mice", n),
+    }

@@ -1,0 +1,63 @@
+"""The message catalogs against the code: every message translated, every translation usable."""
+
+from __future__ import annotations
+
+import io
+import string
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from assistant import i18n
+from assistant.i18n.catalogs import catalog_path, code_messages, untranslated
+
+LANGS = ["de", "ko"]
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_every_message_in_the_code_has_a_translation(code: str) -> None:
+    missing = untranslated(code)
+    assert not missing, f"{len(missing)} messages lack a {code} translation " + "; ".join(
+        f"{m.where}: {m.msgid!r}" for m in missing[:20]
+    )
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_translations_keep_the_placeholders_and_compile(code: str) -> None:
+    with catalog_path(code).open("rb") as po:
+        catalog = read_po(po, locale=code)
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set().union(*(_fields(i) for i in ids))
+        for text in strings:
+            if text:
+                assert _fields(text) <= wanted, (message.id, text)
+    write_mo(io.BytesIO(), catalog)
+
+
+def test_the_extractor_finds_the_animals_with_their_plurals() -> None:
+    animals = {m.msgid: m.plural for m in code_messages() if m.context == "animal"}
+    assert animals["mouse"] == "mice" and len(animals) == 10
+
+
+def test_an_unknown_language_is_refused_with_a_sentence() -> None:
+    with pytest.raises(i18n.LanguageUnavailable, match="the languages are en"):
+        i18n.set_language("fr")
+    assert i18n.current_language() == "en"
+
+
+@pytest.mark.parametrize(("code", "bear", "mice"), [("en", "bear", "mice"), ("de", "Bär", "Mäuse"), ("ko", "곰", "쥐")])
+def test_animal_names_in_each_language(code: str, bear: str, mice: str) -> None:
+    i18n.set_language(code)
+    try:
+        assert (i18n.animal_name("bear"), i18n.animal_name("mouse", 3)) == (bear, mice)
+    finally:
+        i18n.set_language("en")
