@@ -16,8 +16,11 @@ at module level): look it up with ``_`` when it is shown, never at import time.
 from __future__ import annotations
 
 import gettext
+import string
 from functools import cache
 from pathlib import Path
+
+from assistant.i18n.particles import PAIRS, attach
 
 #: The languages a table can be played in: code -> the language's own name.
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "ko": "한국어"}
@@ -106,3 +109,21 @@ def _animal_names(n: int) -> dict[str, str]:
         "cat": npgettext("animal", "cat", "cats", n),
         "mouse": npgettext("animal", "mouse", "mice", n),
     }
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` that also reads a Korean particle pair as a field's spec (``{p:이/가}``)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in PAIRS:
+            return attach(str(value), format_spec)
+        return str(super().format_field(value, format_spec))
+
+
+_FORMATTER = _Formatter()
+
+
+def format(template: str, /, **fields: object) -> str:  # noqa: A001 - read as i18n.format
+    """``template.format(**fields)`` where ``template`` is a translated message: a Korean
+    translation may attach particles to a field (``{player:이/가} 노크했습니다``)."""
+    return _FORMATTER.format(template, **fields)

@@ -61,3 +61,16 @@ def test_animal_names_in_each_language(code: str, bear: str, mice: str) -> None:
         assert (i18n.animal_name("bear"), i18n.animal_name("mouse", 3)) == (bear, mice)
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(
+    ("name", "spec", "said"),
+    [("앨리스", "이/가", "앨리스가"), ("민준", "이/가", "민준이"), ("Bob", "은/는", "Bob은"),
+     ("Alice", "을/를", "Alice를"), ("서울", "으로/로", "서울로"), ("3", "이/가", "3이"), ("2", "이/가", "2가")],
+)
+def test_korean_particles_follow_the_word(name: str, spec: str, said: str) -> None:
+    assert i18n.format("{p:" + spec + "} 노크", p=name) == said + " 노크"
+
+
+def test_format_without_particles_is_str_format() -> None:
+    assert i18n.format("{a} and {b:>3}", a="x", b=7) == "x and   7"
