@@ -74,3 +74,18 @@ def test_korean_particles_follow_the_word(name: str, spec: str, said: str) -> No
 
 def test_format_without_particles_is_str_format() -> None:
     assert i18n.format("{a} and {b:>3}", a="x", b=7) == "x and   7"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [("en", "2 bears, a dog and 3 mice"), ("de", "2 Bären, ein Hund und 3 Mäuse"), ("ko", "곰 2장, 개 1장, 쥐 3장")],
+)
+def test_cards_are_described_in_each_language(code: str, said: str) -> None:
+    from assistant.i18n.words import describe
+    from engine.deck import Animal, Cards
+
+    i18n.set_language(code)
+    try:
+        assert describe(Cards.of(Animal.BEAR, Animal.BEAR, Animal.DOG, Animal.MOUSE, Animal.MOUSE, Animal.MOUSE)) == said
+    finally:
+        i18n.set_language("en")
