@@ -355,7 +355,7 @@ def _new_game(players: Iterable[str]) -> str:
 
 def status(game: Game | None) -> list[str]:
     if game is None:
-        return [_("No game yet. Start one with 'new game' and 3 to 5 names.")]
+        return [format(_("No game yet. Start one with '{command}' and 3 to 5 names."), command="new game")]
     lives = pgettext("list", ", ").join(
         format(ngettext("{player} {n} life", "{player} {n} lives", game.lives[p]),
                player=title(p), n=game.lives[p]) if game.lives[p]

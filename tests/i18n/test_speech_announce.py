@@ -221,3 +221,16 @@ def test_the_house_rules_in_the_language(language: str) -> None:
         assert not set().union(*map(latin_words, said)) & english, said
     lose_two = announce.house_rules(HouseRules(lowest_tie_loses=2))[1]
     assert ("2 Leben" if language == "de" else "목숨 2개") in lose_two
+
+
+@pytest.mark.parametrize(
+    ("language", "lives", "out"),
+    [("de", "Alice 5 Leben", "Runde 1."), ("ko", "Alice 목숨 5개", "1라운드.")], indirect=["language"])
+def test_status_in_the_language(language: str, lives: str, out: str) -> None:
+    referee = Referee(rng=random.Random(0), confirm_new_game=False)
+    assert referee.handle("new game alice bob carol").ok
+    said = announce.status(referee.game)
+    assert said[0].startswith(out) and lives in said[0]
+    none = announce.status(None)[0]
+    # only the command to type stays as the command language writes it ('new game')
+    assert latin_words(none) == {"new", "game"}, none
