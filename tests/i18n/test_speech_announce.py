@@ -232,5 +232,8 @@ def test_status_in_the_language(language: str, lives: str, out: str) -> None:
     said = announce.status(referee.game)
     assert said[0].startswith(out) and lives in said[0]
     none = announce.status(None)[0]
+    i18n.set_language("en")
+    english = latin_words(announce.status(None)[0])
+    i18n.set_language(language)
     # only the command to type stays as the command language writes it ('new game')
-    assert latin_words(none) == {"new", "game"}, none
+    assert latin_words(none) & english == {"new", "game"}, none
