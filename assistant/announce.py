@@ -49,9 +49,14 @@ def names(players: Iterable[str]) -> str:
     return _listed_names(players) if players else _("nobody")
 
 
+#: The engine's animal words (``bear``), as canonical commands write them.
+_ANIMAL_WORDS = frozenset(a.value for a in Animal)
+
+
 def _animals(words: Iterable[str], n: int = 1) -> list[str]:
-    """Canonical animal words (``bear``) as the table's language names ``n`` of each."""
-    return [animal_name(w, n) for w in words]
+    """Canonical animal words (``bear``) as the table's language names ``n`` of each; a word
+    that is no animal (a read-back of a command the parser never made) as it stands."""
+    return [animal_name(w, n) if w in _ANIMAL_WORDS else w for w in words]
 
 
 def cards_list(cards: Cards) -> str:

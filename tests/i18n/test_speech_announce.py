@@ -237,3 +237,9 @@ def test_status_in_the_language(language: str, lives: str, out: str) -> None:
     i18n.set_language(language)
     # only the command to type stays as the command language writes it ('new game')
     assert latin_words(none) & english == {"new", "game"}, none
+
+
+@pytest.mark.parametrize("language", LANGS, indirect=True)
+def test_a_read_back_of_words_that_are_no_animals_keeps_them(language: str) -> None:
+    assert "zebra" in announce.readback("row 2 zebra bear", "row")
+    assert i18n.animal_name("bear") in (announce.brief_readback("row 2 zebra bear", "row") or "")
