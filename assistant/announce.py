@@ -1,11 +1,11 @@
-"""Turn the engine's events into the sentences the referee shows and speaks.
+"""Turn the engine's events into the sentences the referee shows and speaks, in the table's language.
 
 Sentences are short and spoken-friendly: names capitalised, numbers as digits (speech engines
-read them), one fact per sentence. This module holds the assistant's English helpers (``names``,
-``cards_list``, ``lives_word``, and ``plural``/``describe``, which the engine's refusals need too
-and so are written once in ``engine.words``); what is legal now it asks the game
-(``Game.expected``), never restates; what is expected next is the table model's
-(``assistant.table.expect.expecting``).
+read them), one fact per sentence. Every sentence is English in the code, wrapped for the
+catalogs (``assistant.i18n``: ``_``, ``ngettext``, fields through ``i18n.format`` so that a
+Korean translation can attach particles to a name); cards, counts and lists are said by
+``assistant.i18n.words``. What is legal now it asks the game (``Game.expected``), never
+restates; what is expected next is the table model's (``assistant.table.expect.expecting``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from assistant.commands.intents import INTENTS
+from assistant.i18n import N_, _, animal_name, format, ngettext, pgettext
+from assistant.i18n.words import describe, listed
+from assistant.i18n.words import names as _listed_names
 from assistant.table.expect import expecting
 from engine.deck import Animal, Cards
 from engine.events import (
@@ -31,24 +34,44 @@ from engine.events import (
     TurnsBegin,
 )
 from engine.game import Game
-from engine.words import describe, listed, names, plural, title
+from engine.rules import HouseRules
+from engine.words import plural, plural_word, title
 
-__all__ = ["APPLIED", "COMMANDS_ON_SCREEN", "announce", "brief", "brief_readback", "cards_list",
-           "describe", "expecting", "lives_word", "names", "plural", "readback", "results",
-           "round_summary", "sentences", "status"]
+__all__ = ["APPLIED", "COMMANDS_ON_SCREEN", "announce", "applied", "brief", "brief_readback",
+           "cards_list", "commands_on_screen", "describe", "expecting", "house_rules",
+           "lives_word", "names", "plural", "readback", "results", "round_summary", "sentences",
+           "status"]
+
+
+def names(players: Iterable[str]) -> str:
+    """``Alice, Bob and Carol`` in the table's language (``nobody`` for none)."""
+    players = list(players)
+    return _listed_names(players) if players else _("nobody")
+
+
+#: The engine's animal words (``bear``), as canonical commands write them.
+_ANIMAL_WORDS = frozenset(a.value for a in Animal)
+
+
+def _animals(words: Iterable[str], n: int = 1) -> list[str]:
+    """Canonical animal words (``bear``) as the table's language names ``n`` of each; a word
+    that is no animal (a read-back of a command the parser never made) as it stands."""
+    return [animal_name(w, n) if w in _ANIMAL_WORDS else w for w in words]
 
 
 def cards_list(cards: Cards) -> str:
     """``bear and dog`` / ``pig, pig and cat``: the cards one by one, as a read-back."""
-    return listed([a.value for a in cards])
+    return listed(_animals(a.value for a in cards))
 
 
 def lives_word(n: int) -> str:
-    return f"{n} {'life' if n == 1 else 'lives'}"
+    """``1 life``, ``2 lives``; ``1 Leben``; ``목숨 2개``."""
+    return format(ngettext("{n} life", "{n} lives", n), n=n)
 
 
 def _next(player: str | None) -> str:
-    return f" {title(player)}'s turn." if player else ""
+    """`` Bob's turn.``: the sentence said after an event when someone is to play (or nothing)."""
+    return " " + format(_("{player}'s turn."), player=title(player)) if player else ""
 
 
 def sentences(event: Event) -> list[str]:
@@ -56,23 +79,64 @@ def sentences(event: Event) -> list[str]:
     return _setting_up(event) or _turns(event) or _ending(event)
 
 
+def house_rules(rules: HouseRules) -> list[str]:
+    """One sentence per house rule, announced at game start: ``HouseRules.describe`` (the
+    engine's English) in the table's language."""
+    each = rules.lowest_tie_loses
+    all_out = {
+        "most_points": N_("If everyone left goes out together, most points that round wins."),
+        "shared": N_("If everyone left goes out together, they share the win."),
+        "most_lives_before": N_("If everyone left goes out together, most lives before that round wins."),
+    }[rules.all_out]
+    return [
+        _("Tied highest totals lose no life."),
+        format(ngettext("Tied lowest totals lose {n} life each.",
+                        "Tied lowest totals lose {n} lives each.", each), n=each),
+        _("If every total is the same, nobody loses a life.") if rules.all_equal == "nobody"
+        else _("If every total is the same, everyone loses 1 life."),
+        _(all_out),
+        _("The next round starts with the next player clockwise.") if rules.next_start == "clockwise"
+        else _("The next round starts with the player who lost most lives."),
+        _("You may knock only after your first swap.") if rules.knock_requires_swap
+        else _("You may knock before swapping."),
+        _("With two players left, a majority needs two cards.") if rules.two_alive_majority_two
+        else _("With two players left, one card can be a majority."),
+        _("A swap takes the row first, then puts down: a card just taken may go straight back.")
+        if rules.take_first else _("A swap puts down first, then takes the row."),
+    ]
+
+
+def _round_started(n: int, starter: str | None) -> list[str]:
+    if n == 1:
+        return []
+    if starter:
+        return [format(_("Round {n}. {player} starts. Enter the four rows."), n=n, player=title(starter))]
+    return [format(_("Round {n}. Enter the four rows."), n=n)]
+
+
+def _row_set(k: int, cards: Cards, missing: tuple[int, ...]) -> str:
+    said = format(_("Row {row}: {cards}."), row=k, cards=cards_list(cards))
+    if missing:
+        said += " " + format(ngettext("Still missing: row {rows}.", "Still missing: row {rows}.",
+                                      len(missing)), rows=", ".join(map(str, missing)))
+    return said
+
+
 def _setting_up(event: Event) -> list[str]:
     """A game, a round, its start player and its rows."""
     match event:
         case GameStarted(players=players, rules=rules):
-            return [f"New game: {names(players)}, 5 lives each.", *rules.describe()]
+            return [format(_("New game: {players}, 5 lives each."), players=names(players)),
+                    *house_rules(rules)]
         case RoundStarted(round=n, starter=starter):
-            if n == 1:
-                return []
-            return [f"Round {n}." + (f" {title(starter)} starts." if starter else "")
-                    + " Enter the four rows."]
+            return _round_started(n, starter)
         case StarterSet(player=p, by_lot=by_lot):
-            return [f"{'By lot, ' if by_lot else ''}{title(p)} starts."]
+            starts = _("By lot, {player} starts.") if by_lot else _("{player} starts.")
+            return [format(starts, player=title(p))]
         case RowSet(row=k, cards=cards, missing_rows=missing):
-            tail = "" if not missing else f" Still missing: row {', '.join(map(str, missing))}."
-            return [f"Row {k}: {cards_list(cards)}.{tail}"]
+            return [_row_set(k, cards, missing)]
         case TurnsBegin(player=p):
-            return [f"Rows are set.{_next(p)}" if p else "Rows are set. Who starts?"]
+            return [_("Rows are set.") + _next(p) if p else _("Rows are set. Who starts?")]
     return []
 
 
@@ -81,36 +145,48 @@ def _turns(event: Event) -> list[str]:
     match event:
         case Swapped(player=p, row=k, taken=taken, put_down=put, next_player=nxt, take_first=first):
             if first:  # the house rule's order: the row comes into the hand first
-                return [f"{title(p)} took row {k}: {cards_list(taken)}, and put down "
-                        f"{cards_list(put)}.{_next(nxt)}"]
-            return [f"{title(p)} put down {cards_list(put)} for row {k}: {cards_list(taken)}.{_next(nxt)}"]
+                said = _("{player} took row {row}: {taken}, and put down {put}.")
+            else:
+                said = _("{player} put down {put} for row {row}: {taken}.")
+            return [format(said, player=title(p), row=k, taken=cards_list(taken),
+                           put=cards_list(put)) + _next(nxt)]
         case Knocked(player=p, next_player=nxt, last_turns=last):
             if len(last) == 1:  # two players left: one last turn, not "each"
-                return [f"{title(p)} knocks! {title(last[0])} has one last turn."]
-            return [f"{title(p)} knocks! One last turn each.{_next(nxt)}"]
+                return [format(_("{player} knocks! {last} has one last turn."), player=title(p),
+                               last=title(last[0]))]
+            return [format(_("{player} knocks! One last turn each."), player=title(p)) + _next(nxt)]
         case Passed(player=p, next_player=nxt):
-            return [f"{title(p)} passes.{_next(nxt)}"]
+            return [format(_("{player} passes."), player=title(p)) + _next(nxt)]
     return []
+
+
+def _has(player: str, cards: Cards) -> str:
+    """``Judy has 2 giraffes, a bear and a dog.``"""
+    return format(_("{player} has {cards}."), player=title(player), cards=describe(cards))
+
+
+def _game_won(winners: tuple[str, ...]) -> str:
+    if len(winners) == 1:
+        return format(_("{player} wins the game!"), player=title(winners[0]))
+    return format(_("{players} share the win!"), players=names(winners))
 
 
 def _ending(event: Event) -> list[str]:
     """The reveal, the hands, the round's result and the game's."""
     match event:
         case RevealBegins():
-            return ["Turns are over. Reveal your hands."]
+            return [_("Turns are over. Reveal your hands.")]
         case HandDeclared(player=p, cards=cards, waiting_for=waiting):
-            return [f"{title(p)} has {describe(cards)}.{_waiting(waiting, ' ')}"]
+            return [_has(p, cards) + _waiting(waiting, " ")]
         case RoundEnded():
             return round_summary(event)
         case GameWon(winners=winners, how=how):
             why = {
-                "most_points": "Everyone left is out: most points this round decides. ",
-                "most_lives_before": "Everyone left is out: most lives before this round decides. ",
-                "shared": "Everyone left is out together. ",
-            }.get(how, "")
-            if len(winners) == 1:
-                return [f"{why}{title(winners[0])} wins the game!"]
-            return [f"{why}{names(winners)} share the win!"]
+                "most_points": N_("Everyone left is out: most points this round decides."),
+                "most_lives_before": N_("Everyone left is out: most lives before this round decides."),
+                "shared": N_("Everyone left is out together."),
+            }.get(how)
+            return [f"{_(why)} {_game_won(winners)}" if why else _game_won(winners)]
     return []
 
 
@@ -124,20 +200,22 @@ def _majorities(event: RoundEnded) -> list[str]:
     lone: list[str] = []  # one card, two players: no majority
     for m in event.majorities:
         if m.winner:
-            won.setdefault(m.winner, []).append(plural(m.animal, 2))
+            won.setdefault(m.winner, []).append(animal_name(m.animal.value, 2))
         elif m.tied:
-            tied.append(plural(m.animal, 2))
+            tied.append(animal_name(m.animal.value, 2))
         else:
-            lone.append(plural(m.animal, 2))
-    said = [f"{title(p)} {n} points: {listed(won.get(p, []))}."
+            lone.append(animal_name(m.animal.value, 2))
+    said = [format(ngettext("{player} {n} point: {animals}.", "{player} {n} points: {animals}.", n),
+                   player=title(p), n=n, animals=listed(won.get(p, [])))
             for p, n in sorted(event.points.items(), key=lambda kv: -kv[1]) if n]
     if tied:
-        said.append(f"Tied, nobody scores: {listed(tied)}.")
+        said.append(format(_("Tied, nobody scores: {animals}."), animals=listed(tied)))
     if lone:
-        said.append(f"One card is not a majority with two players: {listed(lone)}.")
+        said.append(format(_("One card is not a majority with two players: {animals}."),
+                           animals=listed(lone)))
     nothing = [p for p, n in event.points.items() if not n]
     if nothing:
-        said.append(f"No points: {names(nothing)}.")
+        said.append(format(_("No points: {players}."), players=names(nothing)))
     return said
 
 
@@ -145,13 +223,14 @@ def round_summary(event: RoundEnded) -> list[str]:
     said: list[str] = []
     if event.sudden_death:
         player, animal = event.sudden_death
-        said.append(f"Sudden death! {title(player)} has all {plural(animal, 2)}.")
+        said.append(format(_("Sudden death! {player} has all {animals}."), player=title(player),
+                           animals=animal_name(animal.value, 2)))
     else:
         said.extend(_majorities(event))
     losses = _losses(event)
-    said.append(" ".join(f"{clause}." for clause in losses) if losses else "Nobody loses a life.")
+    said.append(" ".join(f"{clause}." for clause in losses) if losses else _("Nobody loses a life."))
     for p in event.out:
-        said.append(f"{title(p)} is out.")
+        said.append(format(_("{player} is out."), player=title(p)))
     return said
 
 
@@ -162,8 +241,11 @@ def _losses(event: RoundEnded, out: Iterable[str] = ()) -> list[str]:
     for p, n in event.losses.items():
         if n and p not in out:
             losing.setdefault(n, []).append(p)
-    return [f"{title(ps[0])} loses {lives_word(n)}" if len(ps) == 1
-            else f"{names(ps)} lose {lives_word(n)} each" for n, ps in losing.items()]
+    return [format(ngettext("{player} loses {n} life", "{player} loses {n} lives", n),
+                   player=title(ps[0]), n=n) if len(ps) == 1
+            else format(ngettext("{players} lose {n} life each", "{players} lose {n} lives each", n),
+                        players=names(ps), n=n)
+            for n, ps in losing.items()]
 
 
 def announce(events: Iterable[Event]) -> list[str]:
@@ -188,7 +270,7 @@ def confirmed(events: Iterable[Event]) -> list[str]:
 
 def _waiting(players: Iterable[str], before: str = "") -> str:
     players = list(players)
-    return f"{before}Waiting for {names(players)}." if players else ""
+    return before + format(_("Waiting for {players}."), players=names(players)) if players else ""
 
 
 #: Commands whose answer, once applied, says the command again ("Row 2: bear and dog.", "Bob put
@@ -216,42 +298,98 @@ def _hand(words: list[str]) -> Cards | None:
         return None
 
 
+#: The animals of a sudden death as the canonical command says them (``cats``).
+_PLURAL_ANIMALS = {plural_word(a): a for a in Animal}
+
+def _meta_readback(intent: str) -> str | None:
+    """A meta command read back (``Undo``), by intent, in the table's language."""
+    return {
+        "undo": pgettext("read back", "Undo"), "redo": pgettext("read back", "Redo"),
+        "yes": pgettext("read back", "Yes"), "no": pgettext("read back", "No"),
+        "status": pgettext("read back", "Status"), "repeat": pgettext("read back", "Repeat"),
+        "help": pgettext("read back", "Help"),
+    }.get(intent)
+
+
+def _said_command(words: list[str], intent: str) -> str | None:
+    """A short canonical command as a sentence says it, without its end ("Alice knocks"), in the
+    table's language; None when it is not one of these."""
+    if not words:
+        return None
+    player = title(words[0])
+    match intent:
+        case "starts" if len(words) == 2:
+            return format(_("{player} starts"), player=player)
+        case "knock" if len(words) == 2:
+            return format(_("{player} knocks"), player=player)
+        case "pass" if len(words) == 2:
+            return format(_("{player} passes"), player=player)
+        case "sudden_death" if len(words) == 4 and words[3] in _PLURAL_ANIMALS:
+            return format(_("{player} has all {animals}"), player=player,
+                          animals=animal_name(_PLURAL_ANIMALS[words[3]].value, 2))
+    return _meta_readback(intent) if len(words) == 1 else None
+
+
 def readback(command_text: str, intent: str) -> str:
     """How a heard command is read back before it is applied, e.g. ``Alice swaps 2: bear and dog``.
     A hand is said as a person would say it ("a bear, 2 moles"), not as counted words ("1 bear 2
     mole"), so that whoever holds it can check it by ear."""
     words = command_text.split()
-    if intent == "swap":
-        return f"{title(words[0])} swaps {words[2]}: {listed(words[3:])}."
-    if intent == "row":
-        return f"Row {words[1]}: {listed(words[2:])}."
+    if intent == "swap" and len(words) > 3:
+        return format(_("{player} swaps {row}: {cards}."), player=title(words[0]), row=words[2],
+                      cards=listed(_animals(words[3:])))
+    if intent == "row" and len(words) > 2:
+        return format(_("Row {row}: {cards}."), row=words[1], cards=listed(_animals(words[2:])))
     if intent == "new_game" and len(words) > 2:
-        return f"New game: {names(words[2:])}."
+        return _new_game(words[2:]) + "."
     if intent == "hand" and len(words) > 3:
         hand = _hand(words[2:])
         if hand is not None:  # "Judy has 2 giraffes, a bear, 2 moles, 3 goats, a sheep and a dog."
-            return f"{title(words[0])} has {describe(hand)}."
+            return _has(words[0], hand)
+    said = _said_command(words, intent)
+    if said is not None:
+        return said + "."
     if words and intent in ("starts", "knock", "pass", "hand", "sudden_death"):
         return title(command_text) + "."
     return command_text[:1].upper() + command_text[1:] + "."
 
 
+def _new_game(players: Iterable[str]) -> str:
+    return format(_("New game: {players}"), players=names(players))
+
+
 def status(game: Game | None) -> list[str]:
     if game is None:
-        return ["No game yet. Start one with 'new game' and 3 to 5 names."]
-    lives = ", ".join(
-        f"{title(p)} {lives_word(game.lives[p])}" if game.lives[p] else f"{title(p)} out"
+        return [format(_("No game yet. Start one with '{command}' and 3 to 5 names."), command="new game")]
+    lives = pgettext("list", ", ").join(
+        format(ngettext("{player} {n} life", "{player} {n} lives", game.lives[p]),
+               player=title(p), n=game.lives[p]) if game.lives[p]
+        else format(_("{player} out"), player=title(p))
         for p in game.players
     )
-    return [f"Round {game.round}. {lives}.", expecting(game)]
+    return [format(_("Round {n}. {lives}."), n=game.round, lives=lives), expecting(game)]
 
 
 # ---------------------------------------------------------------------------- brief speech
 #: Said aloud in brief when a heard "yes" applies the command asked about and no result follows
 #: (the question read it back already); also the first sentence of that answer on screen.
-APPLIED = "Applied."
+#: English, as a catalog key: ``applied()`` says it in the table's language.
+APPLIED = N_("Applied.")
 #: Said aloud in brief for a heard "help": the list of commands is read, not listened to.
-COMMANDS_ON_SCREEN = "The commands are on the screen."
+#: English, as a catalog key: ``commands_on_screen()`` says it in the table's language.
+COMMANDS_ON_SCREEN = N_("The commands are on the screen.")
+
+
+def applied() -> str:
+    """``APPLIED`` in the table's language."""
+    return _(APPLIED)
+
+
+def commands_on_screen() -> str:
+    """``COMMANDS_ON_SCREEN`` in the table's language."""
+    return _(COMMANDS_ON_SCREEN)
+
+
 #: Events that say the command again (its read-back, when it was heard) and events that are a
 #: result the table needs aloud whoever gave the command; the others (a new round, rows set,
 #: the reveal begun, a start player drawn by lot) are on screen only.
@@ -262,21 +400,28 @@ _RESULTS = (RoundEnded, GameWon)
 def _card_words(words: Iterable[str]) -> str:
     """``bear dog``: cards one by one, as a quick read-back. No commas: espeak-ng pauses about
     0.3 s at each, which made a 4-card row's read-back a third longer (bench/talk_time.py)."""
-    return " ".join(words)
+    return " ".join(_animals(words))
 
 
 def _brief_row(row: int, cards: Iterable[str]) -> str:
-    return f"Row {row}: {_card_words(cards)}."
+    return format(_("Row {row}: {cards}."), row=row, cards=_card_words(cards))
 
 
 def _brief_swap(player: str, row: int, put_down: Iterable[str]) -> str:
-    return f"{title(player)}: {_card_words(put_down)} for row {row}."
+    return format(_("{player}: {cards} for row {row}."), player=title(player), row=row,
+                  cards=_card_words(put_down))
+
+
+def _right(asked: bool) -> str:
+    """The end of a read-back: a question (``, right?``) or a statement."""
+    return _(", right?") if asked else "."
 
 
 def _brief_hand(player: str, cards: Cards, asked: bool) -> str:
     """``Carol: 2 bears a dog and 3 pigs, right?``: the cards as a person says them, without
     the pause at every comma (1.7 s of a 10-card hand's 6 s)."""
-    return f"{title(player)}: {describe(cards).replace(',', '')}{', right?' if asked else '.'}"
+    return format(_("{player}: {cards}"), player=title(player),
+                  cards=describe(cards).replace(",", "")) + _right(asked)
 
 
 def brief(event: Event) -> list[str]:
@@ -287,24 +432,23 @@ def brief(event: Event) -> list[str]:
     enough (a new round, rows set, a start player drawn by lot, the reveal begun) say nothing."""
     match event:
         case GameStarted(players=players):
-            return [f"New game: {names(players)}."]
+            return [_new_game(players) + "."]
         case StarterSet(player=p, by_lot=False):
-            return [f"{title(p)} starts."]
+            return [format(_("{player} starts."), player=title(p))]
         case RowSet(row=k, cards=cards):
             return [_brief_row(k, (a.value for a in cards))]
         case Swapped(player=p, row=k, put_down=put):
             return [_brief_swap(p, k, (a.value for a in put))]
         case Knocked(player=p):
-            return [f"{title(p)} knocks."]
+            return [format(_("{player} knocks."), player=title(p))]
         case Passed(player=p):
-            return [f"{title(p)} passes."]
+            return [format(_("{player} passes."), player=title(p))]
         case HandDeclared(player=p, cards=cards):
             return [_brief_hand(p, cards, asked=False)]
         case RoundEnded():
             return _brief_round(event)
         case GameWon(winners=winners):
-            return [f"{title(winners[0])} wins the game!" if len(winners) == 1
-                    else f"{names(winners)} share the win!"]
+            return [_game_won(winners)]
     return []
 
 
@@ -325,13 +469,16 @@ def _brief_round(event: RoundEnded) -> list[str]:
     said: list[str] = []
     if event.sudden_death:
         player, animal = event.sudden_death
-        said.append(f"Sudden death: {title(player)} has all {plural(animal, 2)}.")
+        said.append(format(_("Sudden death: {player} has all {animals}."), player=title(player),
+                           animals=animal_name(animal.value, 2)))
     losses = _losses(event, out=event.out)
     if losses:
-        said.append(", ".join(losses) + ".")
+        # Translators: joins the clauses of who loses how many lives in one sentence.
+        said.append(pgettext("clauses", ", ").join(losses) + ".")
     if event.out:
-        said.append(f"{names(event.out)} {'is' if len(event.out) == 1 else 'are'} out.")
-    return said or ["Nobody loses a life."]
+        said.append(format(ngettext("{players} is out.", "{players} are out.", len(event.out)),
+                           players=names(event.out)))
+    return said or [_("Nobody loses a life.")]
 
 
 def results(events: Iterable[Event], short: bool) -> list[str]:
@@ -349,7 +496,6 @@ def brief_readback(command_text: str, intent: str, asked: bool = False) -> str |
     events to say it (refused, or asked about: ``asked`` ends it in "right?"); the same words
     as ``brief`` says of its events. None for a meta command (its answer says what it did)."""
     words = command_text.split()
-    end = ", right?" if asked else "."
     match intent:
         case "row" if len(words) > 2:
             return _brief_row(int(words[1]), words[2:])
@@ -358,7 +504,8 @@ def brief_readback(command_text: str, intent: str, asked: bool = False) -> str |
         case "hand" if len(words) > 3 and (hand := _hand(words[2:])) is not None:
             return _brief_hand(words[0], hand, asked)
         case "new_game" if len(words) > 2:
-            return f"New game: {names(words[2:])}{end}"
+            return _new_game(words[2:]) + _right(asked)
         case "starts" | "knock" | "pass" | "hand" | "sudden_death" if words:
-            return title(command_text) + end
+            said = _said_command(words, intent)
+            return (said if said is not None else title(command_text)) + _right(asked)
     return None

@@ -5,7 +5,16 @@ built from.
 """
 
 from assistant.table.expect import expecting, first_words, hint_parts, intent_weights
-from assistant.table.sheet import SheetLine, SheetRound, score_sheet
+from assistant.table.sheet import (
+    SheetLabels,
+    SheetLine,
+    SheetRound,
+    lives_left,
+    place_word,
+    score_sheet,
+    sheet_labels,
+    sudden_death_note,
+)
 from assistant.table.state import (
     Announcement,
     Place,
@@ -17,6 +26,7 @@ from assistant.table.state import (
     points_table,
 )
 
-__all__ = ["Announcement", "Place", "PlayerState", "SheetLine", "SheetRound", "StoredGame",
+__all__ = ["Announcement", "Place", "PlayerState", "SheetLabels", "SheetLine", "SheetRound", "StoredGame",
            "TableState", "expecting", "first_words", "help_examples", "hint_parts", "intent_weights",
-           "last_turn_taken", "points_table", "score_sheet"]
+           "last_turn_taken", "lives_left", "place_word", "points_table", "score_sheet",
+           "sheet_labels", "sudden_death_note"]

@@ -19,33 +19,42 @@ from collections.abc import Sequence
 from assistant.commands.grammar import TEMPLATES, TREES
 from assistant.commands.intents import GAME_INTENTS, INTENTS
 from assistant.commands.templates import first_required_word
+from assistant.i18n import _, format, ngettext
+from assistant.i18n.words import names
 from engine.actions import Action, Knock, Pass, SetStarter, Swap
 from engine.game import Game, Phase
-from engine.words import names, title
+from engine.words import title
 
 #: Meta commands: always possible, at a modest weight (the speech grammar's).
 META_INTENTS = tuple(i.name for i in INTENTS if not i.game_action)
 
 
 def expecting(game: Game | None) -> str:
-    """What the referee waits for next, e.g. ``Bob's turn: swap or knock``."""
+    """What the referee waits for next, e.g. ``Bob's turn: swap or knock``, in the table's
+    language (the example command in it stays the command language's)."""
     if game is None:
-        return "Start a game: new game, then 3 to 5 names."
+        return _("Start a game: new game, then 3 to 5 names.")
     expected = game.expected()
+    turn = title(game.turn or "")
     match game.phase:
         case Phase.ROWS:
-            return f"Round {game.round}: enter row {', '.join(map(str, expected.rows))}."
+            return format(_("Round {n}: enter row {rows}."), n=game.round,
+                          rows=", ".join(map(str, expected.rows)))
         case Phase.TURNS if SetStarter in expected.actions:
-            return "Who starts? e.g. 'alice starts'."
+            return format(_("Who starts? e.g. '{example}'."), example="alice starts")
         case Phase.TURNS:
-            knock = " or knock" if Knock in expected.actions else ""
-            return f"{title(game.turn or '')}'s turn: swap{knock}."
+            if Knock in expected.actions:
+                return format(_("{player}'s turn: swap or knock."), player=turn)
+            return format(_("{player}'s turn: swap."), player=turn)
         case Phase.FINAL_TURNS:
-            return f"{title(game.turn or '')}'s last turn: swap or pass."
+            return format(_("{player}'s last turn: swap or pass."), player=turn)
         case Phase.REVEAL:
-            return f"Reveal hands: waiting for {names(expected.players)}."
+            return format(_("Reveal hands: waiting for {players}."), players=names(expected.players))
         case Phase.GAME_OVER:
-            return f"Game over: {names(game.winners)} won. 'new game' to play again."
+            return format(ngettext("Game over: {players} won. '{command}' to play again.",
+                                   "Game over: {players} won. '{command}' to play again.",
+                                   len(game.winners)),
+                          players=names(game.winners), command="new game")
     return ""
 
 
@@ -85,29 +94,40 @@ def expected_start(game: Game | None) -> str:
 
 def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
     """The command line's hint, in parts, the one that matters first: what to type now with
-    the table's own names; while a ``question`` waits, the answer it waits for."""
+    the table's own names; while a ``question`` waits, the answer it waits for. The sentences
+    are the table's language; the commands in them (``row 2``, ``bob swaps``) are fields."""
+    f2 = _("F2 help")
     if question:
-        return ["yes to go ahead, no to drop it", "F2 help"]
+        return [format(_("{yes} to go ahead, {no} to drop it"), yes="yes", no="no"), f2]
     if game is None or game.phase is Phase.GAME_OVER:
-        return ["new game and 3 to 5 names", "F2 help"]
+        return [format(_("{command} and 3 to 5 names"), command="new game"), f2]
     turn = game.turn or ""
     match game.phase:
         case Phase.ROWS:
             k = game.missing_rows()[0]
-            return [f"row {k} and its {k} animal{'s' if k > 1 else ''}", f"Tab types 'row {k}'",
-                    "F2 help"]
+            return [format(ngettext("{start} and its {k} animal", "{start} and its {k} animals", k),
+                           start=f"row {k}", k=k), _tab_types(f"row {k}"), f2]
         case Phase.TURNS if game.starter is None:
-            return ["who starts, e.g. " + f"{game.alive[0]} starts"]
+            return [format(_("who starts, e.g. {example}"), example=f"{game.alive[0]} starts")]
         case Phase.TURNS:
-            knock = " or knocks" if game.may_knock(turn) else ""
-            return [f"{turn} swaps ROW and the cards put down{knock}", f"Tab types '{turn}'"]
+            swap = format(_("{start} ROW and the cards put down"), start=f"{turn} swaps")
+            if game.may_knock(turn):
+                swap = format(_("{swap} or {knock}"), swap=swap, knock="knocks")
+            return [swap, _tab_types(turn)]
         case Phase.FINAL_TURNS:
-            return [f"{turn} swaps ROW and the cards put down, or passes", f"Tab types '{turn}'"]
+            return [format(_("{start} ROW and the cards put down, or {pass_}"), start=f"{turn} swaps",
+                           pass_="passes"), _tab_types(turn)]
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
             who = waiting[0] if waiting else ""
-            return [f"the grid above, or: {who} has and the 10 cards", f"Tab types '{who} has'"]
-    return ["F2 help"]
+            return [format(_("the grid above, or: {start} and the 10 cards"), start=f"{who} has"),
+                    _tab_types(f"{who} has")]
+    return [f2]
+
+
+def _tab_types(start: str) -> str:
+    """``Tab types 'row 2'``: what the Tab key types on an empty command line."""
+    return format(_("Tab types '{start}'"), start=start)
 
 
 def _start_words() -> frozenset[str]:
@@ -197,15 +217,16 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
     waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
     hand = waiting[0] if waiting else turn
     return {
-        "new_game": ("new game ", "then 3 to 5 names in seating order"),
-        "row": (f"row {row} ", f"then the {row} animal{'s' if row > 1 else ''} of row {row}"),
-        "starts": (f"{turn} starts", "the round's start player, before the first turn"),
-        "swap": (f"{turn} swaps ", "then the row and the cards put down"),
-        "knock": (f"{turn} knocks", "end the round: one last turn for the others"),
-        "pass": (f"{turn} passes", "a last turn without a swap"),
-        "hand": (f"{hand} has ", "then the 10 cards of the hand"),
-        "sudden_death": (f"{turn} has all ", "then cats, rabbits or pigs"),
-        "undo": ("undo", "take back the last command"),
-        "redo": ("redo", "apply the undone command again"),
-        "status": ("status", "where the game stands"),
+        "new_game": ("new game ", _("then 3 to 5 names in seating order")),
+        "row": (f"row {row} ", format(ngettext("then the {n} animal of row {row}",
+                                               "then the {n} animals of row {row}", row), n=row, row=row)),
+        "starts": (f"{turn} starts", _("the round's start player, before the first turn")),
+        "swap": (f"{turn} swaps ", _("then the row and the cards put down")),
+        "knock": (f"{turn} knocks", _("end the round: one last turn for the others")),
+        "pass": (f"{turn} passes", _("a last turn without a swap")),
+        "hand": (f"{hand} has ", _("then the 10 cards of the hand")),
+        "sudden_death": (f"{turn} has all ", _("then cats, rabbits or pigs")),
+        "undo": ("undo", _("take back the last command")),
+        "redo": ("redo", _("apply the undone command again")),
+        "status": ("status", _("where the game stands")),
     }

@@ -14,18 +14,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from assistant.commands.grammar import EXAMPLES
+from assistant.i18n import N_, _, animal_name
 from assistant.table.expect import expecting, first_words, hint_parts, intent_weights
 from assistant.table.sheet import SheetRound, score_sheet
 from engine.deck import COPIES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.rules import HouseRules
-from engine.words import plural
 
 #: A JSON object, as ``json.dumps`` takes it.
 JSON = dict[str, Any]
 
-#: The phone page's line when the store holds no game at all.
-NO_GAME_YET = "No game yet: start one at the table."
+#: The phone page's line when the store holds no game at all (English, as the catalog's key:
+#: shown through ``_``).
+NO_GAME_YET = N_("No game yet: start one at the table.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +191,7 @@ class TableState:
 
 def _nostatus_json() -> JSON:
     return {"players": [], "winners": [], "round": 0, "phase": "no_game",
-            "expecting": NO_GAME_YET, "game": None, "announcements": [], "sheet": [],
+            "expecting": _(NO_GAME_YET), "game": None, "announcements": [], "sheet": [],
             "points": points_table(), "last_turn_taken": []}
 
 
@@ -218,7 +219,7 @@ def _round_json(r: SheetRound) -> JSON:
     return {
         "round": r.round,
         "sudden_death": {"player": sudden[0], "animal": sudden[1].value,
-                         "animals": plural(sudden[1], 2)} if sudden else None,
+                         "animals": animal_name(sudden[1].value, 2)} if sudden else None,
         "players": [{"name": line.name, "points": line.points, "lost": line.lost,
                      "lives": line.lives} for line in r.lines],
     }

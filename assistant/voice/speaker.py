@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assistant.config import VoiceSettings
+from assistant.i18n import current_language
 from assistant.voice.protocols import SpeechEngine
 
 if TYPE_CHECKING:
@@ -49,6 +50,21 @@ SpeakerState = Literal["on", "speaking", "muted", "unavailable"]
 
 #: The default player: ALSA's aplay, quiet. ``{file}`` is replaced by the WAV to play.
 DEFAULT_PLAYER: tuple[str, ...] = ("aplay", "-q", "{file}")
+
+#: espeak-ng's voice for each language a table can be played in (``espeak-ng --voices=de``).
+LANGUAGE_VOICES: dict[str, str] = {"en": "en", "de": "de", "ko": "ko"}
+#: ``[voice] voice`` values that follow the table's language: the shipped default ("en", which
+#: every copied settings file holds) and none at all. Any other voice ("en-us", "de+m3") is kept.
+FOLLOW_LANGUAGE = frozenset({"", "en"})
+
+
+def voice_for(voice: str, language: str) -> str:
+    """The espeak-ng voice to speak with: ``voice`` as configured, unless it is the default,
+    which follows the table's ``language`` (German is said with "de", Korean with "ko")."""
+    if voice.strip() in FOLLOW_LANGUAGE:
+        return LANGUAGE_VOICES.get(language, voice.strip() or "en")
+    return voice.strip()
+
 
 #: Longest wait for one announcement's synthesis (a few hundred ms normally) before giving up.
 SYNTHESIS_TIMEOUT = 30.0
@@ -75,6 +91,8 @@ class _Synthesizer:
             tuple[str | None, str, VoiceSettings | None, Future[str | None]]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        #: The voice the engine last spoke with, as espeak-ng identifies it ("gmw/de", "ko").
+        self.voice: str | None = None
 
     def start(self) -> str | None:
         """Start the engine if need be: None when it runs, else a one-line reason."""
@@ -105,7 +123,9 @@ class _Synthesizer:
             if engine is None or text is None or settings is None:
                 done.set_result(failure)
                 continue
-            done.set_result(_synthesize(engine, text, path, settings))
+            failure = _synthesize(engine, text, path, settings)
+            self.voice = _engine_voice(engine)
+            done.set_result(failure)
 
 
 def _start_engine() -> tuple[SpeechEngine | None, str | None]:
@@ -125,6 +145,16 @@ def _start_engine() -> tuple[SpeechEngine | None, str | None]:
         return None, f"speech off: the speech engine failed to start ({_one_line(err)})"
 
 
+def _engine_voice(engine: SpeechEngine) -> str | None:
+    """The voice ``engine`` speaks with, as espeak-ng identifies it, if the engine tells."""
+    get = getattr(engine, "getProperty", None)
+    try:
+        voice = get("voice") if get is not None else None
+    except Exception:  # noqa: BLE001 - only reported, never needed to speak
+        return None
+    return voice if isinstance(voice, str) else None
+
+
 #: Syntheses of one announcement before giving up on it (see ``_synthesize``).
 SYNTHESIS_ATTEMPTS = 3
 
@@ -139,7 +169,8 @@ def _synthesize(engine: SpeechEngine, text: str, path: str, settings: VoiceSetti
         engine.setProperty("rate", settings.rate)
         engine.setProperty("volume", settings.volume)
         try:
-            engine.setProperty("voice", settings.voice)
+            # Chosen at each synthesis: the table's language is set before anything is said.
+            engine.setProperty("voice", voice_for(settings.voice, current_language()))
         except Exception:  # noqa: BLE001 - an unknown voice keeps the default one
             pass
     except Exception as err:  # noqa: BLE001
@@ -195,6 +226,9 @@ class Speaker:
         self.wav_dir = Path(wav_dir) if wav_dir is not None else None
         self.state: SpeakerState = "on"
         self.reason: str | None = None
+        #: The espeak-ng voice of the last announcement ("gmw/de", "ko"): the table's language's
+        #: unless ``[voice] voice`` names another (``voice_for``); None before the first.
+        self.voice: str | None = None
         self._muted = not settings.speak
         self._queue: queue.Queue[_Item] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -311,6 +345,7 @@ class Speaker:
         self._count += 1
         path = Path(workdir) / f"say{self._count:05d}.wav"
         failure = _SYNTHESIZER.synthesize(text, str(path), self.settings)
+        self.voice = _SYNTHESIZER.voice
         if failure is not None:
             self._set_state("unavailable", failure)
             self._drain()
