@@ -400,8 +400,14 @@ def _animal_word(tok: str, language: Language = ENGLISH_LANGUAGE) -> Animal:
             "cards, e.g. '3 giraffe 2 bear 5 dog'."
         ))
     close = difflib.get_close_matches(tok, list(language.animal_words), n=1, cutoff=0.6)
-    hint = _format(_(" Did you mean {word}?"), word=close[0]) if close else ""
+    hint = _format(_(" Did you mean {word}?"), word=_shown(close[0], language)) if close else ""
     return _unknown_animal(tok, hint)
+
+
+def _shown(word: str, language: Language) -> str:
+    """An animal word as the language writes it ('bär' is 'Bär')."""
+    forms = language.animal_forms[language.animal_words[word]]
+    return next((form for form in (forms.singular, forms.plural) if fold(form) == word), word)
 
 
 def _unknown_animal(tok: str, hint: str) -> Animal:
