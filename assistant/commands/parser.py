@@ -687,13 +687,34 @@ def parse(
     known = {fold(p): p for p in players} if players is not None else None
     try:
         return _parse(text, known, refusal, reading)
-    except ParseError:
-        if reading.code == ENGLISH_LANGUAGE.code:
+    except ParseError as refused:
+        if reading is ENGLISH_LANGUAGE:
             raise
-        command = _exactly(tokenize(text), known, ENGLISH_LANGUAGE)
-        if command is None:
-            raise
+        return _as_english(text, known, refusal, reading, refused)
+
+
+def _as_english(
+    text: str, known: Mapping[str, str] | None, refusal: Refusal | None, language: Language,
+    refused: ParseError,
+) -> Command:
+    """A line the table's language does not read, read as English: the command it spells, or
+    English's refusal when more of its words are English ones ('alice swaps 2 bare' at a German
+    table is offered 'bear') or only English offers a correction, else the table language's
+    ``refused``."""
+    tokens = tokenize(text)
+    command = _exactly(tokens, known, ENGLISH_LANGUAGE)
+    if command is not None:
         return command
+    english = sum(t in ENGLISH_LANGUAGE.reserved_words for t in tokens)
+    more_english = english > sum(t in language.vocabulary for t in language_words(tokens, language, known))
+    if not more_english and refused.suggestion is not None:
+        raise refused
+    try:
+        return _parse(text, known, refusal, ENGLISH_LANGUAGE)
+    except ParseError as as_english:
+        if more_english or as_english.suggestion is not None:
+            raise as_english from None
+    raise refused
 
 
 def _parse(
