@@ -173,6 +173,11 @@ def _patterns(tree: Sentence) -> tuple[tuple[Element, ...], ...]:
     return expand_tree(tree)
 
 
+@cache
+def _literal_words(pattern: tuple[Element, ...]) -> frozenset[str]:
+    return frozenset(word for element in pattern if isinstance(element, tuple) for word in element)
+
+
 #: What ``parse`` and its helpers take for a language: its record or its code.
 LanguageLike = Language | str
 
@@ -781,9 +786,14 @@ def _recognize(
 ) -> tuple[Command | None, str | None]:
     """The command the tokens spell, else the error of the template that matched furthest."""
     best_error: tuple[int, str] | None = None
+    # Another language's patterns are many (Korean endings multiply them): only those whose
+    # words are all in the line are tried. English tries every one, as it always has.
+    present = set(tokens) if language is not ENGLISH_LANGUAGE else None
     for record in INTENTS:
         for tree in language.trees[record.name]:
             for pattern in _patterns(tree):
+                if present is not None and not _literal_words(pattern) <= present:
+                    continue
                 slots, depth, error = _match(pattern, tokens, players, language)
                 if slots is not None:
                     return slots.command(record.name), None
