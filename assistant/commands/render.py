@@ -11,9 +11,10 @@ table's examples.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from assistant.commands.intents import IntentName
+from assistant.commands.intents import BY_NAME, IntentName
 from assistant.commands.language import ENGLISH, Language, languages
 from assistant.commands.parser import Command
 from assistant.i18n import format as i18n_format
@@ -57,3 +58,21 @@ def joined(items: Sequence[str], language: Language) -> str:
     if len(items) <= 1:
         return "".join(items)
     return language.comma.join(items[:-1]) + language.last_separator + items[-1]
+
+
+def start(intent: str, language: Language | str = ENGLISH, **given: object) -> str:
+    """The start of ``intent``'s sentence in ``language`` with the ``given`` fields filled (a
+    player, a row), up to the first field not given: what Tab types and the palette offers
+    ('Alice tauscht Reihe ', 'Reihe 2 ', '2번 줄 ', 'neues Spiel mit '); the whole sentence
+    when every field is given ('Alice klopft', '앨리스가 노크해요')."""
+    lang = languages(language) if isinstance(language, str) else language
+    template = lang.say[intent] if lang.code != ENGLISH else BY_NAME[IntentName(intent)].canonical
+    cut = len(template)
+    for match in _FIELD.finditer(template):
+        if match.group(1) not in given:
+            cut = match.start()
+            break
+    return i18n_format(template[:cut], **given)
+
+
+_FIELD = re.compile(r"\{(\w+)(?::[^}]*)?\}")

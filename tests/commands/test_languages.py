@@ -235,3 +235,32 @@ def test_english_record_is_todays_tables() -> None:
     assert dict(en.numbers) == grammar.NUMBERS and dict(en.animal_words) == grammar.ANIMAL_WORDS
     assert en.reserved_words == grammar.RESERVED_WORDS
     assert en.list_separators == grammar.LIST_SEPARATORS
+
+
+def test_completion_and_examples_follow_the_table_language() -> None:
+    from assistant.table import expect
+    from assistant.table.state import help_examples
+    from engine.actions import NewGame
+    from engine.game import Game
+
+    game, _ = Game.new(NewGame(PLAYERS))
+    try:
+        i18n.set_language("de")
+        assert expect.expected_start(game) == "Reihe 1 "
+        assert expect.first_words(game)[:2] == ["reihe", "alice"]
+        assert "hilfe" in expect.first_words(game)
+        assert expect.expected_verbs(game, "alice") == ["fängt", "hat"]
+        assert expect.command_starts(game)["swap"][0] == "alice tauscht Reihe "
+        assert help_examples(["bob"])[:2] == ["neues Spiel mit anna ben cem", "bob fängt an"]
+        for example in help_examples(["bob"]):
+            parse(example, None if example.startswith("neues") else PLAYERS, language="de")
+        i18n.set_language("ko")
+        assert expect.expected_start(game) == "1번 줄 "
+        assert expect.command_starts(game)["knock"][0] == "alice가 노크해요"
+        assert expect.command_starts(None)["new_game"][0] == "새 게임 "
+        for example in help_examples(["밥"]):
+            parse(example, None if example.startswith("새") else KO_PLAYERS, language="ko")
+    finally:
+        i18n.set_language("en")
+    assert expect.expected_start(game) == "row 1 "
+    assert help_examples(["bob"])[1] == "bob starts"
