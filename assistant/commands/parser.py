@@ -908,8 +908,10 @@ def _said(command: Command, language: Language) -> str:
 
 
 def _line(trial: Sequence[str]) -> str:
-    """A line of words as typed, each with the gap before it and its particle."""
-    return "".join(getattr(t, "gap", " ") + _raw(t) + getattr(t, "tail", "") for t in trial).strip()
+    """A line of words as typed, each with the gap before it and its particle (a line break
+    typed in a gap written as a space: a suggestion is one line)."""
+    line = "".join(getattr(t, "gap", " ") + _raw(t) + getattr(t, "tail", "") for t in trial)
+    return " ".join(line.splitlines()).strip()
 
 
 def _nearest(tokens: list[str], found: list[_Found]) -> tuple[list[str], dict[int, str]]:
