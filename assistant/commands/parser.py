@@ -882,9 +882,21 @@ def _corrected_lines(
 def _changed(tokens: list[str], changes: Mapping[int, str], players: Mapping[str, str] | None) -> list[str]:
     """``tokens`` with the words at ``changes``' places changed (a player's name written as the
     game has it), each keeping the gap typed before it."""
-    return [Token(players[changes[i]] if players and changes[i] in players else changes[i],
-                  getattr(tok, "gap", " "), getattr(tok, "tail", "")) if i in changes else tok
-            for i, tok in enumerate(tokens)]
+    changed: list[str] = []
+    for i, tok in enumerate(tokens):
+        if i not in changes:
+            changed.append(tok)
+            continue
+        word = players[changes[i]] if players and changes[i] in players else changes[i]
+        changed.append(Token(word, getattr(tok, "gap", " "), _retailed(word, getattr(tok, "tail", ""))))
+    return changed
+
+
+def _retailed(word: str, tail: str) -> str:
+    """A particle typed after a misspelt word in the form the corrected ``word`` takes
+    ('곰와' corrected is '곰과')."""
+    pair = next((pair for pair in PAIRS if tail in pair.split("/")), None)
+    return attach(word, pair)[len(word):] if pair is not None and tail else tail
 
 
 def _ranked(
@@ -1005,7 +1017,13 @@ def _misspelt(
     if all(word in language.animal_words for word in changed.values()):
         return _format(ngettext("I don't know the animal {words}.", "I don't know the animals {words}.",
                                 len(changed)), words=quoted)
-    return _format(_("I didn't understand '{line}'."), line=" ".join(tokens)[:60])
+    return _format(_("I didn't understand '{line}'."), line=_echo(tokens, language))
+
+
+def _echo(tokens: Sequence[str], language: Language) -> str:
+    """A line not understood, quoted in its refusal: its words (English), or as typed (another
+    language, whose words may have been split: '앨리스가' stays as typed)."""
+    return (" ".join(tokens) if language is ENGLISH_LANGUAGE else printable(_line(tokens), 60))[:60]
 
 
 def _refusal_of(
@@ -1027,7 +1045,7 @@ def _not_understood(
     else the closest command as an example of the form only. It has no suggestion: its row,
     cards and names are made up, and taking it would apply what nobody said. A question
     ('what now?') is pointed to 'status' and 'help'."""
-    line = " ".join(tokens)[:60]
+    line = _echo(tokens, language)
     if players and tokens[0] not in players and tokens[0] not in language.reserved_words:
         not_playing = _not_playing(tokens, players, language)
         if not_playing is not None:
