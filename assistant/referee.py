@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.intents import INTENTS
+from assistant.i18n import current_language
 from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
@@ -244,7 +245,7 @@ class Referee:
     def handle(self, text: str) -> Reply:
         """Parse and apply one line. Never raises for anything a person can type."""
         try:
-            cmd = parse(text, self.players or None, refusal=self.refusal)
+            cmd = parse(text, self.players or None, refusal=self.refusal, language=current_language())
         except ParseError as err:
             return Reply(False, error=err.message, suggestion=err.suggestion)
         return self.execute(cmd)

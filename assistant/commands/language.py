@@ -96,6 +96,9 @@ class Language:
     sounds_like: Mapping[str, str]
     #: Words that may follow a count in a list of cards and mean nothing else (Korean '장').
     counters: frozenset[str] = frozenset()
+    #: Words for "all" in a sudden death ('all cats'): said before a hand's cards, they get the
+    #: sentence that tells the two apart.
+    all_words: frozenset[str] = frozenset({"all"})
     #: Suffixes split off a word and dropped (Korean particles: '가', '를', '와'), longest first.
     particles: tuple[str, ...] = ()
     #: Suffixes split off a word and kept as a word (Korean verb endings, counters), longest first.
@@ -119,6 +122,11 @@ class Language:
     def reserved_words(self) -> frozenset[str]:
         """Words of the language itself, which cannot be player names."""
         return _reserved(self)
+
+    @property
+    def suffixes(self) -> tuple[str, ...]:
+        """The particles and endings, longest first (the order a word is split in)."""
+        return tuple(sorted({*self.particles, *self.endings}, key=len, reverse=True))
 
     @property
     def vocabulary(self) -> frozenset[str]:
@@ -249,6 +257,7 @@ def _from_file(code: str) -> Language:
         question_words=frozenset(_folded(data.get("question_words", []), "question_words")),
         sounds_like=MappingProxyType({}),
         counters=counters,
+        all_words=frozenset(_folded(data.get("all_words", []), "all_words")),
         particles=tuple(sorted(_folded(data.get("particles", []), "particles"), key=len, reverse=True)),
         endings=tuple(sorted(_folded(data.get("endings", []), "endings"), key=len, reverse=True)),
         spellings=MappingProxyType(_spellings(vocabulary, dict(data.get("spellings", {})))),

@@ -1,7 +1,9 @@
 """Typed (and transcribed) text -> a ``Command`` with one canonical form.
 
-``parse(text, players=...)`` is a pure function over the tables of ``grammar``: templates are
-expanded once into token patterns, then matched left to right. Anything not understood raises
+``parse(text, players=..., language=...)`` is a pure function over a command language's tables
+(``language.Language``: English's are ``grammar``'s, German's and Korean's their data files):
+templates are expanded once into token patterns, then matched left to right. A line in German or
+Korean is read in that language first, then as English (canonical English always works). Anything not understood raises
 ``ParseError`` with a short sentence. Its ``suggestion`` (what Tab or Enter takes at the table) is
 only ever the line typed with its misspelt words corrected; when there is none, the sentence
 shows the closest command as an example ("e.g. ...") and there is no suggestion.
@@ -14,24 +16,22 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
-from assistant.commands.grammar import (
-    ANIMAL_WORDS,
-    EXAMPLES,
-    LIST_SEPARATORS,
-    NUMBERS,
-    RESERVED_WORDS,
-    ROW_WORDS,
-    SUDDEN_DEATH_WORDS,
-)
 from assistant.commands.intents import GAME_INTENTS as GAME_INTENTS
 from assistant.commands.intents import INTENTS, Intent, IntentName
 from assistant.commands.intents import intent as intent_record
-from assistant.commands.templates import Element, parse_template
+from assistant.commands.language import ENGLISH_LANGUAGE, Language, languages
+from assistant.commands.templates import Element, Sentence, parse_template
 from assistant.commands.templates import expand as expand_tree
 from assistant.commands.text import MAX_LINE, fold, normalize, printable
+from assistant.i18n import _, ngettext, pgettext
+from assistant.i18n import animal_name as _animal_name
+from assistant.i18n import format as _format
+from assistant.i18n.particles import PAIRS, attach
+from assistant.i18n.words import listed
+from assistant.i18n.words import names as player_names
 from engine.actions import (
     Action,
     DeclareHand,
@@ -45,7 +45,6 @@ from engine.actions import (
 )
 from engine.deck import ANIMALS, Animal, Cards
 from engine.game import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, valid_name
-from engine.words import names as player_names
 from engine.words import title
 
 TAIL_SLOTS = frozenset({"names", "cards"})
@@ -169,6 +168,24 @@ def expand(template: str) -> tuple[tuple[Element, ...], ...]:
     return expand_tree(parse_template(template))
 
 
+@cache
+def _patterns(tree: Sentence) -> tuple[tuple[Element, ...], ...]:
+    return expand_tree(tree)
+
+
+@cache
+def _literal_words(pattern: tuple[Element, ...]) -> frozenset[str]:
+    return frozenset(word for element in pattern if isinstance(element, tuple) for word in element)
+
+
+#: What ``parse`` and its helpers take for a language: its record or its code.
+LanguageLike = Language | str
+
+
+def _language(language: LanguageLike) -> Language:
+    return languages(language) if isinstance(language, str) else language
+
+
 # --------------------------------------------------------------------------- tokens
 
 
@@ -179,11 +196,14 @@ class Token(str):
     typed: str
     #: What stood between the word before and this one, as typed ("" for the first word).
     gap: str
+    #: A particle typed glued to the word and dropped from it (Korean '앨리스가': '가').
+    tail: str
 
-    def __new__(cls, typed: str, gap: str = "") -> Token:
-        token = super().__new__(cls, fold(typed))
+    def __new__(cls, typed: str, gap: str = "", tail: str = "", word: str | None = None) -> Token:
+        token = super().__new__(cls, fold(typed) if word is None else word)
         token.typed = typed
         token.gap = gap
+        token.tail = tail
         return token
 
 
@@ -232,16 +252,95 @@ def _is_letter(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LM"
 
 
+def language_words(
+    tokens: list[str], language: Language, players: Mapping[str, str] | None = None
+) -> list[str]:
+    """``tokens`` as words of ``language``: other spellings of its words written its way
+    ('baer' is 'bär'), and a word that is none of its words (nor a player's name, nor a number)
+    split where it ends in a particle (dropped: '앨리스가' is '앨리스') or an ending (kept as a
+    word: '노크했어요' is '노크 했어요'), when the stem then is one."""
+    if not language.spellings and not language.particles and not language.endings:
+        return tokens
+    words: list[str] = []
+    for token in tokens:
+        words.extend(_split_word(_spelt(token, language, players), language, players))
+    return words
+
+
+def _spelt(token: str, language: Language, players: Mapping[str, str] | None) -> str:
+    word = language.spellings.get(token)
+    if word is None or (players is not None and token in players):
+        return token
+    return Token(_raw(token), getattr(token, "gap", " "), word=word)
+
+
+def _known(word: str, language: Language, players: Mapping[str, str] | None) -> bool:
+    return (word in language.reserved_words or is_number(word)
+            or (players is not None and word in players))
+
+
+def _split_word(
+    token: str, language: Language, players: Mapping[str, str] | None, depth: int = 0
+) -> list[str]:
+    """One typed word as the words of the language it is made of (itself if none): split
+    where the stem and what it is made of are words of the language (or numbers, or players'
+    names); else, once, a word the language does not know before a particle of the right form
+    ('호랑이와' is '호랑이': the animal a refusal names)."""
+    if _known(token, language, players) or depth > 2:
+        return [token]
+    for suffix in language.suffixes:
+        stem = _stem(token, suffix)
+        if stem is None:
+            continue
+        parts = _split_word(stem, language, players, depth + 1)
+        if all(_known(p, language, players) for p in parts):
+            return _with_suffix(parts, token, suffix, language)
+    for particle in language.particles if depth == 0 else ():
+        stem = _stem(token, particle)
+        if stem is not None and _new_name(stem, particle, language):
+            return _with_suffix([stem], token, particle, language)
+    return [token]
+
+
+def _stem(token: str, suffix: str) -> Token | None:
+    """``token`` without ``suffix`` (as typed), or None if it does not end in it."""
+    typed = _raw(token)
+    if not token.endswith(suffix) or len(token) == len(suffix):
+        return None
+    stem = Token(typed[: len(typed) - len(suffix)], getattr(token, "gap", " "))
+    return stem if stem == token[: len(token) - len(suffix)] else None  # casefolding kept lengths
+
+
+def _with_suffix(parts: list[str], token: str, suffix: str, language: Language) -> list[str]:
+    """The words of a stem and its suffix: an ending a word of its own, a particle dropped (kept
+    as the last word's ``tail``, so that a corrected line is written with it)."""
+    typed = _raw(token)
+    suffix_typed = typed[len(typed) - len(suffix):]
+    if suffix in language.endings and suffix not in language.particles:
+        return [*parts, Token(suffix_typed, "")]
+    last = parts[-1]
+    return [*parts[:-1], Token(_raw(last), getattr(last, "gap", ""), tail=suffix_typed, word=str(last))]
+
+
+def _new_name(stem: str, particle: str, language: Language) -> bool:
+    """A word the language does not know followed by a particle of the right form for its last
+    sound ('앨리스가', '밥이', '호랑이와'): read as the word (a new player's name, a misspelt
+    word to correct or name in a refusal)."""
+    if particle not in language.particles or not stem:
+        return False
+    return any(particle in pair.split("/") and attach(stem, pair) == stem + particle for pair in PAIRS)
+
+
 def is_number(word: str) -> bool:
     return _NUMBER.fullmatch(word) is not None
 
 
-def number(word: str) -> int | None:
+def number(word: str, language: Language = ENGLISH_LANGUAGE) -> int | None:
     """The number a word means (a digit run or a number word), ``_NOT_A_COUNT`` for a number
     that can be no count or row ('-3', '2.5', twenty digits), None for other words."""
     if is_number(word):
         return int(word) if word.isdigit() and len(word) <= 6 else _NOT_A_COUNT
-    return NUMBERS.get(word)
+    return language.numbers.get(word)
 
 
 class _SlotError(Exception):
@@ -249,52 +348,77 @@ class _SlotError(Exception):
         self.message = message
 
 
-def parse_cards(tokens: Sequence[str]) -> Cards:
-    """``pig pig cat``, ``two pigs and a cat``, ``3 giraffe, 2 bears`` -> Cards."""
+def parse_cards(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> Cards:
+    """``pig pig cat``, ``two pigs and a cat``, ``3 giraffe, 2 bears`` -> Cards; in Korean a
+    count may follow its animal (``쥐 두 장``, ``쥐 2장``)."""
     counts: dict[Animal, int] = {}
-    pending: int | None = None
-    pending_word = ""
+    pending: tuple[int, str] | None = None  # a count said before its animal
+    last: Animal | None = None  # the animal just named, its count not said yet (Korean)
     for tok in tokens:
-        if tok in LIST_SEPARATORS:
-            if pending is not None:
-                raise _SlotError(f"'{pending_word}' of what? Name an animal after each number.")
+        if tok in language.counters:
             continue
-        n = number(tok)
+        if tok in language.list_separators:
+            _no_pending(pending)
+            last = None
+            continue
+        n = number(tok, language)
         if n is not None:
-            if pending is not None:
-                raise _SlotError(f"Two numbers in a row ({pending_word} {_typed(tok)}): name an "
-                                 "animal after each number.")
-            if not 1 <= n <= 10:
-                raise _SlotError(f"{_typed(tok)} cards of one animal? Counts go from 1 to 10.")
-            pending, pending_word = n, _typed(tok)
+            _check_count(n, tok, pending)
+            if last is not None and language.count_after_animal:
+                counts[last] += n - 1
+                last = None
+            else:
+                pending = (n, _typed(tok))
             continue
-        animal = _animal_word(tok)
-        counts[animal] = counts.get(animal, 0) + (pending or 1)
-        pending = None
-    if pending is not None:
-        raise _SlotError(f"'{pending_word}' of what? Name an animal after each number.")
+        animal = _animal_word(tok, language)
+        counts[animal] = counts.get(animal, 0) + (pending[0] if pending else 1)
+        last, pending = (animal if pending is None else None), None
+    _no_pending(pending)
     if not counts:
-        raise _SlotError("Name the cards, e.g. 'bear dog' or 'two pigs and a cat'.")
+        raise _SlotError(_("Name the cards, e.g. 'bear dog' or 'two pigs and a cat'."))
     return Cards(counts)
 
 
-def _animal_word(tok: str) -> Animal:
+def _no_pending(pending: tuple[int, str] | None) -> None:
+    if pending is not None:
+        raise _SlotError(_format(_("'{number}' of what? Name an animal after each number."),
+                                 number=pending[1]))
+
+
+def _check_count(n: int, tok: str, pending: tuple[int, str] | None) -> None:
+    if pending is not None:
+        raise _SlotError(_format(_("Two numbers in a row ({first} {second}): name an animal "
+                                   "after each number."), first=pending[1], second=_typed(tok)))
+    if not 1 <= n <= 10:
+        raise _SlotError(_format(_("{number} cards of one animal? Counts go from 1 to 10."),
+                                 number=_typed(tok)))
+
+
+def _animal_word(tok: str, language: Language = ENGLISH_LANGUAGE) -> Animal:
     """The animal a word of a card list names, or ``_SlotError`` saying what it is not."""
-    animal = ANIMAL_WORDS.get(tok)
+    animal = language.animal_words.get(tok)
     if animal is not None:
         return animal
-    if tok == "all":
-        raise _SlotError(
+    if tok in language.all_words:
+        raise _SlotError(_(
             "Sudden death is 'all cats', 'all rabbits' or 'all pigs'; a hand is counted "
             "cards, e.g. '3 giraffe 2 bear 5 dog'."
-        )
-    close = difflib.get_close_matches(tok, list(ANIMAL_WORDS), n=1, cutoff=0.6)
-    hint = f" Did you mean {close[0]}?" if close else ""
-    raise _SlotError(
-        f"I don't know the animal '{_typed(tok)}'.{hint} The animals are "
-        + ", ".join(a.value for a in ANIMALS)
-        + "."
-    )
+        ))
+    close = difflib.get_close_matches(tok, list(language.animal_words), n=1, cutoff=0.6)
+    hint = _format(_(" Did you mean {word}?"), word=_shown(close[0], language)) if close else ""
+    return _unknown_animal(tok, hint)
+
+
+def _shown(word: str, language: Language) -> str:
+    """An animal word as the language writes it ('bär' is 'Bär')."""
+    forms = language.animal_forms[language.animal_words[word]]
+    return next((form for form in (forms.singular, forms.plural) if fold(form) == word), word)
+
+
+def _unknown_animal(tok: str, hint: str) -> Animal:
+    raise _SlotError(_format(_("I don't know the animal '{word}'.{hint} The animals are {animals}."),
+                             word=_typed(tok), hint=hint,
+                             animals=pgettext("list", ", ").join(_animal_name(a.value) for a in ANIMALS)))
 
 
 def _raw(token: str) -> str:
@@ -308,11 +432,29 @@ def _typed(token: str) -> str:
     return printable(_raw(token), 24)
 
 
-def _parse_names(tokens: Sequence[str]) -> tuple[str, ...]:
+def _parse_names(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> tuple[str, ...]:
     glued = _glued_name(tokens)
     if glued is not None:
-        raise _SlotError(name_problem(glued) or f"'{printable(glued, 30)}' is not a name.")
-    return check_names([_raw(t) for t in tokens if t not in LIST_SEPARATORS])
+        raise _SlotError(name_problem(glued, language=language)
+                         or _format(_("'{name}' is not a name."), name=printable(glued, 30)))
+    return check_names([_name_without_particle(t, language) for t in tokens
+                        if t not in language.list_separators], language)
+
+
+def _name_without_particle(token: str, language: Language) -> str:
+    """A new player's name as typed, without a particle that joins it to the next one in the
+    right form for its last sound ('앨리스와 밥과 캐럴': 앨리스, 밥)."""
+    typed = _raw(token) + getattr(token, "tail", "")
+    for particle in _NAME_PARTICLES if "와" in language.particles else ():
+        stem = typed[: -len(particle)]
+        if typed.endswith(particle) and stem and \
+                (particle == "하고" or _new_name(stem, particle, language)):
+            return stem
+    return typed
+
+
+#: Particles that join new players' names ('앨리스와 밥과 캐럴로'), longest first.
+_NAME_PARTICLES = ("이랑", "하고", "으로", "와", "과", "랑", "로")
 
 
 def _glued_name(tokens: Sequence[str]) -> str | None:
@@ -340,20 +482,20 @@ def new_game_command(names: Sequence[str]) -> Command:
         raise ParseError(err.message) from None
 
 
-def check_names(names: Sequence[str]) -> tuple[str, ...]:
+def check_names(names: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> tuple[str, ...]:
     """New players' names as typed (normalised), or ``_SlotError`` saying what is wrong with them.
 
     Also the setup screen's check, where each field is one name (so 'Anna Lena' is refused
     there rather than made two players)."""
     names = tuple(normalize(n).strip() for n in names)
     for name in names:
-        problem = name_problem(name)
+        problem = name_problem(name, language=language)
         if problem is not None:
             raise _SlotError(problem)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise _SlotError(
-            f"Name 3 to 5 players in seating order, e.g. 'new game alice bob carol'; you named {len(names)}."
-        )
+        raise _SlotError(_format(
+            _("Name 3 to 5 players in seating order, e.g. 'new game alice bob carol'; you named {n}."),
+            n=len(names)))
     for i, name in enumerate(names):
         if fold(name) in {fold(n) for n in names[:i]}:
             raise _SlotError(_same_name(name))
@@ -363,10 +505,13 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
 def _same_name(name: str) -> str:
     """Why a player's name is refused when an earlier one folds to it: the name, so that the
     table knows which one ('Zoë' and 'ZOË' are one name)."""
-    return f"Two players have the same name, '{printable(name, 30)}': give each a different name."
+    return _format(_("Two players have the same name, '{name}': give each a different name."),
+                   name=printable(name, 30))
 
 
-def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
+def name_problem(
+    name: str, earlier: Sequence[str] = (), language: Language = ENGLISH_LANGUAGE
+) -> str | None:
     """What is wrong with one new player's name, in a sentence, or None; ``earlier``: the names
     before it, which it must not repeat. The setup screen asks as each name is entered, so that
     the field at fault keeps the focus."""
@@ -374,14 +519,17 @@ def name_problem(name: str, earlier: Sequence[str] = ()) -> str | None:
     if fold(name) in {fold(normalize(n).strip()) for n in earlier}:
         return _same_name(name)
     if is_number(name):
-        return f"'{name}' is not a name: player names are words."
-    if fold(name) in RESERVED_WORDS:
-        return f"'{name}' is a word of the command language and can't be a player's name: pick another name."
+        return _format(_("'{name}' is not a name: player names are words."), name=name)
+    if fold(name) in language.reserved_words or fold(name) in ENGLISH_LANGUAGE.reserved_words:
+        return _format(_("'{name}' is a word of the command language and can't be a player's name: "
+                         "pick another name."), name=name)
     if not valid_name(name):
-        return (f"'{printable(name, 30)}' is not a name: a name is one word of letters, in any "
-                "alphabet, whose parts a hyphen or an apostrophe may join (Anne-Marie, O'Brien).")
+        return _format(_("'{name}' is not a name: a name is one word of letters, in any alphabet, "
+                         "whose parts a hyphen or an apostrophe may join (Anne-Marie, O'Brien)."),
+                       name=printable(name, 30))
     if len(name) > MAX_NAME:
-        return f"'{name[:MAX_NAME]}...' is too long: a name has at most {MAX_NAME} letters."
+        return _format(_("'{name}...' is too long: a name has at most {most} letters."),
+                       name=name[:MAX_NAME], most=MAX_NAME)
     return None
 
 
@@ -401,13 +549,20 @@ class _Slots:
         return Command(intent, self.player, self.names, self.row, self.cards, self.animal)
 
 
+#: What one pattern's match gives: its slots (None if it does not match), how many words it
+#: got through, and the sentence of a slot that is the right kind of word but wrong.
+_Matched = tuple["_Slots | None", int, "str | None"]
+
+
 def _match(
     pattern: tuple[Element, ...],
     tokens: list[str],
     players: Mapping[str, str] | None,
-) -> tuple[_Slots | None, int, str | None]:
+    language: Language = ENGLISH_LANGUAGE,
+    slots: _Slots | None = None,
+) -> _Matched:
     """Match one pattern; returns (slots or None, tokens consumed, slot error)."""
-    slots = _Slots()
+    slots = slots if slots is not None else _Slots()
     i = 0
     for index, element in enumerate(pattern):
         if isinstance(element, tuple):
@@ -418,16 +573,11 @@ def _match(
             continue
         slot = element
         if slot in TAIL_SLOTS:
-            assert index == len(pattern) - 1, "tail slots must end a template"
-            try:
-                _tail_slot(slot, tokens[i:], slots)
-            except _SlotError as err:
-                return None, i + 1, err.message
-            return slots, len(tokens), None
+            return _match_tail(pattern[index:], tokens, i, players, language, slots)
         if i >= len(tokens):
             return None, i, None
         try:
-            filled = _word_slot(slot, tokens[i], players, slots)
+            filled = _word_slot(slot, tokens[i], players, slots, language)
         except _SlotError as err:
             return None, i + 1, err.message
         if not filled:
@@ -438,51 +588,81 @@ def _match(
     return slots, i, None
 
 
-def _tail_slot(slot: str, rest: Sequence[str], slots: _Slots) -> None:
-    """Fill a slot that takes the rest of the line (the cards, a new game's names), or
+def _match_tail(
+    pattern: tuple[Element, ...], tokens: list[str], i: int, players: Mapping[str, str] | None,
+    language: Language, slots: _Slots,
+) -> _Matched:
+    """Match a slot that takes a run of words (the cards, a new game's names) at ``pattern[0]``
+    from ``tokens[i]``: the rest of the line, or (Korean, where the verb comes last) the words
+    up to where the rest of the pattern matches the rest of the line."""
+    slot, rest = str(pattern[0]), pattern[1:]
+    if not rest:
+        try:
+            _tail_slot(slot, tokens[i:], slots, language)
+        except _SlotError as err:
+            return None, i + 1, err.message
+        return slots, len(tokens), None
+    for end in range(len(tokens) - 1, i, -1):
+        after, _, _ = _match(rest, tokens[end:], players, language, replace(slots))
+        if after is None:
+            continue
+        try:
+            _tail_slot(slot, tokens[i:end], after, language)
+        except _SlotError as err:
+            return None, i + 1, err.message
+        return after, len(tokens), None
+    return None, i, None
+
+
+def _tail_slot(slot: str, rest: Sequence[str], slots: _Slots, language: Language = ENGLISH_LANGUAGE) -> None:
+    """Fill a slot that takes a run of words (the cards, a new game's names), or
     ``_SlotError`` saying what is wrong with it."""
     if slot == "cards":
-        slots.cards = parse_cards(rest)
+        slots.cards = parse_cards(rest, language)
     else:
-        slots.names = _parse_names(rest)
+        slots.names = _parse_names(rest, language)
 
 
-def _word_slot(slot: str, tok: str, players: Mapping[str, str] | None, slots: _Slots) -> bool:
+def _word_slot(
+    slot: str, tok: str, players: Mapping[str, str] | None, slots: _Slots,
+    language: Language = ENGLISH_LANGUAGE,
+) -> bool:
     """Fill a one-word slot with ``tok``: False if ``tok`` cannot fill it (the template does not
     match), ``_SlotError`` if it is the right kind of word but wrong (``row 7``)."""
     match slot:
         case "player":
-            slots.player = _player_slot(tok, players)
+            slots.player = _player_slot(tok, players, language)
             return slots.player is not None
         case "row":
-            slots.row = _row_slot(tok)
+            slots.row = _row_slot(tok, language)
             return slots.row is not None
         case "sd_animal":
-            slots.animal = _sudden_death_slot(tok)
+            slots.animal = _sudden_death_slot(tok, language)
             return slots.animal is not None
     raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
 
 
-def _player_slot(tok: str, players: Mapping[str, str] | None) -> str | None:
+def _player_slot(tok: str, players: Mapping[str, str] | None, language: Language = ENGLISH_LANGUAGE) -> str | None:
     """The player ``tok`` names (as the game has the name); any word not of the language when
     the players are not known."""
     if players is not None:
         return players.get(tok)
-    return None if tok in RESERVED_WORDS or is_number(tok) else _raw(tok)
+    return None if tok in language.reserved_words or is_number(tok) else _raw(tok)
 
 
-def _row_slot(tok: str) -> int | None:
-    n = number(tok) if is_number(tok) else ROW_WORDS.get(tok)
+def _row_slot(tok: str, language: Language = ENGLISH_LANGUAGE) -> int | None:
+    n = number(tok) if is_number(tok) else language.row_words.get(tok)
     if n is not None and not 1 <= n <= 4:
-        raise _SlotError(f"There is no row {_typed(tok)}: the rows are 1, 2, 3 and 4.")
+        raise _SlotError(_format(_("There is no row {row}: the rows are 1, 2, 3 and 4."), row=_typed(tok)))
     return n
 
 
-def _sudden_death_slot(tok: str) -> Animal | None:
-    animal = SUDDEN_DEATH_WORDS.get(tok)
-    if animal is None and tok in ANIMAL_WORDS:
-        raise _SlotError("Sudden death needs all cats, all rabbits or all pigs, "
-                         f"not all {_plural(ANIMAL_WORDS[tok])}.")
+def _sudden_death_slot(tok: str, language: Language = ENGLISH_LANGUAGE) -> Animal | None:
+    animal = language.sudden_death_words.get(tok)
+    if animal is None and tok in language.animal_words:
+        raise _SlotError(_format(_("Sudden death needs all cats, all rabbits or all pigs, "
+                                   "not all {animals}."),
+                                 animals=_animal_name(language.animal_words[tok].value, 2)))
     return animal
 
 
@@ -491,35 +671,89 @@ def _sudden_death_slot(tok: str) -> Animal | None:
 Refusal = Callable[[Command], "str | None"]
 
 
-def parse(text: str, players: Iterable[str] | None = None, refusal: Refusal | None = None) -> Command:
+def parse(
+    text: str, players: Iterable[str] | None = None, refusal: Refusal | None = None,
+    language: LanguageLike = ENGLISH_LANGUAGE,
+) -> Command:
     """Parse one command. ``players``: the current players' names (any word if None); a name is
     recognised in any case and the command carries it as the game has it.
 
     ``refusal``: given, a correction of a misspelt line is offered only if it would be accepted
     (``carl passes`` on Bob's turn is not answered with 'carol passes', which would be refused:
-    the refusal says why instead)."""
+    the refusal says why instead).
+
+    ``language``: the table's command language (a ``Language`` or its code). A line is read in
+    it first, then as English: the canonical English commands (the stored logs) always work.
+    What is refused is refused in the table's words."""
     if len(text) > MAX_LINE:
-        raise ParseError(f"That line is longer than {MAX_LINE:,} characters: type one command "
-                         "a line.")
-    tokens = tokenize(text)
-    if not tokens:
-        raise ParseError("Say a command, or 'help' to hear them.")
+        raise ParseError(_format(_("That line is longer than {limit:,} characters: type one command "
+                                   "a line."), limit=MAX_LINE))
+    reading = _language(language)
     known = {fold(p): p for p in players} if players is not None else None
-    command, error = _recognize(tokens, known)
+    try:
+        return _parse(text, known, refusal, reading)
+    except ParseError as refused:
+        if reading is ENGLISH_LANGUAGE:
+            raise
+        return _as_english(text, known, refusal, reading, refused)
+
+
+def _as_english(
+    text: str, known: Mapping[str, str] | None, refusal: Refusal | None, language: Language,
+    refused: ParseError,
+) -> Command:
+    """A line the table's language does not read, read as English: the command it spells, or
+    English's refusal when more of its words are English ones ('alice swaps 2 bare' at a German
+    table is offered 'bear') or only English offers a correction, else the table language's
+    ``refused``."""
+    tokens = tokenize(text)
+    command = _exactly(tokens, known, ENGLISH_LANGUAGE)
+    if command is not None:
+        return command
+    english = sum(t in ENGLISH_LANGUAGE.reserved_words for t in tokens)
+    more_english = english > sum(t in language.vocabulary for t in language_words(tokens, language, known))
+    if not more_english and refused.suggestion is not None:
+        raise refused
+    try:
+        return _parse(text, known, refusal, ENGLISH_LANGUAGE)
+    except ParseError as as_english:
+        if more_english or as_english.suggestion is not None:
+            raise as_english from None
+    raise refused
+
+
+def _parse(
+    text: str, known: Mapping[str, str] | None, refusal: Refusal | None, language: Language
+) -> Command:
+    """``parse`` in one language."""
+    tokens = language_words(tokenize(text), language, known)
+    if not tokens:
+        raise ParseError(_("Say a command, or 'help' to hear them."))
+    command, error = _recognize(tokens, known, language)
     if command is not None:
         return command
     joined = _join_split_names(tokens, known)
     if joined != tokens:  # 'anne marie swaps 3 ...' is Anne-Marie's swap
-        command, joined_error = _recognize(joined, known)
+        command, joined_error = _recognize(joined, known, language)
         if command is not None:
             return command
         tokens, error = joined, joined_error or error
-    correction = _correction(tokens, known)
+    correction = _correction(tokens, known, language)
     if correction is not None:
-        raise _did_you_mean(tokens, *correction, known, refusal)
+        raise _did_you_mean(tokens, *correction, known, refusal, language)
     if error is not None:
         raise ParseError(error)
-    raise _not_understood(tokens, known, question="?" in text)
+    raise _not_understood(tokens, known, question="?" in text, language=language)
+
+
+def _exactly(tokens: list[str], known: Mapping[str, str] | None, language: Language) -> Command | None:
+    """The command ``tokens`` spell exactly in ``language`` (no corrections), or None."""
+    if not tokens:
+        return None
+    command, _error = _recognize(tokens, known, language)
+    if command is None:
+        command, _error = _recognize(_join_split_names(tokens, known), known, language)
+    return command
 
 
 def _join_split_names(tokens: list[str], players: Mapping[str, str] | None) -> list[str]:
@@ -534,7 +768,8 @@ def _join_split_names(tokens: list[str], players: Mapping[str, str] | None) -> l
             for mark in ("-", "'", ""):
                 name = fold(_raw(tokens[i]) + mark + _raw(tokens[i + 1]))
                 if name in players:
-                    joined.append(Token(players[name], getattr(tokens[i], "gap", "")))
+                    joined.append(Token(players[name], getattr(tokens[i], "gap", ""),
+                                        getattr(tokens[i + 1], "tail", "")))
                     i += 2
                     break
             else:
@@ -547,14 +782,19 @@ def _join_split_names(tokens: list[str], players: Mapping[str, str] | None) -> l
 
 
 def _recognize(
-    tokens: list[str], players: Mapping[str, str] | None
+    tokens: list[str], players: Mapping[str, str] | None, language: Language = ENGLISH_LANGUAGE
 ) -> tuple[Command | None, str | None]:
     """The command the tokens spell, else the error of the template that matched furthest."""
     best_error: tuple[int, str] | None = None
+    # Another language's patterns are many (Korean endings multiply them): only those whose
+    # words are all in the line are tried. English tries every one, as it always has.
+    present = set(tokens) if language is not ENGLISH_LANGUAGE else None
     for record in INTENTS:
-        for template in record.templates:
-            for pattern in expand(template):
-                slots, depth, error = _match(pattern, tokens, players)
+        for tree in language.trees[record.name]:
+            for pattern in _patterns(tree):
+                if present is not None and not _literal_words(pattern) <= present:
+                    continue
+                slots, depth, error = _match(pattern, tokens, players, language)
                 if slots is not None:
                     return slots.command(record.name), None
                 if error and (best_error is None or depth > best_error[0]):
@@ -566,13 +806,10 @@ def _recognize(
 #: another sentence, not a typo), and at most ``_MAX_FIXES`` of them are changed.
 _MAX_UNKNOWN = 8
 _MAX_FIXES = 2
-#: Words of the language typed for a number that sounds the same: 'alice has for pigs' is four
-#: pigs. Changed only where the line is no command as typed ('swaps row 2 for bear' is one).
-_SOUNDS_LIKE = {"for": "four"}
 
 
 def _correction(
-    tokens: list[str], players: Mapping[str, str] | None
+    tokens: list[str], players: Mapping[str, str] | None, language: Language = ENGLISH_LANGUAGE
 ) -> tuple[list[str], dict[int, str]] | None:
     """The lines the typed one may have meant, its misspelt words corrected so that it is a
     command (the nearest first; more than one when another is within a slip of it and means a
@@ -588,17 +825,24 @@ def _correction(
     No word becomes 'and', 'plus', 'with', 'a' or 'an': that would drop it from a list or
     count the next one, not correct it ('new game ann ben cid dan eve fay' is six players, not
     'and' and five)."""
-    vocabulary = sorted(RESERVED_WORDS - LIST_SEPARATORS - {"a", "an"} | set(players or ()))
-    unknown = [i for i, tok in enumerate(tokens) if _may_be_misspelt(tok, players)]
+    vocabulary = sorted(language.reserved_words - language.list_separators - _articles(language)
+                        | set(players or ()))
+    unknown = [i for i, tok in enumerate(tokens) if _may_be_misspelt(tok, players, language)]
     if not unknown or len(unknown) > _MAX_UNKNOWN:
         return None
-    options = {i: _options(tokens[i], vocabulary) for i in unknown}
+    options = {i: _options(tokens[i], vocabulary, language) for i in unknown}
     fixable = [i for i, words in options.items() if words]
     for count in range(1, _MAX_FIXES + 1):
-        found = _corrected_lines(tokens, players, options, itertools.combinations(fixable, count))
+        found = _corrected_lines(tokens, players, options, itertools.combinations(fixable, count),
+                                 language)
         if found:
             return _nearest(tokens, found)
     return None
+
+
+def _articles(language: Language) -> set[str]:
+    """Words for one that are no row ('a', 'an', 'ein', 'eine'): a correction never puts one in."""
+    return {w for w, n in language.numbers.items() if n == 1 and w not in language.row_words}
 
 
 #: A line ``_correction`` found: (slips, rank, its canonical form, its words), where the rank
@@ -606,21 +850,21 @@ def _correction(
 _Found = tuple[int, tuple[int, int, float], str, list[str]]
 
 
-def _may_be_misspelt(tok: str, players: Mapping[str, str] | None) -> bool:
+def _may_be_misspelt(tok: str, players: Mapping[str, str] | None, language: Language = ENGLISH_LANGUAGE) -> bool:
     """A word the language does not know (nor a player's name, nor a number), or one typed for a
     number that sounds the same."""
-    known = is_number(tok) or tok in RESERVED_WORDS or (players is not None and tok in players)
-    return not known or tok in _SOUNDS_LIKE
+    known = is_number(tok) or tok in language.reserved_words or (players is not None and tok in players)
+    return not known or tok in language.sounds_like
 
 
-def _options(tok: str, vocabulary: Sequence[str]) -> list[str]:
+def _options(tok: str, vocabulary: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> list[str]:
     """The words a misspelt ``tok`` may stand for, the likeliest first."""
-    return [_SOUNDS_LIKE[tok]] if tok in _SOUNDS_LIKE else _spelt_alike(tok, vocabulary)
+    return [language.sounds_like[tok]] if tok in language.sounds_like else _spelt_alike(tok, vocabulary)
 
 
 def _corrected_lines(
     tokens: list[str], players: Mapping[str, str] | None, options: Mapping[int, list[str]],
-    place_sets: Iterable[tuple[int, ...]],
+    place_sets: Iterable[tuple[int, ...]], language: Language = ENGLISH_LANGUAGE,
 ) -> list[_Found]:
     """Every line that is a command with the words at one of ``place_sets`` changed to one of
     their ``options``, in the order tried."""
@@ -629,28 +873,57 @@ def _corrected_lines(
         for words in itertools.product(*(options[i] for i in places)):
             changes = dict(zip(places, words, strict=True))
             trial = _changed(tokens, changes, players)
-            command, _ = _recognize(trial, players)
+            command, _error = _recognize(trial, players, language)
             if command is not None:
-                found.append(_ranked(tokens, changes, command, trial))
+                found.append(_ranked(tokens, changes, command, trial, language))
     return found
 
 
 def _changed(tokens: list[str], changes: Mapping[int, str], players: Mapping[str, str] | None) -> list[str]:
     """``tokens`` with the words at ``changes``' places changed (a player's name written as the
     game has it), each keeping the gap typed before it."""
-    return [Token(players[changes[i]] if players and changes[i] in players else changes[i],
-                  getattr(tok, "gap", " ")) if i in changes else tok
-            for i, tok in enumerate(tokens)]
+    changed: list[str] = []
+    for i, tok in enumerate(tokens):
+        if i not in changes:
+            changed.append(tok)
+            continue
+        word = players[changes[i]] if players and changes[i] in players else changes[i]
+        changed.append(Token(word, getattr(tok, "gap", " "), _retailed(word, getattr(tok, "tail", ""))))
+    return changed
 
 
-def _ranked(tokens: list[str], changes: Mapping[int, str], command: Command, trial: list[str]) -> _Found:
+def _retailed(word: str, tail: str) -> str:
+    """A particle typed after a misspelt word in the form the corrected ``word`` takes
+    ('곰와' corrected is '곰과')."""
+    pair = next((pair for pair in PAIRS if tail in pair.split("/")), None)
+    return attach(word, pair)[len(word):] if pair is not None and tail else tail
+
+
+def _ranked(
+    tokens: list[str], changes: Mapping[int, str], command: Command, trial: list[str],
+    language: Language = ENGLISH_LANGUAGE,
+) -> _Found:
     """A corrected line with its slips and its rank: of one meaning, the canonical word first
     ('swop' is 'swaps', not 'swap'), then the nearest, then the likeliest spelling."""
-    usual = set(tokenize(command.canonical))
+    usual = set(tokenize(command.canonical if language is ENGLISH_LANGUAGE else _said(command, language)))
     slips = sum(_distance(tokens[i], word) for i, word in changes.items())
-    rank = (sum(_meaning(word) in usual for word in changes.values()), -slips,
+    rank = (sum(_meaning(word, language) in usual for word in changes.values()), -slips,
             sum(difflib.SequenceMatcher(None, tokens[i], word).ratio() for i, word in changes.items()))
     return slips, rank, command.canonical, trial
+
+
+def _said(command: Command, language: Language) -> str:
+    """``command`` as a person of ``language`` would type it (``render.say``)."""
+    from assistant.commands.render import say  # the renderer reads this module's Command
+
+    return say(command, language)
+
+
+def _line(trial: Sequence[str]) -> str:
+    """A line of words as typed, each with the gap before it and its particle (a line break
+    typed in a gap written as a space: a suggestion is one line)."""
+    line = "".join(getattr(t, "gap", " ") + _raw(t) + getattr(t, "tail", "") for t in trial)
+    return " ".join(line.splitlines()).strip()
 
 
 def _nearest(tokens: list[str], found: list[_Found]) -> tuple[list[str], dict[int, str]]:
@@ -661,11 +934,10 @@ def _nearest(tokens: list[str], found: list[_Found]) -> tuple[list[str], dict[in
     fewest = min(f[0] for f in found)
     near = sorted((f for f in found if f[0] <= fewest + 1), key=lambda f: f[0])  # nearest first
     best_of: dict[str, tuple[tuple[int, int, float], list[str]]] = {}  # canonical -> its line
-    for _, rank, meaning, trial in near:
+    for _slips, rank, meaning, trial in near:
         if meaning not in best_of or rank > best_of[meaning][0]:
             best_of[meaning] = (rank, trial)
-    lines = ["".join(getattr(t, "gap", " ") + _raw(t) for t in trial).strip()
-             for _, trial in best_of.values()]
+    lines = [_line(trial) for _rank, trial in best_of.values()]
     first = next(iter(best_of.values()))[1]
     changed = {i: first[i] for i in range(len(tokens)) if first[i] != tokens[i]}
     return lines, changed
@@ -699,104 +971,121 @@ def _distance(a: str, b: str, limit: int = 2) -> int:
     return min(row[-1], limit + 1)
 
 
-def _meaning(word: str) -> str:
+def _meaning(word: str, language: Language = ENGLISH_LANGUAGE) -> str:
     """The word as a canonical form writes it: an animal by its name, any other word as is."""
-    animal = ANIMAL_WORDS.get(word)
-    return animal.value if animal is not None else word
+    animal = language.animal_words.get(word)
+    if animal is None:
+        return word
+    return animal.value if language is ENGLISH_LANGUAGE else fold(language.animal_forms[animal].singular)
 
 
 def _did_you_mean(
     tokens: list[str], guesses: list[str], changed: dict[int, str], players: Mapping[str, str] | None,
-    refusal: Refusal | None = None,
+    refusal: Refusal | None = None, language: Language = ENGLISH_LANGUAGE,
 ) -> ParseError:
     """The refusal of a line with misspelt words, naming them, with the corrected line as the
     suggestion (Tab or Enter takes it at the table). When two corrections are about as near and
     mean different commands ('teo pigs': two or ten? 'gob' among Bob and Rob; 'bare': hare or
     bear), both are named and neither is taken: the table must not pick for the person."""
-    problem = _misspelt(tokens, changed, players)
+    problem = _misspelt(tokens, changed, players, language)
     if refusal is not None:
         # Offer only what would be accepted now; if the nearest would not be, say why instead.
-        reasons = {g: _refusal_of(g, players, refusal) for g in guesses}
+        reasons = {g: _refusal_of(g, players, refusal, language) for g in guesses}
         accepted = [g for g in guesses if reasons[g] is None]
         if not accepted:
-            return ParseError(f"{problem} '{guesses[0]}' would not be accepted now either. "
-                              f"{reasons[guesses[0]]}")
+            return ParseError(_format(_("{problem} '{line}' would not be accepted now either. {reason}"),
+                                      problem=problem, line=guesses[0], reason=reasons[guesses[0]]))
         guesses = accepted
     if len(guesses) > 1:
-        return ParseError(f"{problem} Did you mean " + " or ".join(f"'{g}'" for g in guesses[:3]) + "?")
-    return ParseError(f"{problem} Did you mean '{guesses[0]}'?", suggestion=guesses[0])
+        either = pgettext("alternatives", " or ").join(f"'{g}'" for g in guesses[:3])
+        return ParseError(_format(_("{problem} Did you mean {lines}?"), problem=problem, lines=either))
+    return ParseError(_format(_("{problem} Did you mean '{line}'?"), problem=problem, line=guesses[0]),
+                      suggestion=guesses[0])
 
 
-def _misspelt(tokens: list[str], changed: dict[int, str], players: Mapping[str, str] | None) -> str:
+def _misspelt(
+    tokens: list[str], changed: dict[int, str], players: Mapping[str, str] | None,
+    language: Language = ENGLISH_LANGUAGE,
+) -> str:
     """What is wrong with a line whose words at ``changed`` were misspelt: no such player, no
     number, no such animal, or (a mix of them) the line not understood."""
-    quoted = " and ".join(f"'{_typed(tokens[i])}'" for i in sorted(changed))
+    quoted = listed([f"'{_typed(tokens[i])}'" for i in sorted(changed)])
     if players and all(word in players for word in changed.values()):
-        return f"There is no player {quoted}."
-    if all(tokens[i] in _SOUNDS_LIKE for i in changed):
-        return f"{quoted} is not a number here."
-    if all(word in ANIMAL_WORDS for word in changed.values()):
-        return f"I don't know the animal{'s' if len(changed) > 1 else ''} {quoted}."
-    return f"I didn't understand '{' '.join(tokens)[:60]}'."
+        return _format(_("There is no player {name}."), name=quoted)
+    if all(tokens[i] in language.sounds_like for i in changed):
+        return _format(_("{word} is not a number here."), word=quoted)
+    if all(word in language.animal_words for word in changed.values()):
+        return _format(ngettext("I don't know the animal {words}.", "I don't know the animals {words}.",
+                                len(changed)), words=quoted)
+    return _format(_("I didn't understand '{line}'."), line=_echo(tokens, language))
 
 
-def _refusal_of(line: str, players: Mapping[str, str] | None, refusal: Refusal) -> str | None:
+def _echo(tokens: Sequence[str], language: Language) -> str:
+    """A line not understood, quoted in its refusal: its words (English), or as typed (another
+    language, whose words may have been split: '앨리스가' stays as typed)."""
+    return (" ".join(tokens) if language is ENGLISH_LANGUAGE else printable(_line(tokens), 60))[:60]
+
+
+def _refusal_of(
+    line: str, players: Mapping[str, str] | None, refusal: Refusal, language: Language = ENGLISH_LANGUAGE
+) -> str | None:
     """Why the corrected ``line`` would be refused now, or None."""
     try:
-        command = parse(line, players.values() if players else None)
+        command = parse(line, players.values() if players else None, language=language)
     except ParseError:  # pragma: no cover - a correction is a command (the fuzz tests hunt this)
         return None
     return refusal(command)
 
 
 def _not_understood(
-    tokens: list[str], players: Mapping[str, str] | None, question: bool = False
+    tokens: list[str], players: Mapping[str, str] | None, question: bool = False,
+    language: Language = ENGLISH_LANGUAGE,
 ) -> ParseError:
     """A line with no faithful correction: an unknown player (and the line's other typos),
     else the closest command as an example of the form only. It has no suggestion: its row,
     cards and names are made up, and taking it would apply what nobody said. A question
     ('what now?') is pointed to 'status' and 'help'."""
-    if players and tokens[0] not in players and tokens[0] not in RESERVED_WORDS:
-        not_playing = _not_playing(tokens, players)
+    line = _echo(tokens, language)
+    if players and tokens[0] not in players and tokens[0] not in language.reserved_words:
+        not_playing = _not_playing(tokens, players, language)
         if not_playing is not None:
             return not_playing
-    if question or tokens[0] in _QUESTION_WORDS:
-        return ParseError(
-            f"I didn't understand '{' '.join(tokens)[:60]}'. Say 'status' for where the game "
-            "stands and whose turn it is, or 'help' for all commands."
-        )
+    if question or tokens[0] in language.question_words:
+        return ParseError(_format(_(
+            "I didn't understand '{line}'. Say 'status' for where the game stands and whose turn "
+            "it is, or 'help' for all commands."), line=line))
     player = players.get(tokens[0], next(iter(players.values()))) if players else "alice"
-    examples = [ex.format(p=player) for ex in EXAMPLES.values()]
+    examples = [ex.format(p=player) for ex in language.examples.values()]
     example = max(examples, key=lambda ex: _closeness(tokens, ex))
-    return ParseError(
-        f"I didn't understand '{' '.join(tokens)[:60]}'. The closest command is of the form "
-        f"e.g. '{example}'; say 'help' for all commands."
-    )
+    return ParseError(_format(_(
+        "I didn't understand '{line}'. The closest command is of the form e.g. '{example}'; say "
+        "'help' for all commands."), line=line, example=example))
 
 
-def _not_playing(tokens: list[str], players: Mapping[str, str]) -> ParseError | None:
+def _not_playing(
+    tokens: list[str], players: Mapping[str, str], language: Language = ENGLISH_LANGUAGE
+) -> ParseError | None:
     """The refusal of a line whose first word is no player's name when the rest is a command
     (naming its other typos too, so that one retyping mends all), else None."""
     names = list(players.values())
     rest = tokens[1:]
     if not rest:
         return None
-    not_playing = (f"{title(_typed(tokens[0]))} is not playing: the players are "
-                   f"{player_names(names)}.")
-    if any(_recognize([Token(names[0]), *rest], players)):
+    not_playing = _format(_("{name} is not playing: the players are {players}."),
+                          name=title(_typed(tokens[0])), players=player_names(names))
+    if any(_recognize([Token(names[0]), *rest], players, language)):
         return ParseError(not_playing)
-    corrected = _correction([Token(names[0]), *rest], players)
+    corrected = _correction([Token(names[0]), *rest], players, language)
     if corrected is None:
         return None
     # The name is not the only slip: name the others too, so that one retyping mends all.
-    _, changed = corrected
-    typos = [f"'{_typed(rest[i - 1])}' ({_raw(word)}?)" for i, word in sorted(changed.items()) if i > 0]
-    return ParseError(f"{not_playing} Also check {' and '.join(typos)}.") if typos else None
-
-
-#: First words of a question about the game, which 'status' or 'help' answers.
-_QUESTION_WORDS = frozenset({"what", "whats", "what's", "who", "whose", "who's", "where", "which",
-                             "how", "when", "why", "is", "are", "can", "do", "does"})
+    _lines, changed = corrected
+    typos = [_format(_("'{word}' ({fix}?)"), word=_typed(rest[i - 1]), fix=_raw(word))
+             for i, word in sorted(changed.items()) if i > 0]
+    if not typos:
+        return None
+    return ParseError(_format(_("{not_playing} Also check {typos}."), not_playing=not_playing,
+                              typos=listed(typos)))
 
 
 def _closeness(tokens: Sequence[str], example: str) -> tuple[int, float]:

@@ -14,12 +14,14 @@ command. No I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from assistant.commands.grammar import TEMPLATES, TREES
 from assistant.commands.intents import GAME_INTENTS, INTENTS
-from assistant.commands.templates import first_required_word
-from assistant.i18n import _, format, ngettext
+from assistant.commands.language import ENGLISH, Language, languages
+from assistant.commands.render import start
+from assistant.commands.templates import Sentence, first_required_word
+from assistant.i18n import _, current_language, format, ngettext
 from assistant.i18n.words import names
 from engine.actions import Action, Knock, Pass, SetStarter, Swap
 from engine.game import Game, Phase
@@ -72,11 +74,40 @@ def expected_verbs(game: Game | None, player: str) -> list[str]:
     verbs = [TURN_VERBS[a] for a in expected.actions if a in TURN_VERBS] if player in expected.players else []
     if game.phase in (Phase.ROWS, Phase.TURNS) and not game.turns_played:
         verbs.append("starts")
-    return verbs + ["has"]
+    verbs.append("has")
+    language = _table_language()
+    if language.code == ENGLISH:
+        return verbs
+    # The table's language: the word its sentence of each intent has after the player's name.
+    said = [_verb_after_player(language, _VERB_INTENTS[verb]) for verb in verbs]
+    return list(dict.fromkeys(word for word in said if word))
+
+
+#: The intent each English verb after a player's name starts.
+_VERB_INTENTS = {"swaps": "swap", "knocks": "knock", "passes": "pass", "starts": "starts", "has": "hand"}
+
+
+def _table_language() -> Language:
+    """The command language of the table (``[table] language``): its words complete a line."""
+    return languages(current_language())
+
+
+def table_examples() -> Mapping[str, str]:
+    """Each intent's example in the table's language, in help's order ('{p}' is a player):
+    help's list of commands and the examples the table shows."""
+    return _table_language().examples
+
+
+def _verb_after_player(language: Language, intent: str) -> str | None:
+    return next((w for tree in language.trees[intent]
+                 if (w := first_required_word(tree, after_slot="player")) is not None), None)
 
 
 def expected_start(game: Game | None) -> str:
     """What Tab types on an empty command line: the start of the command expected now."""
+    language = _table_language()
+    if language.code != ENGLISH:
+        return _expected_start_in(language, game)
     if game is None or game.phase is Phase.GAME_OVER:
         return "new game "
     match game.phase:
@@ -89,6 +120,20 @@ def expected_start(game: Game | None) -> str:
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
             return f"{waiting[0]} has " if waiting else ""
+    return ""
+
+
+def _expected_start_in(language: Language, game: Game | None) -> str:
+    """``expected_start`` in another language than English (``render.start``)."""
+    if game is None or game.phase is Phase.GAME_OVER:
+        return start("new_game", language)
+    match game.phase:
+        case Phase.ROWS:
+            return start("row", language, row=game.missing_rows()[0])
+        case Phase.TURNS | Phase.FINAL_TURNS if game.starter is not None and game.turn:
+            return f"{game.turn} "
+        case Phase.REVEAL if game.waiting_to_declare():
+            return start("hand", language, player=game.waiting_to_declare()[0])
     return ""
 
 
@@ -130,11 +175,11 @@ def _tab_types(start: str) -> str:
     return format(_("Tab types '{start}'"), start=start)
 
 
-def _start_words() -> frozenset[str]:
+def _start_words(trees_of: Mapping[str, tuple[Sentence, ...]] = TREES) -> frozenset[str]:
     """The words that may start a command, from the grammar: each template's first required
     word, unless it starts with a player's name."""
     starters: set[str] = set()
-    for trees in TREES.values():
+    for trees in trees_of.values():
         for tree in trees:
             if first_required_word(tree, after_slot="player") is None and \
                     (first := first_required_word(tree)) is not None:
@@ -151,14 +196,23 @@ def first_words(game: Game | None) -> list[str]:
     it is, the players still to declare at the reveal; then the other living players, then the
     words that start a command."""
     alive = list(game.alive) if game is not None and not game.is_over else []
+    language = _table_language()
     first: list[str] = []
     if game is not None and game.phase is Phase.ROWS:
-        first.append("row")
+        row = "row" if language.code == ENGLISH else _first_word(language, "row")
+        first.extend([row] if row else [])
     if game is not None and game.turn:
         first.append(game.turn)
     if game is not None and game.phase is Phase.REVEAL:
         first.extend(game.waiting_to_declare())
-    return first + [p for p in alive if p not in first] + sorted(START_WORDS - set(first))
+    starters = START_WORDS if language.code == ENGLISH else _start_words(language.trees)
+    return first + [p for p in alive if p not in first] + sorted(starters - set(first))
+
+
+def _first_word(language: Language, intent: str) -> str | None:
+    """The first word of ``intent``'s first sentence in ``language`` ('reihe'), if it starts
+    with a word."""
+    return first_required_word(language.trees[intent][0])
 
 
 def intent_weights(players: Sequence[str], game: Game | None) -> dict[str, float]:
@@ -216,7 +270,7 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
     row = game.missing_rows()[0] if game is not None and game.missing_rows() else 1
     waiting = game.waiting_to_declare() if game is not None and game.phase is Phase.REVEAL else ()
     hand = waiting[0] if waiting else turn
-    return {
+    starts = {
         "new_game": ("new game ", _("then 3 to 5 names in seating order")),
         "row": (f"row {row} ", format(ngettext("then the {n} animal of row {row}",
                                                "then the {n} animals of row {row}", row), n=row, row=row)),
@@ -230,3 +284,28 @@ def command_starts(game: Game | None) -> dict[str, tuple[str, str]]:
         "redo": ("redo", _("apply the undone command again")),
         "status": ("status", _("where the game stands")),
     }
+    language = _table_language()
+    return starts if language.code == ENGLISH else _starts_in(language, starts, turn, row, hand)
+
+
+#: The palette's entries, in the order ``command_starts`` gives them, with the fields each
+#: start names: (intent, names the turn player, names the row, names the player to declare).
+_STARTS = (("new_game", False, False, False), ("row", False, True, False), ("starts", True, False, False),
+           ("swap", True, False, False), ("knock", True, False, False), ("pass", True, False, False),
+           ("hand", False, False, True), ("sudden_death", True, False, False), ("undo", False, False, False),
+           ("redo", False, False, False), ("status", False, False, False))
+
+
+def _starts_in(
+    language: Language, english: Mapping[str, tuple[str, str]], turn: str, row: int, hand: str
+) -> dict[str, tuple[str, str]]:
+    """``command_starts`` in another language than English: each start written by the
+    renderer (``render.start``) in the table's words, what to add after it as ``english`` says."""
+    starts: dict[str, tuple[str, str]] = {}
+    for intent, names_turn, names_row, names_hand in _STARTS:
+        given: dict[str, object] = {"player": turn} if names_turn else {"player": hand} if names_hand else {}
+        if names_row:
+            given["row"] = row
+        starts[intent] = (start(intent, language, **given), english[intent][1])
+    return starts
+

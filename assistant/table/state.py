@@ -13,9 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from assistant.commands.grammar import EXAMPLES
 from assistant.i18n import N_, _, animal_name
-from assistant.table.expect import expecting, first_words, hint_parts, intent_weights
+from assistant.table.expect import (
+    expecting,
+    first_words,
+    hint_parts,
+    intent_weights,
+    table_examples,
+)
 from assistant.table.sheet import SheetRound, score_sheet
 from engine.deck import COPIES, Animal, Cards
 from engine.game import Game, Phase, places
@@ -243,7 +248,7 @@ def help_examples(players: Sequence[str]) -> list[str]:
     """Help's list of commands: each intent's example in help's order, naming the first player
     (else 'alice'): ``help`` typed or said, and the table's help screen."""
     p = players[0] if players else "alice"
-    return [text.format(p=p) for text in EXAMPLES.values()]
+    return [text.format(p=p) for text in table_examples().values()]
 
 
 def examples(game: Game | None) -> tuple[tuple[str, str], ...]:
@@ -251,4 +256,4 @@ def examples(game: Game | None) -> tuple[tuple[str, str], ...]:
     player still in, else 'alice')."""
     alive = game.alive if game is not None else ()
     p = (game.turn if game is not None else None) or (alive[0] if alive else "alice")
-    return tuple((intent, text.format(p=p)) for intent, text in EXAMPLES.items())
+    return tuple((intent, text.format(p=p)) for intent, text in table_examples().items())

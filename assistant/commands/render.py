@@ -1,0 +1,78 @@
+"""A canonical command written as a person of a table's language would type it.
+
+``say(command, "de")`` is ``"Alice tauscht Reihe 3 gegen Maus, Hase und Hund"``,
+``say(command, "ko")`` ``"앨리스가 3번 줄을 쥐, 토끼, 개와 교환해요"``; English gives the canonical
+form itself. The sentence comes from the language's ``say`` template (its data file), its cards
+from the language's animal forms and number names, and a Korean particle after a field agrees
+with the word it follows (``i18n.format``). Every sentence ``say`` writes parses back to the same
+command in that language (the tests check it for every seeded game). Used by the tests and by the
+table's examples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assistant.commands.intents import BY_NAME, IntentName
+from assistant.commands.language import ENGLISH, Language, languages
+from assistant.commands.parser import Command
+from assistant.i18n import format as i18n_format
+from engine.deck import Animal, Cards
+
+
+def say(command: Command, language: Language | str = ENGLISH) -> str:
+    """``command`` as a sentence of ``language`` (a ``Language`` or its code)."""
+    lang = languages(language) if isinstance(language, str) else language
+    if lang.code == ENGLISH:
+        return command.canonical
+    return i18n_format(
+        lang.say[command.intent],
+        player=command.player or "",
+        names=joined(list(command.names), lang),
+        row=command.row if command.row is not None else "",
+        cards=cards_text(command.cards, lang, every_count=command.intent == IntentName.HAND),
+        sd_animal=lang.animal_forms[command.animal].plural if command.animal else "",
+    )
+
+
+def counted(animal: Animal, n: int, language: Language, every_count: bool = True) -> str:
+    """``n`` cards of ``animal``: 'zwei Bären', 'eine Maus', '곰 두 장'; one card without its count
+    unless ``every_count`` ('Maus', '쥐')."""
+    forms = language.animal_forms[animal]
+    if n == 1:
+        if not every_count:
+            return forms.singular
+        return language.counted_one.format(one=forms.one, singular=forms.singular).strip()
+    return language.counted.format(count=language.number_names.get(n, str(n)), singular=forms.singular,
+                                   plural=forms.plural)
+
+
+def cards_text(cards: Cards, language: Language, every_count: bool = False) -> str:
+    """A set of cards as a list of the language: 'zwei Schweine und Katze', '돼지 두 장, 고양이'."""
+    return joined([counted(a, n, language, every_count) for a, n in cards.counts().items()], language)
+
+
+def joined(items: Sequence[str], language: Language) -> str:
+    """``items`` listed with the language's separators ('a, b und c'; '가, 나, 다')."""
+    if len(items) <= 1:
+        return "".join(items)
+    return language.comma.join(items[:-1]) + language.last_separator + items[-1]
+
+
+def start(intent: str, language: Language | str = ENGLISH, **given: object) -> str:
+    """The start of ``intent``'s sentence in ``language`` with the ``given`` fields filled (a
+    player, a row), up to the first field not given: what Tab types and the palette offers
+    ('Alice tauscht Reihe ', 'Reihe 2 ', '2번 줄 ', 'neues Spiel mit '); the whole sentence
+    when every field is given ('Alice klopft', '앨리스가 노크해요')."""
+    lang = languages(language) if isinstance(language, str) else language
+    template = lang.say[intent] if lang.code != ENGLISH else BY_NAME[IntentName(intent)].canonical
+    cut = len(template)
+    for match in _FIELD.finditer(template):
+        if match.group(1) not in given:
+            cut = match.start()
+            break
+    return i18n_format(template[:cut], **given)
+
+
+_FIELD = re.compile(r"\{(\w+)(?::[^}]*)?\}")
