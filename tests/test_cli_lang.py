@@ -168,3 +168,21 @@ def test_an_uncompiled_catalog_is_a_sentence(monkeypatch: pytest.MonkeyPatch, tm
     assert i18n.current_language() == "en"
 
 
+
+
+def test_an_import_refused_and_the_history_in_the_table_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(LINES[:7]) + "\n", encoding="utf-8")  # line 7: Bob out of turn
+    assert main(["--lang", "de", "import", str(bad)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[1] == "  Zeile 7: Alice ist dran, nicht Bob: erwartet wird 'alice swaps'."
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(LINES[:6]) + "\n", encoding="utf-8")
+    assert main(["--lang", "ko", "import", str(good)]) == 0
+    assert "진행 중(이제 지금 게임입니다)" in capsys.readouterr().out
+    assert main(["history", "--lang", "ko"]) == 0
+    history = capsys.readouterr().out
+    assert "라운드" in history and "진행 중" in history and "승자: -" in history
+    assert main(["history"]) == 0  # English as before: the stored game is language-neutral
+    assert "unfinished" in capsys.readouterr().out

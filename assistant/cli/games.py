@@ -18,7 +18,7 @@ from typing import Any
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
-from assistant.i18n import _, format, pgettext
+from assistant.i18n import _, format
 from assistant.store.db import (
     DamagedGame,
     GameRow,
@@ -32,14 +32,6 @@ from assistant.store.db import (
 def _fail(err: Exception | str) -> int:
     print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
     return 2
-
-
-def game_status(status: str) -> str:
-    """A stored game's status word ("finished", "unfinished", "abandoned") as a person reads it."""
-    words = {"finished": pgettext("game status", "finished"),
-             "unfinished": pgettext("game status", "unfinished"),
-             "abandoned": pgettext("game status", "abandoned")}
-    return words.get(status, status)
 
 
 def _open_reader() -> GameStore | None:
@@ -77,7 +69,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     row = loaded.row
     players = [printable(name, records.SHOWN_NAME) for name in row.players]
     print(format(_("Game {game} ({status}) of {players}; game store: {path}"), game=row.id,
-                 status=game_status(row.status), players=announce.names(players),
+                 status=records.shown_status(row.status), players=announce.names(players),
                  path=printable(str(path), 5000)))
     for line in announce.status(game):
         print(line)
