@@ -24,13 +24,7 @@ from assistant.i18n import LanguageUnavailable, _, current_language, format, set
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if sys.stdout is None:
-        # Started with its output closed ('>&-'): whatever it said would be lost, and a file it
-        # opened (the store) could take the output's place and be written to by a child process.
-        _say_on_stderr(_("lifeguard: its standard output is closed, so nothing was done; give it "
-                         "somewhere to write (> /dev/null to discard what it says)."))
-        return 2
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr):  # (None when closed: nothing to reconfigure)
         # A terminal or pipe that cannot show every letter (PYTHONIOENCODING=ascii) gets
         # escapes for the names it cannot show, not a UnicodeEncodeError.
         with contextlib.suppress(AttributeError, ValueError):
@@ -40,13 +34,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     # in a buffer while it serves.
     with contextlib.suppress(AttributeError, ValueError):
         sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    # The language first, so that every sentence below is said in it (reading the settings
+    # opens and closes a file: nothing is written while the output may be closed).
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not _start_language(arguments):
+        return 2
+    if sys.stdout is None:
+        # Started with its output closed ('>&-'): whatever it said would be lost, and a file it
+        # opened (the store) could take the output's place and be written to by a child process.
+        _say_on_stderr(_("lifeguard: its standard output is closed, so nothing was done; give it "
+                         "somewhere to write (> /dev/null to discard what it says)."))
+        return 2
     if sys.stdin is None:  # started with its input closed ('<&-'): nothing to read
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
     from assistant.store import StoreError
 
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if not _start_language(arguments):
-        return 2
     try:
         args = _parsed(arguments)
         status = int(args.func(args) or 0)
