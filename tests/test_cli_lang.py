@@ -186,3 +186,19 @@ def test_an_import_refused_and_the_history_in_the_table_language(
     assert "라운드" in history and "진행 중" in history and "승자: -" in history
     assert main(["history"]) == 0  # English as before: the stored game is language-neutral
     assert "unfinished" in capsys.readouterr().out
+
+
+def test_every_subcommand_takes_lang_and_it_keeps_one_given_before_the_command() -> None:
+    import argparse
+
+    from assistant.cli.parser import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert set(commands) == {"replay", "chat", "status", "history", "stats", "export", "import",
+                             "hear", "listen", "serve"}
+    needs = {"replay": ["x"], "import": ["x"], "hear": ["x.wav"]}
+    for name in commands:
+        assert parser.parse_args([name, *needs.get(name, []), "--lang", "ko"]).lang == "ko", name
+        assert parser.parse_args(["--lang", "de", name, *needs.get(name, [])]).lang == "de", name
+    assert parser.parse_args([]).lang is None
