@@ -75,22 +75,22 @@ def test_lang_on_the_command_line_overrides_the_settings() -> None:
 
 
 # --------------------------------------------------------------------------- the chat loop
-def test_chat_lines_are_answered_in_german(monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = chat_in_process(["--lang", "de", "chat", "--no-store"], monkeypatch, capsys)
-    assert status == 0
-    assert out[0] == "Lifeguard-Schiedsrichter. Tippt 'help' für die Befehle, Ctrl+D zum Verlassen."
-    assert "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'." in out
-    assert "Rückgängig gemacht: row 4 goat goat goat goat." in out
-
-
-def test_chat_lines_are_answered_in_korean_with_lang_after_the_command(
+@pytest.mark.parametrize(("args", "welcome", "refused", "undone"), [
+    (["--lang", "de", "chat", "--no-store"],
+     "Lifeguard-Schiedsrichter. Tippt 'help' für die Befehle, Ctrl+D zum Verlassen.",
+     "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'.",
+     "Rückgängig gemacht: row 4 goat goat goat goat."),
+    (["chat", "--no-store", "--lang", "ko"],  # --lang after the command
+     "Lifeguard 심판입니다. 명령을 보려면 'help', 끝내려면 Ctrl+D를 누르세요.",
+     "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'.",
+     "되돌림: row 4 goat goat goat goat."),
+])
+def test_chat_lines_are_answered_in_the_language(
+        args: list[str], welcome: str, refused: str, undone: str,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = chat_in_process(["chat", "--no-store", "--lang", "ko"], monkeypatch, capsys)
-    assert status == 0
-    assert out[0] == "Lifeguard 심판입니다. 명령을 보려면 'help', 끝내려면 Ctrl+D를 누르세요."
-    assert "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'." in out
-    assert "되돌림: row 4 goat goat goat goat." in out
+    status, out = chat_in_process(args, monkeypatch, capsys)
+    assert status == 0 and out[0] == welcome
+    assert refused in out and undone in out
 
 
 def test_the_settings_language_is_used_and_lang_overrides_it(
