@@ -154,12 +154,13 @@ def _brief_heard(reply: Reply) -> list[str]:
         readback = announce.brief_readback(text, intent, asked=True)
         return [readback] if readback else list(reply.said)
     if reply.confirmed:  # the question read the command back; a result says it was taken
-        return announce.results(reply.events, short=True) or [announce.APPLIED]
+        # announce's constants are English catalog keys: said in the table's language here.
+        return announce.results(reply.events, short=True) or [_(announce.APPLIED)]
     match intent:
         case "status":
             return list(reply.said)
         case "help":
-            return [announce.COMMANDS_ON_SCREEN]
+            return [_(announce.COMMANDS_ON_SCREEN)]
         case "undo" | "redo" | "no":  # what was undone, redone or not applied
             return [*reply.said[:1], *announce.results(reply.events, short=True)]
     said: list[str] = []
@@ -375,7 +376,7 @@ class Referee:
         said = announce.announce(events)
         self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
         if confirmed:
-            said = [announce.APPLIED, *announce.confirmed(events)]
+            said = [_(announce.APPLIED), *announce.confirmed(events)]
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, events=tuple(events))
 
     def _new_game(self, cmd: Command) -> Reply:
