@@ -115,7 +115,7 @@ def test_english_is_unchanged_without_a_language(monkeypatch: pytest.MonkeyPatch
 # --------------------------------------------------------------------------- real processes
 @pytest.mark.slow
 @pytest.mark.parametrize(("code", "empty", "game", "refused"), [
-    ("de", "Noch keine Spiele (Spielspeicher: ", "Spiel 1 (unfertig) von Alice, Bob and Carol",
+    ("de", "Noch keine Spiele (Spielspeicher: ", "Spiel 1 (unfertig) von Alice, Bob",
      "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'."),
     ("ko", "아직 게임이 없습니다(게임 저장소: ", "게임 1(진행 중)",
      "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'."),
