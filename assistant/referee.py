@@ -24,10 +24,11 @@ from typing import Any, Protocol
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.intents import INTENTS
-from assistant.i18n import current_language
+from assistant.i18n import _, current_language, format
+from assistant.i18n.refusals import refusal as in_table_language
 from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
-from engine.errors import RuleError
+from engine.errors import N_, Phrase, RuleError
 from engine.events import Event
 from engine.game import Game, Phase, draw_start_player
 from engine.log import GameLog
@@ -153,12 +154,13 @@ def _brief_heard(reply: Reply) -> list[str]:
         readback = announce.brief_readback(text, intent, asked=True)
         return [readback] if readback else list(reply.said)
     if reply.confirmed:  # the question read the command back; a result says it was taken
-        return announce.results(reply.events, short=True) or [announce.APPLIED]
+        # announce's constants are English catalog keys: said in the table's language here.
+        return announce.results(reply.events, short=True) or [_(announce.APPLIED)]
     match intent:
         case "status":
             return list(reply.said)
         case "help":
-            return [announce.COMMANDS_ON_SCREEN]
+            return [_(announce.COMMANDS_ON_SCREEN)]
         case "undo" | "redo" | "no":  # what was undone, redone or not applied
             return [*reply.said[:1], *announce.results(reply.events, short=True)]
     said: list[str] = []
@@ -171,12 +173,17 @@ def _brief_heard(reply: Reply) -> list[str]:
 def _dropped(pending: Command) -> str:
     """Said when another command cancels a pending question."""
     if pending.intent == "new_game":
-        return "The new game was not started."
-    return f"Not applied: {pending.canonical}."
+        return _("The new game was not started.")
+    return format(_("Not applied: {command}."), command=pending.canonical)
+
+
+#: The refusal of a game command before any game (the referee's own, as the engine's are).
+NO_GAME = Phrase(N_("No game yet: start one with 'new game' and 3 to 5 names, e.g. 'new game alice "
+                    "bob carol'."))
 
 
 def help_lines(players: Sequence[str] = ()) -> list[str]:
-    return ["Commands:"] + [f"  {example}" for example in help_examples(players)]
+    return [_("Commands:")] + [f"  {example}" for example in help_examples(players)]
 
 
 class Referee:
@@ -258,23 +265,29 @@ class Referee:
         if cmd.intent == "new_game":
             return None
         if self.game is None:
-            return "No game yet: start one with 'new game' and 3 to 5 names."
+            return _("No game yet: start one with 'new game' and 3 to 5 names.")
         try:
             self.game.check(cmd.to_action())
         except RuleError as err:
-            return err.message
+            return in_table_language(err)
         return None
 
     def _meta_refusal(self, intent: str) -> str | None:
         """Why undo, redo, yes or no would be refused now (the others are always answered)."""
+        refused = self._meta_refused(intent)
+        return None if refused is None else in_table_language(RuleError(refused))
+
+    def _meta_refused(self, intent: str) -> Phrase | None:
+        """``_meta_refusal``'s sentence as a refusal's phrase (English, translated when said)."""
         if intent == "undo" and self.log.cursor <= self._floor():
-            return "Nothing to undo: the game has just started." if self.game else "Nothing to undo."
+            return Phrase(N_("Nothing to undo: the game has just started.") if self.game
+                          else N_("Nothing to undo."))
         if intent == "redo" and not self.log.can_redo:
-            return "Nothing to redo."
+            return Phrase(N_("Nothing to redo."))
         if intent == "yes" and self._pending is None:
-            return "Nothing to confirm."
+            return Phrase(N_("Nothing to confirm."))
         if intent == "no" and self._pending is None and self._last_heard is None:
-            return "There is no question to say no to."
+            return Phrase(N_("There is no question to say no to."))
         return None
 
     def execute(self, cmd: Command, heard: bool = False) -> Reply:
@@ -294,7 +307,7 @@ class Referee:
             reply = self._dispatch(cmd, heard)
         except RuleError as err:
             self._pending, self._last_heard = pending, last_heard
-            return Reply(False, error=err.message, command=cmd.canonical, intent=cmd.intent)
+            return Reply(False, error=in_table_language(err), command=cmd.canonical, intent=cmd.intent)
         except JournalError as err:
             # Not saved, so not done: put the game back exactly as it was before this command.
             self.log, self._pending, self._last_heard = log, pending, last_heard
@@ -332,22 +345,20 @@ class Referee:
         """Keep ``cmd`` as the question, once it is sure it would be accepted now."""
         if cmd.intent != "new_game":
             if self.game is None:
-                raise RuleError("No game yet: start one with 'new game' and 3 to 5 names, e.g. "
-                                "'new game alice bob carol'.")
+                raise RuleError(NO_GAME)
             copy.deepcopy(self.log).apply(cmd.to_action())  # raises the refusal; changes nothing
         game = self.game
         under_way = game is not None and not game.is_over
         if heard:
-            said = [f"Heard: {announce.readback(cmd.canonical, cmd.intent)} Say yes to apply it, or no."]
+            said = [format(_("Heard: {readback} Say yes to apply it, or no."),
+                           readback=announce.readback(cmd.canonical, cmd.intent))]
             if cmd.intent == "new_game" and under_way:
-                said.append("The current game would stay in the history.")
+                said.append(_("The current game would stay in the history."))
         else:
             assert game is not None
-            said = [
-                f"A game is under way (round {game.round}). Say 'yes' to start the new game "
-                "with " + announce.names(cmd.names) + " (the current game stays in the history), "
-                "or 'no' to go on with this one."
-            ]
+            said = [format(_("A game is under way (round {round}). Say 'yes' to start the new game with "
+                             "{players} (the current game stays in the history), or 'no' to go on with "
+                             "this one."), round=game.round, players=announce.names(cmd.names))]
         self._pending = cmd
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, question=True)
 
@@ -359,14 +370,13 @@ class Referee:
         if isinstance(action, NewGame):
             return self._new_game(cmd)
         if self.game is None:
-            raise RuleError("No game yet: start one with 'new game' and 3 to 5 names, e.g. "
-                            "'new game alice bob carol'.")
+            raise RuleError(NO_GAME)
         cursor_before = self.log.cursor
         events = self.log.apply(action)
         said = announce.announce(events)
         self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
         if confirmed:
-            said = [announce.APPLIED, *announce.confirmed(events)]
+            said = [_(announce.APPLIED), *announce.confirmed(events)]
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, events=tuple(events))
 
     def _new_game(self, cmd: Command) -> Reply:
@@ -410,33 +420,33 @@ class Referee:
         return 2 if self.log.joined[1:2] == [True] else 1
 
     def _meta_undo(self, cmd: Command) -> Reply:
-        refused = self._meta_refusal("undo")
+        refused = self._meta_refused("undo")
         if refused:
             raise RuleError(refused)
         undone = self.log.undo()
         if self.journal is not None:
             self.journal.move_cursor(self.log.cursor)
-        said = [f"Undone: {canonical(undone[0])}.", announce.expecting(self.game)]
+        said = [format(_("Undone: {command}."), command=canonical(undone[0])), announce.expecting(self.game)]
         return Reply(True, said, command="undo", intent="undo")
 
     def _meta_no(self, cmd: Command) -> Reply:
         pending, heard = self._pending, self._last_heard
         if pending is not None:
             self._pending = None
-            fine = ("Fine, the new game was not started." if pending.intent == "new_game"
-                    else f"Fine, {pending.canonical} was not applied.")
+            fine = (_("Fine, the new game was not started.") if pending.intent == "new_game"
+                    else format(_("Fine, {command} was not applied."), command=pending.canonical))
             return Reply(True, [fine, announce.expecting(self.game)], command="no", intent="no")
         if heard is not None:
             self._last_heard = None
             reply = self._meta_undo(cmd)
-            reply.said[0] = f"Taken back: {heard.canonical}."
+            reply.said[0] = format(_("Taken back: {command}."), command=heard.canonical)
             reply.command, reply.intent = "no", "no"
             return reply
         current = self.log.current
         if current and not isinstance(current[-1], NewGame) and self.log.cursor > self._floor():
-            raise RuleError(f"There is no question to say no to. To take back "
-                            f"'{canonical(current[-1])}', say 'undo'.")
-        raise RuleError("There is no question to say no to, and nothing to take back.")
+            raise RuleError(N_("There is no question to say no to. To take back '{command}', say 'undo'."),
+                            command=canonical(current[-1]))
+        raise RuleError(N_("There is no question to say no to, and nothing to take back."))
 
     def _meta_redo(self, cmd: Command) -> Reply:
         redone, events = self.log.redo()
@@ -445,11 +455,11 @@ class Referee:
             game = self.game
             if game is not None and game.is_over:
                 self.journal.finish(game.winners)
-        said = [f"Redone: {canonical(redone[0])}.", *announce.announce(events)]
+        said = [format(_("Redone: {command}."), command=canonical(redone[0])), *announce.announce(events)]
         return Reply(True, said, command="redo", intent="redo", events=tuple(events))
 
     def _meta_yes(self, cmd: Command) -> Reply:
-        refused = self._meta_refusal("yes")
+        refused = self._meta_refused("yes")
         if refused:
             raise RuleError(refused)
         pending, self._pending = self._pending, None
@@ -466,7 +476,7 @@ class Referee:
         # Says the last announcement again; a pending question stays pending (it is what was
         # said last), so 'repeat' lets a person hear it again before answering.
         if not self.last_said:
-            return Reply(True, ["Nothing has been announced yet."], command="repeat", intent="repeat")
+            return Reply(True, [_("Nothing has been announced yet.")], command="repeat", intent="repeat")
         return Reply(True, list(self.last_said), command="repeat", intent="repeat")
 
     def _meta_help(self, cmd: Command) -> Reply:
@@ -477,7 +487,8 @@ class Referee:
         game = self.game
         if game is None:
             return []
-        return [f"Resuming the game of {announce.names(game.players)}.", *announce.status(game)]
+        return [format(_("Resuming the game of {players}."), players=announce.names(game.players)),
+                *announce.status(game)]
 
 
 __all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "heard_readback", "help_lines", "spoken",

@@ -33,11 +33,19 @@ from engine.actions import (
 )
 from engine.deck import COPIES, HAND_SIZE, ROW_SIZES, SUDDEN_DEATH_ANIMALS, Animal, Cards
 from engine.errors import (
+    N_,
+    AnimalWord,
     BadCards,
     BadClaim,
     BadHand,
     BadRow,
+    Commands,
+    Counted,
     NotYourTurn,
+    Phrase,
+    Player,
+    Players,
+    RowList,
     RuleError,
     UnknownPlayer,
     WrongPhase,
@@ -69,7 +77,6 @@ from engine.names import (
 )
 from engine.rules import HouseRules
 from engine.scoring import all_out_winners, life_losses, places, score_hands
-from engine.words import describe, listed, plural, title
 
 START_LIVES = 5
 
@@ -225,12 +232,13 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Validate ``action`` and, only if it is allowed, apply it; returns what happened."""
         if isinstance(action, NewGame):
-            raise WrongPhase("A game is already under way.")
+            raise WrongPhase(N_("A game is already under way."))
         if self.phase is Phase.GAME_OVER:
-            raise WrongPhase(
-                f"The game is over: {' and '.join(map(title, self.winners))} won. "
-                "Say 'new game' and the names to play again."
-            )
+            if len(self.winners) == 1:
+                raise WrongPhase(N_("The game is over: {winner} won. Say 'new game' and the names "
+                                    "to play again."), winner=Player(self.winners[0]))
+            raise WrongPhase(N_("The game is over: {winners} won. Say 'new game' and the names to "
+                                "play again."), winners=Players(self.winners, "and"))
         match action:
             case SetStarter():
                 return self._set_starter(action)
@@ -279,9 +287,8 @@ class Game:
         player = self._living(action.player)
         if self.phase not in (Phase.ROWS, Phase.TURNS) or self.turns_played:
             raise WrongPhase(
-                f"The start player can only change before the first turn; "
-                f"{title(self.starter or player)} started this round."
-            )
+                N_("The start player can only change before the first turn; {player} started "
+                   "this round."), player=Player(self.starter or player))
         self.starter = player
         events: list[Event] = [StarterSet(player, action.by_lot)]
         if self.phase is Phase.TURNS:
@@ -293,27 +300,23 @@ class Game:
     def _set_row(self, action: SetRow) -> list[Event]:
         k = action.row
         if k not in ROW_SIZES:
-            raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
+            raise BadRow(N_("There is no row {k}: the rows are 1, 2, 3 and 4."), k=k)
         if self.phase is Phase.REVEAL:
             # Not "changes only by a swap": the swaps are over too. Say what is wanted now.
             waiting = self.waiting_to_declare()
             raise WrongPhase(
-                "The rows are set at a round's start, and this round's turns are over: reveal "
-                f"the hands now, e.g. '{waiting[0]} has 3 giraffe 2 bear 5 dog'. Waiting for "
-                f"{', '.join(map(title, waiting))}."
-            )
+                N_("The rows are set at a round's start, and this round's turns are over: reveal "
+                   "the hands now, e.g. '{example} has 3 giraffe 2 bear 5 dog'. Waiting for "
+                   "{waiting}."), example=waiting[0], waiting=Players(waiting))
         if self.phase not in (Phase.ROWS, Phase.TURNS) or self.turns_played:
             raise WrongPhase(
-                f"The rows are set once a round starts; row {k} changes only by a swap."
-            )
+                N_("The rows are set once a round starts; row {k} changes only by a swap."), k=k)
         if len(action.cards) != k:
-            raise BadRow(
-                f"Row {k} holds exactly {k} card{'s' if k > 1 else ''}, "
-                f"you named {len(action.cards)}."
-            )
+            raise BadRow(N_("Row {k} holds exactly {k} cards, you named {n}.") if k > 1 else
+                         N_("Row {k} holds exactly {k} card, you named {n}."), k=k, n=len(action.cards))
         rows = list(self.rows)
         rows[k - 1] = action.cards
-        self._check_deck_limits(rows, self.known, what="the rows")
+        self._check_deck_limits(rows, self.known, what=Phrase(N_("the rows")))
         self.rows = rows
         missing = self.missing_rows()
         events: list[Event] = [RowSet(k, action.cards, missing)]
@@ -326,51 +329,51 @@ class Game:
     # -- turns
     def _check_turn(self, player: str) -> str:
         if self.phase is Phase.ROWS:
-            rows = " and ".join(f"row {k}" for k in self.missing_rows())
-            raise WrongPhase(f"Enter the rows first: {rows} {'is' if ' and ' not in rows else 'are'} missing.")
+            missing = self.missing_rows()
+            raise WrongPhase(N_("Enter the rows first: {rows} is missing.") if len(missing) == 1 else
+                             N_("Enter the rows first: {rows} are missing."), rows=RowList(missing))
         if self.phase is Phase.REVEAL:
             raise WrongPhase(
-                "The turns are over: reveal the hands now, e.g. 'alice has 3 giraffe 2 bear 5 dog'. "
-                f"Waiting for {', '.join(map(title, self.waiting_to_declare()))}."
-            )
+                N_("The turns are over: reveal the hands now, e.g. 'alice has 3 giraffe 2 bear 5 dog'. "
+                   "Waiting for {waiting}."), waiting=Players(self.waiting_to_declare()))
         player = self._living(player)
         if self.starter is None:
-            raise WrongPhase("Nobody has been named to start this round: say who starts, e.g. "
-                             f"'{self.alive[0]} starts'.")
+            raise WrongPhase(N_("Nobody has been named to start this round: say who starts, e.g. "
+                                "'{example} starts'."), example=self.alive[0])
         if self.turn != player:
             if self.phase is Phase.FINAL_TURNS and player == self.knocker:
                 raise NotYourTurn(
-                    f"{title(player)} knocked and does not play again this round; "
-                    f"it's {title(self.turn or '')}'s turn: expected {self._turn_commands()}."
-                )
-            raise NotYourTurn(f"It's {title(self.turn or '')}'s turn, not {title(player)}'s: "
-                              f"expected {self._turn_commands()}.")
+                    N_("{player} knocked and does not play again this round; it's {turn}'s turn: "
+                       "expected {commands}."),
+                    player=Player(player), turn=Player(self.turn or ""), commands=self._turn_commands())
+            raise NotYourTurn(N_("It's {turn}'s turn, not {player}'s: expected {commands}."),
+                              turn=Player(self.turn or ""), player=Player(player), commands=self._turn_commands())
         return player
 
-    def _turn_commands(self) -> str:
+    def _turn_commands(self) -> Commands:
         """The commands the turn player may give now, named so that a table hears at once which
         command went missing (``'bob swaps' or 'bob knocks'``)."""
         turn = self.turn or ""
-        return " or ".join(f"'{turn} {_VERBS[kind]}'" for kind in self._turn_actions())
+        return Commands(tuple(f"{turn} {_VERBS[kind]}" for kind in self._turn_actions()))
 
     def _swap(self, action: Swap) -> list[Event]:
         player = self._check_turn(action.player)
         k = action.row
         if k not in ROW_SIZES:
-            raise BadRow(f"There is no row {k}: the rows are 1, 2, 3 and 4.")
+            raise BadRow(N_("There is no row {k}: the rows are 1, 2, 3 and 4."), k=k)
         taken = self.rows[k - 1]
         assert taken is not None  # all rows are set outside the ROWS phase
         put_down = action.cards
         if len(put_down) != k:
             raise BadCards(
-                f"Row {k} holds {k} card{'s' if k > 1 else ''}, you put down {len(put_down)}: "
-                f"a swap puts down as many cards as it takes, {k} for row {k}."
-            )
+                N_("Row {k} holds {k} cards, you put down {n}: a swap puts down as many cards as it "
+                   "takes, {k} for row {k}.") if k > 1 else
+                N_("Row {k} holds {k} card, you put down {n}: a swap puts down as many cards as it "
+                   "takes, {k} for row {k}."), k=k, n=len(put_down))
         if put_down == taken:
             raise BadCards(
-                f"Row {k} already holds {describe(taken)}: putting down the same animals is not "
-                "a swap. Put down at least one different card."
-            )
+                N_("Row {k} already holds {cards}: putting down the same animals is not a swap. "
+                   "Put down at least one different card."), k=k, cards=taken)
         known = self.known[player]
         # Rules' order: the cards put down come from the hand as it was; house rule take_first:
         # from the hand with the row already in it, so a card just taken may go straight back.
@@ -379,15 +382,16 @@ class Game:
         room = HAND_SIZE - len(known)
         if len(from_unknown) > room:
             raise BadCards(
-                f"{title(player)} cannot put down {describe(put_down)}: {len(known)} of "
-                f"{title(player)}'s 10 cards are known ({describe(known)}), so at most {room} "
-                f"other card{'s' if room != 1 else ''} can come from the hand."
-            )
+                N_("{player} cannot put down {cards}: {n} of {player}'s 10 cards are known "
+                   "({known}), so at most {room} other card can come from the hand.") if room == 1 else
+                N_("{player} cannot put down {cards}: {n} of {player}'s 10 cards are known "
+                   "({known}), so at most {room} other cards can come from the hand."),
+                player=Player(player), cards=put_down, n=len(known), known=known, room=room)
         rows = list(self.rows)
         rows[k - 1] = put_down
         hands = dict(self.known)
         hands[player] = known_after_swap(known, taken, put_down, self.rules.take_first)
-        self._check_deck_limits(rows, hands, what="the rows and the known hands")
+        self._check_deck_limits(rows, hands, what=Phrase(N_("the rows and the known hands")))
         self.rows = rows
         self.known = hands
         self.swapped.add(player)
@@ -403,9 +407,8 @@ class Game:
             return self._pass(Pass(player))
         if not self._knock_earned(player):
             raise BadCards(
-                f"{title(player)} cannot knock yet: a player may knock only after their first "
-                "swap this round. Swap a row instead."
-            )
+                N_("{player} cannot knock yet: a player may knock only after their first swap "
+                   "this round. Swap a row instead."), player=Player(player))
         self.knocker = player
         self.turns_played += 1
         self.phase = Phase.FINAL_TURNS
@@ -422,8 +425,8 @@ class Game:
         player = self._check_turn(action.player)
         if self.phase is not Phase.FINAL_TURNS:
             raise WrongPhase(
-                f"Passing is allowed only after a knock: {title(player)}, swap a row or knock."
-            )
+                N_("Passing is allowed only after a knock: {player}, swap a row or knock."),
+                player=Player(player))
         self.turns_played += 1
         next_player = self._advance()
         return [Passed(player, next_player), *self._maybe_reveal()]
@@ -448,29 +451,17 @@ class Game:
     def _declare_hand(self, action: DeclareHand) -> list[Event]:
         if self.phase is not Phase.REVEAL:
             if self.phase is Phase.ROWS:
-                raise WrongPhase("Hands are revealed at the end of the round; enter the rows first.")
+                raise WrongPhase(N_("Hands are revealed at the end of the round; enter the rows first."))
             raise WrongPhase(
-                "Hands are revealed after a knock and the final turns: "
-                f"it's {title(self.turn or '')}'s turn: expected {self._turn_commands()}."
-            )
+                N_("Hands are revealed after a knock and the final turns: it's {turn}'s turn: "
+                   "expected {commands}."), turn=Player(self.turn or ""), commands=self._turn_commands())
         player = self._living(action.player)
         hand = action.cards
         check = self.check_hand(player, hand)
         if check.size != HAND_SIZE:
-            # A hand typed without the cards taken from the rows is short by just those.
-            also = (f" {title(player)} took {describe(check.missing)} from the rows: count "
-                    f"{'them' if len(check.missing) > 1 else 'it'} in." if check.missing else "")
-            raise BadHand(f"A hand holds exactly 10 cards; {title(player)}'s has {check.size}.{also}")
+            raise BadHand(self._short_hand(player, check))
         if check.missing:
-            why = "" if self.rules.take_first else (
-                " A swap puts down first, then takes the row, so a card taken stays in hand "
-                "until a later swap puts it down (house rule take_first allows the other order)."
-            )
-            raise BadHand(
-                f"{title(player)} took {describe(check.missing)} from the rows, so "
-                f"{title(player)}'s hand must hold {'them' if len(check.missing) > 1 else 'one'}."
-                f"{why}"
-            )
+            raise BadHand(self._missing_from_hand(player, check))
         refuse_overflow(check.overflow, what=self._counted_for_hand(player, check.overflow))
         self.declared[player] = hand
         events: list[Event] = [HandDeclared(player, hand, self.waiting_to_declare())]
@@ -478,11 +469,36 @@ class Game:
             events.extend(self._score_round())
         return events
 
-    def _counted_for_hand(self, player: str, overflow: Mapping[Animal, int]) -> str:
+    @staticmethod
+    def _short_hand(player: str, check: HandCheck) -> Phrase:
+        """A hand of the wrong size; one typed without the cards taken from the rows is short by
+        just those, and the refusal says so."""
+        size = Phrase(N_("A hand holds exactly 10 cards; {player}'s has {size}."),
+                      player=Player(player), size=check.size)
+        if not check.missing:
+            return size
+        also = Phrase(N_("{player} took {cards} from the rows: count them in.") if len(check.missing) > 1
+                      else N_("{player} took {cards} from the rows: count it in."),
+                      player=Player(player), cards=check.missing)
+        return Phrase(N_("{refusal} {reason}"), refusal=size, reason=also)
+
+    def _missing_from_hand(self, player: str, check: HandCheck) -> Phrase:
+        """A hand without the cards known to be in it (and, in the rules' order, why)."""
+        must = Phrase(N_("{player} took {cards} from the rows, so {player}'s hand must hold them.")
+                      if len(check.missing) > 1 else
+                      N_("{player} took {cards} from the rows, so {player}'s hand must hold one."),
+                      player=Player(player), cards=check.missing)
+        if self.rules.take_first:
+            return must
+        why = Phrase(N_("A swap puts down first, then takes the row, so a card taken stays in hand "
+                        "until a later swap puts it down (house rule take_first allows the other order)."))
+        return Phrase(N_("{refusal} {reason}"), refusal=must, reason=why)
+
+    def _counted_for_hand(self, player: str, overflow: Mapping[Animal, int]) -> Phrase:
         """What ``check_hand`` counted for the first animal of ``overflow``, in words: the rows,
         the declared hands and, when they hold some of it, the cards known to be in the hands
         still to be declared (named, so that the count in the refusal adds up)."""
-        counted = "the rows and the declared hands"
+        counted = Phrase(N_("the rows and the declared hands"))
         animal = next(iter(overflow), None)
         if animal is None:
             return counted
@@ -491,17 +507,21 @@ class Game:
         if not holders:
             return counted
         n = sum(holders.values())
-        cards = f"{n} {plural(animal, n)}" if n > 1 else plural(animal, 1)
-        whose = listed([title(p) + "'s" for p in holders])
-        hands = "hands" if len(holders) > 1 else "hand"
-        return f"the rows, the declared hands and the {cards} known to be in {whose} {hands}"
+        whose = Players(tuple(holders), "possessive")
+        if n == 1:
+            return Phrase(N_("the rows, the declared hands and the {animal} known to be in {whose} hand"),
+                          animal=AnimalWord(animal), whose=whose)
+        if len(holders) == 1:
+            return Phrase(N_("the rows, the declared hands and the {cards} known to be in {whose} hand"),
+                          cards=Counted(animal, n), whose=whose)
+        return Phrase(N_("the rows, the declared hands and the {cards} known to be in {whose} hands"),
+                      cards=Counted(animal, n), whose=whose)
 
     def _sudden_death(self, action: SuddenDeath) -> list[Event]:
         animal = action.animal
         if animal not in SUDDEN_DEATH_ANIMALS:
-            raise BadClaim(
-                f"Sudden death needs all cats, all rabbits or all pigs, not {plural(animal, 2)}."
-            )
+            raise BadClaim(N_("Sudden death needs all cats, all rabbits or all pigs, not {animals}."),
+                           animals=AnimalWord(animal, 2))
         player = self._living(action.player)
         self._check_claim_against_table(player, animal)
         self._check_claim_against_own_hand(player, animal)
@@ -515,16 +535,14 @@ class Game:
         for k, cards in zip(ROW_SIZES, self.rows, strict=True):
             if cards is not None and cards.count(animal):
                 raise BadClaim(
-                    f"A {animal.value} lies face up in row {k}, so nobody can hold all "
-                    f"{copies} {plural(animal, 2)}."
-                )
+                    N_("{card} lies face up in row {k}, so nobody can hold all {copies} {animals}."),
+                    card=Counted(animal, 1, capital=True), k=k, copies=copies, animals=AnimalWord(animal, 2))
         for other in self.alive:
             held = self.declared.get(other, self.known[other]).count(animal)
             if other != player and held:
                 raise BadClaim(
-                    f"{title(other)} is known to hold {'a' if held == 1 else held} "
-                    f"{plural(animal, held)}, so {title(player)} cannot hold all {copies}."
-                )
+                    N_("{other} is known to hold {cards}, so {player} cannot hold all {copies}."),
+                    other=Player(other), cards=Counted(animal, held), player=Player(player), copies=copies)
 
     def _check_claim_against_own_hand(self, player: str, animal: Animal) -> None:
         """A claim must fit the claimant's own revealed hand and known cards."""
@@ -533,18 +551,18 @@ class Game:
         if revealed is not None and revealed.count(animal) != copies:
             # A claim contradicting the claimant's own revealed hand: the hand comes back first.
             held = revealed.count(animal)
-            what = (f"no {plural(animal, 2)}" if not held
-                    else f"{'a' if held == 1 else held} {plural(animal, held)}")
-            raise BadClaim(
-                f"{title(player)}'s revealed hand holds {what}, not all {copies}: "
-                "say 'undo' first if that hand was wrong."
-            )
+            if not held:
+                raise BadClaim(N_("{player}'s revealed hand holds no {animals}, not all {copies}: say "
+                                  "'undo' first if that hand was wrong."),
+                               player=Player(player), animals=AnimalWord(animal, 2), copies=copies)
+            raise BadClaim(N_("{player}'s revealed hand holds {cards}, not all {copies}: say 'undo' "
+                              "first if that hand was wrong."),
+                           player=Player(player), cards=Counted(animal, held), copies=copies)
         others = Cards({a: n for a, n in self.known[player].counts().items() if a is not animal})
         if len(others) + copies > HAND_SIZE:
             raise BadClaim(
-                f"{title(player)} is known to hold {describe(others)}; with all {copies} "
-                f"{plural(animal, 2)} that is more than 10 cards."
-            )
+                N_("{player} is known to hold {cards}; with all {copies} {animals} that is more than "
+                   "10 cards."), player=Player(player), cards=others, copies=copies, animals=AnimalWord(animal, 2))
 
     def _score_round(self) -> list[Event]:
         points, majorities = score_hands(self.declared, self.alive, self.rules)
@@ -620,10 +638,10 @@ class Game:
     def _living(self, player: str) -> str:
         player = self._player_named(player) or player
         if player not in self.lives:
-            names = ", ".join(map(title, self.players))
-            raise UnknownPlayer(f"There is no player called {title(player)}: the players are {names}.")
+            raise UnknownPlayer(N_("There is no player called {player}: the players are {players}."),
+                                player=Player(player), players=Players(self.players))
         if self.lives[player] == 0:
-            raise UnknownPlayer(f"{title(player)} is out of the game.")
+            raise UnknownPlayer(N_("{player} is out of the game."), player=Player(player))
         return player
 
     def _player_named(self, name: str) -> str | None:
@@ -634,7 +652,7 @@ class Game:
         return keys.get(name_key(name))
 
     def _check_deck_limits(
-        self, rows: Sequence[Cards | None], hands: dict[str, Cards], what: str
+        self, rows: Sequence[Cards | None], hands: dict[str, Cards], what: Phrase
     ) -> None:
         refuse_overflow(self.overflowing(hands.values(), rows), what)
 

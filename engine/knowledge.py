@@ -10,8 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
-from engine.errors import BadCards
-from engine.words import plural
+from engine.errors import N_, BadCards, Counted, Phrase
 
 
 @dataclass(frozen=True)
@@ -55,11 +54,9 @@ def deck_overflow(cards: Iterable[Cards | None]) -> dict[Animal, int]:
     return {a: total[a] for a in ANIMALS if total.get(a, 0) > COPIES[a]}
 
 
-def refuse_overflow(overflowing: Mapping[Animal, int], what: str) -> None:
+def refuse_overflow(overflowing: Mapping[Animal, int], what: Phrase) -> None:
     """Refuse (``BadCards``) the first animal in deck order that ``what`` holds more often than
     the deck."""
     for animal, n in overflowing.items():
-        raise BadCards(
-            f"That makes {n} {plural(animal, n)} in {what}, but the deck holds only "
-            f"{COPIES[animal]}."
-        )
+        raise BadCards(N_("That makes {cards} in {what}, but the deck holds only {copies}."),
+                       cards=Counted(animal, n), what=what, copies=COPIES[animal])

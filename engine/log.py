@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.actions import Action, NewGame
-from engine.errors import RuleError, WrongPhase
+from engine.errors import N_, RuleError, WrongPhase
 from engine.events import Event
 from engine.game import Game
 from engine.rules import HouseRules
@@ -33,9 +33,9 @@ class GameTooLong(RuleError):
 
     def __init__(self) -> None:
         super().__init__(
-            f"This game has reached {MAX_ACTIONS:,} commands, the most one game may hold, so "
-            "nothing was changed. 'undo' still works; to play on, start a new game with 'new "
-            "game' and the names.")
+            N_("This game has reached {most:,} commands, the most one game may hold, so nothing "
+               "was changed. 'undo' still works; to play on, start a new game with 'new game' and "
+               "the names."), most=MAX_ACTIONS)
 
 
 class GameLog:
@@ -87,7 +87,7 @@ class GameLog:
             game, events = Game.new(action, self.rules)
         else:
             if self.game is None:
-                raise WrongPhase("No game yet: start one with 'new game' and 3 to 5 names.")
+                raise WrongPhase(N_("No game yet: start one with 'new game' and 3 to 5 names."))
             events = self.game.apply(action)
             game = self.game
         del self.actions[self.cursor :]
@@ -109,7 +109,7 @@ class GameLog:
     def undo(self) -> list[Action]:
         """Take back the newest action (with the entries joined to it); returns what was undone."""
         if not self.can_undo:
-            raise RuleError("Nothing to undo.")
+            raise RuleError(N_("Nothing to undo."))
         end = self.cursor
         start = end - 1
         while start > 0 and self.joined[start]:
@@ -120,7 +120,7 @@ class GameLog:
     def redo(self) -> tuple[list[Action], list[Event]]:
         """Apply again what was undone last; returns the actions and their events."""
         if not self.can_redo:
-            raise RuleError("Nothing to redo.")
+            raise RuleError(N_("Nothing to redo."))
         end = self.cursor + 1
         while end < len(self.actions) and self.joined[end]:
             end += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from engine.errors import BadSetup
+from engine.errors import N_, BadSetup, Player
 from engine.words import title
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
@@ -68,19 +68,18 @@ def check_players(players: Sequence[str]) -> None:
     """Refuse (``BadSetup``) a table of players that cannot play: too few or too many, a name
     that is not one, too long, or the same name twice in any case or as shown."""
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadSetup(
-            f"Life is Life is played by 3 to 5 players; you named {len(players)}."
-        )
+        raise BadSetup(N_("Life is Life is played by 3 to 5 players; you named {n}."), n=len(players))
     seen: set[str] = set()
     for p in players:
         if not valid_name(p):
-            raise BadSetup(f"A player's name is one word of letters (a hyphen or an apostrophe "
-                           f"may join its parts); '{escaped(p, spaces=True)}' is not.")
+            raise BadSetup(N_("A player's name is one word of letters (a hyphen or an apostrophe "
+                              "may join its parts); '{name}' is not."), name=escaped(p, spaces=True))
         if len(p) > MAX_NAME:
-            raise BadSetup(f"A player's name is at most {MAX_NAME} letters; {title(p)} has {len(p)}.")
+            raise BadSetup(N_("A player's name is at most {most} letters; {player} has {n}."),
+                           most=MAX_NAME, player=Player(p), n=len(p))
         # Compared as typed and as shown: 'istanbul' and 'ıstanbul' (dotless i) are two names
         # typed, but both are shown 'Istanbul'.
         keys = {name_key(p), name_key(title(p))}
         if keys & seen:
-            raise BadSetup(f"Two players are called {title(p)}: give each a different name.")
+            raise BadSetup(N_("Two players are called {player}: give each a different name."), player=Player(p))
         seen |= keys

@@ -23,6 +23,7 @@ from assistant.cli.streams import MAX_REFUSED_LINES, is_terminal
 from assistant.commands.files import TOO_LONG, bounded_lines
 from assistant.commands.text import MAX_LINE, printable
 from assistant.config import Settings, settings_or_exit
+from assistant.i18n import N_, _, format
 from assistant.referee import Referee, Reply
 from assistant.table import TableState
 
@@ -30,21 +31,29 @@ if TYPE_CHECKING:
     from assistant.store import Session
 
 
-CHAT_EPILOG = """\
+CHAT_EPILOG = N_("""\
 The game is saved after every accepted command, in lifeguard.sqlite3 in $LIFEGUARD_DATA_DIR
 (else the user's data folder); an unfinished game is resumed when chat starts.
 
 With --jsonl: when a game is resumed, the first output line is a greeting object
-{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}} (it has no "ok"
+{shape} (it has no "ok"
 key); then one JSON object answers each input line. 'new game ...' while a game is unfinished is
 a question ("question": true, nothing changed): send 'yes' as the next line to start the new
 game (the unfinished one stays in the history as abandoned), or 'no' to carry on; any other
 command drops the question.
-"""
+""")
+
+
+#: The greeting object's shape, as CHAT_EPILOG shows it (JSON: not translated).
+CHAT_GREETING_SHAPE = '{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}}'
 
 
 #: The last line of 'help' in a chat.
-CHAT_LEAVING = "To leave the chat: quit, exit or Ctrl+D."
+CHAT_LEAVING = N_("To leave the chat: quit, exit or Ctrl+D.")
+#: The words that end a chat (in any language: they are the chat's own, not commands).
+QUIT_WORDS = ("quit", "exit")
+#: The first line of a chat.
+CHAT_WELCOME = N_("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.")
 
 
 #: A chat's input that is no terminal is given up after this many refused lines in all (refused
@@ -57,7 +66,7 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
     """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl,
     with ``spoken`` when the ``speech`` setting says aloud other than ``said``)."""
     if not jsonl:
-        for line in greeting or ("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",):
+        for line in greeting or (_(CHAT_WELCOME),):
             stdout.write(line + "\n")
         stdout.flush()
     lines = _chat_lines(stdin, stdout, jsonl)
@@ -107,26 +116,30 @@ class _Conversation:
         if self.at_terminal or (self.refused_in_a_row < MAX_REFUSED_LINES
                                 and self.refused < MAX_REFUSED_CHAT_LINES):
             return False
-        how_many = (f"{self.refused_in_a_row} refused lines in a row"
-                    if self.refused_in_a_row >= MAX_REFUSED_LINES else f"{self.refused:,} refused lines")
-        sys.stderr.write(f"lifeguard: chat stopped after {how_many} from input that is not a "
-                         "terminal; is this a command file?\n")
+        if self.refused_in_a_row >= MAX_REFUSED_LINES:
+            stopped = format(_("lifeguard: chat stopped after {n} refused lines in a row from input that "
+                               "is not a terminal; is this a command file?"), n=self.refused_in_a_row)
+        else:
+            stopped = format(_("lifeguard: chat stopped after {n:,} refused lines from input that is "
+                               "not a terminal; is this a command file?"), n=self.refused)
+        sys.stderr.write(stopped + "\n")
         return True
 
     def answer(self, raw: bytes) -> bool:
         """Answer one input line; False when it ends the chat ('quit' or 'exit')."""
         if raw is TOO_LONG:
-            self.refuse(f"That line is longer than {MAX_LINE:,} characters: type one command a line.")
+            self.refuse(format(_("That line is longer than {most:,} characters: type one command a line."),
+                               most=MAX_LINE))
             return True
         line = raw.decode("utf-8", "surrogateescape").strip()
         if not line:
             if self.jsonl:
-                self.emit(Reply(False, error="Empty line: say a command, or 'help'."))
+                self.emit(Reply(False, error=_("Empty line: say a command, or 'help'.")))
             return True
-        if not self.jsonl and line.lower() in ("quit", "exit"):
+        if not self.jsonl and line.lower() in QUIT_WORDS:
             return False
         if _UNDECODED.search(line):
-            self.refuse("That line is not UTF-8 text: type it again.")
+            self.refuse(_("That line is not UTF-8 text: type it again."))
             return True
         if self.offered and line.lower() in ("yes", "y"):
             line = self.offered
@@ -147,7 +160,7 @@ class _Conversation:
             self.stdout.write(json.dumps(reply.to_json(self.speech)) + "\n")
         elif reply.ok:
             # 'quit' and 'exit' are the chat's own words (the table has keys): its help says them.
-            said = [*reply.said, CHAT_LEAVING] if reply.intent == "help" else reply.said
+            said = [*reply.said, _(CHAT_LEAVING)] if reply.intent == "help" else reply.said
             self.stdout.write("\n".join(said) + "\n")
         else:
             self.stdout.write(f"! {printable(reply.error or '', 1000)}\n")
@@ -207,11 +220,11 @@ def _until_stopped(chat: Callable[[], int], saved: bool) -> int:
     previous = None
     with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
         previous = signal.signal(signal.SIGTERM, on_term)
-    stopped = "Stopped; the game is saved." if saved else "Stopped."
+    stopped = _("Stopped; the game is saved.") if saved else _("Stopped.")
     try:
         status = chat()
         if saved and is_terminal(sys.stdin):  # Ctrl+D, 'quit': said as Ctrl+C says it
-            print("The game is saved.", file=sys.stderr)
+            print(_("The game is saved."), file=sys.stderr)
         return status
     except KeyboardInterrupt:
         print(stopped, file=sys.stderr)
@@ -260,8 +273,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
             # Where the game is kept first, then where it stands: the last lines before the
             # prompt say what happens next.
             # The path as the typed input is shown ($LIFEGUARD_DATA_DIR may hold any byte).
-            greeting = [f"Game store: {printable(str(session.store.path), 5000)}",
-                        "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
+            greeting = [format(_("Game store: {path}"), path=printable(str(session.store.path), 5000)),
+                        _(CHAT_WELCOME),
                         *session.greeting]
         return _until_stopped(
             lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting,
@@ -285,11 +298,12 @@ def _open_chat_session(args: argparse.Namespace, settings: Settings,
                 or args.jsonl or not sys.stdin.isatty():
             raise
         print(f"lifeguard: {printable(str(err), 5000)}", file=sys.stderr)
-        question = ("Set the damaged game aside (it is kept, marked abandoned) and go on? "
+        question = (_("Set the damaged game aside (it is kept, marked abandoned) and go on?")
                     if damaged_game else
-                    "Move the bad file aside (it is kept, renamed) and start a new store? ")
-        answer = input(question + "[y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
+                    _("Move the bad file aside (it is kept, renamed) and start a new store?"))
+        # Translators: the answers a person may type to a yes/no question at the terminal.
+        answer = input(question + " " + _("[y/N]") + " ")
+        if answer.strip().lower() not in ("y", "yes", *_("y, yes").split(", ")):
             return None
         return open_session(settings, rng=rng, move_aside_bad_store=not damaged_game,
                             set_aside_damaged_game=damaged_game)

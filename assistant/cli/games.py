@@ -18,6 +18,7 @@ from typing import Any
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
+from assistant.i18n import _, format
 from assistant.store.db import (
     DamagedGame,
     GameRow,
@@ -63,11 +64,13 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(TableState.of(game).status_json()))
         return 0
     if loaded is None:
-        print(f"No games yet (game store: {printable(str(path), 5000)}).")
+        print(format(_("No games yet (game store: {path})."), path=printable(str(path), 5000)))
         return 0
     row = loaded.row
     players = [printable(name, records.SHOWN_NAME) for name in row.players]
-    print(f"Game {row.id} ({row.status}) of {announce.names(players)}; game store: {printable(str(path), 5000)}")
+    print(format(_("Game {game} ({status}) of {players}; game store: {path}"), game=row.id,
+                 status=records.shown_status(row.status), players=announce.names(players),
+                 path=printable(str(path), 5000)))
     for line in announce.status(game):
         print(line)
     return 0
@@ -85,8 +88,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     left_out: list[str] = []
     status = _print_rows(args, lambda store: records.stats(store, left_out), records.stats_text)
     for message in left_out:
-        print(f"lifeguard: {printable(message, 1000)} It is left out of the statistics.",
-              file=sys.stderr)
+        print(format(_("lifeguard: {problem} It is left out of the statistics."),
+                     problem=printable(message, 1000)), file=sys.stderr)
     return status
 
 
@@ -132,7 +135,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         store = _open_reader()
         if store is None:
-            raise StoreError(f"No games yet: there is no game store in {data_dir()}.", StoreErrorKind.MISSING)
+            raise StoreError(format(_("No games yet: there is no game store in {path}."), path=data_dir()),
+                             StoreErrorKind.MISSING)
         with store:
             text = _export(store, records.pick_game(store, args.game), args.format,
                            args.me)
@@ -142,10 +146,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             write_file(Path(args.output), text.encode("utf-8"), replace=args.force)
         except FileExistsError:
-            return _fail(f"{args.output} exists and was not changed; add --force to replace it.")
+            return _fail(format(_("{path} exists and was not changed; add --force to replace it."),
+                                path=args.output))
         except OSError as err:
-            return _fail(f"Cannot write {args.output}: {err.strerror or err}; nothing was "
-                         "changed there.")
+            return _fail(format(_("Cannot write {path}: {why}; nothing was changed there."),
+                                path=args.output, why=err.strerror or err))
     else:
         sys.stdout.write(text)
     return 0
@@ -212,13 +217,16 @@ def cmd_import(args: argparse.Namespace) -> int:
                 again=args.again,
             )
     except records.ImportRefused as err:
-        print(f"lifeguard: {printable(args.file)} was not imported; refused:", file=sys.stderr)
+        print(format(_("lifeguard: {path} was not imported; refused:"), path=printable(args.file)),
+              file=sys.stderr)
         for problem in err.problems:
             print(f"  {printable(problem, 500)}", file=sys.stderr)
         return 1
     except StoreError as err:
         return _fail(err)
-    state = "finished" if imported.finished else "unfinished (it is now the current game)"
-    print(f"Imported game {game_id}: {records.shown_names(imported.players)}, "
-          f"{len(imported.entries)} commands, {state}{records.played_at(imported)}.")
+    message = (_("Imported game {game}: {players}, {n} commands, finished{played}.") if imported.finished
+               else _("Imported game {game}: {players}, {n} commands, unfinished (it is now the current "
+                      "game){played}."))
+    print(format(message, game=game_id, players=records.shown_names(imported.players),
+                 n=len(imported.entries), played=records.played_at(imported)))
     return 0

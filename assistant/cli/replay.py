@@ -22,6 +22,7 @@ from assistant.commands.files import (
 )
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
+from assistant.i18n import _, format, ngettext
 from assistant.referee import Referee, Reply
 from assistant.table import TableState
 
@@ -44,18 +45,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             for number, line in command_lines(stream):
                 if refused >= MAX_REFUSED_LINES:
-                    print(f"lifeguard: stopped after {refused} refused lines: {_unread(stream, number)} "
-                          "not read. Is this a file of commands?", file=sys.stderr)
+                    print(format(_("lifeguard: stopped after {n} refused lines: {unread} not read. Is this "
+                                   "a file of commands?"), n=refused, unread=_unread(stream, number)),
+                          file=sys.stderr)
                     return 1
                 reply = referee.handle(line) if line is not None else Reply(False, error=NOT_UTF8)
                 if not reply.ok:
                     refused += 1
-                    print(f"line {number}: {printable(reply.error or '', 300)}", file=sys.stderr)
+                    print(format(_("line {number}: {problem}"), number=number,
+                                 problem=printable(reply.error or "", 300)), file=sys.stderr)
                 elif not args.json:
                     for sentence in reply.said:
                         print(sentence)
         except NotText:
-            print(f"lifeguard: {printable(args.file)} is not a text file.", file=sys.stderr)
+            print(format(_("lifeguard: {path} is not a text file."), path=printable(args.file)), file=sys.stderr)
             return 2
     if args.json:
         print(json.dumps(TableState.of(referee.game).status_json()))
@@ -67,14 +70,15 @@ def _unread(stream: BinaryIO, number: int) -> str:
     counted, reading at most ``MAX_FILE`` bytes more (an endless input is not read to its end;
     a terminal not at all)."""
     if is_terminal(stream):
-        return f"line {number:,} and the rest of the input were"
+        return format(_("line {number:,} and the rest of the input were"), number=number)
     lines, read, last = 1, 0, b"\n"
     while read <= MAX_FILE and (chunk := stream.read(1 << 16)):
         lines += chunk.count(b"\n")
         read += len(chunk)
         last = chunk[-1:]
     if read > MAX_FILE:
-        return f"line {number:,} and the rest of the input (over {MAX_FILE:,} bytes) were"
+        return format(_("line {number:,} and the rest of the input (over {most:,} bytes) were"),
+                      number=number, most=MAX_FILE)
     lines += last != b"\n"
-    return (f"line {number:,} was" if lines == 1 else
-            f"{lines:,} lines, from line {number:,} on, were")
+    return format(ngettext("line {number:,} was", "{n:,} lines, from line {number:,} on, were", lines),
+                  number=number, n=lines)

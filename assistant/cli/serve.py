@@ -15,20 +15,21 @@ import sys
 
 from assistant.commands.text import printable
 from assistant.config import settings_or_exit
+from assistant.i18n import N_, _, format
 
 #: Said under the link without ``--lan``: 127.0.0.1 is every device's own address.
-LOCAL_ONLY = ("This link works on this computer only: a phone cannot open it. For phones on the "
-              "same Wi-Fi, stop with Ctrl+C and start 'lifeguard serve --lan', which also shows "
-              "a QR code to scan.")
+LOCAL_ONLY = N_("This link works on this computer only: a phone cannot open it. For phones on the "
+                "same Wi-Fi, stop with Ctrl+C and start 'lifeguard serve --lan', which also shows "
+                "a QR code to scan.")
 
 
 #: ``lifeguard serve --help``'s closing words.
-SERVE_EPILOG = """\
+SERVE_EPILOG = N_("""\
 The page follows whatever game is current in the game store (lifeguard.sqlite3 in
 $LIFEGUARD_DATA_DIR, else the user's data folder), also across new games, while the table or
 'lifeguard chat' plays it. It is read only: GET requests with the link's token, nothing else.
 The token is random and changes every time the server starts.
-"""
+""")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -37,8 +38,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = settings_or_exit(args)
     port = settings.serve.port if args.port is None else args.port
     if not 0 <= port <= 65535:
-        print(f"lifeguard: --port {port} is no port: give a number from 1 to 65535, or 0 for any "
-              "free port.", file=sys.stderr)
+        print(format(_("lifeguard: --port {port} is no port: give a number from 1 to 65535, or 0 for "
+                       "any free port."), port=port), file=sys.stderr)
         return 2
     from assistant.web.qr import ansi, qr_lines
     from assistant.web.server import LAN_WARNING, ServeError, TableServer
@@ -49,14 +50,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ServeError as err:  # the path and the reason, as every other subcommand says them
         print(f"lifeguard: {printable(str(err), 1000)}", file=sys.stderr)
         return 2
+    # Not translated: scripts and tests read this line (the module's docstring).
     print(f"Serving the table at {server.url}", flush=True)
     if args.lan:
         print(LAN_WARNING)
         if sys.stdout.isatty():
-            print("Scan this code with a phone's camera to follow the game:")
+            print(_("Scan this code with a phone's camera to follow the game:"))
             print(ansi(qr_lines(server.url)))
     else:
-        print(LOCAL_ONLY)
-    print("Read only: nothing can be changed through it. Ctrl+C stops serving.", flush=True)
+        print(_(LOCAL_ONLY))
+    print(_("Read only: nothing can be changed through it. Ctrl+C stops serving."), flush=True)
     server.run()
     return 0

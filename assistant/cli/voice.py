@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from assistant import announce
 from assistant.commands import Command
 from assistant.config import Settings, settings_or_exit
+from assistant.i18n import _, format
 from assistant.referee import Referee, Reply, heard_readback, spoken
 from assistant.voice.listener import Heard, ListenerState, Rejected
 from assistant.voice.recording import MAX_UTTERANCE_SECONDS
@@ -52,7 +53,8 @@ def cmd_hear(args: argparse.Namespace) -> int:
     else:
         referee, problem = _current_game()
         if referee is None:
-            print(f"lifeguard hear: {problem} Name the players with --players NAME...", file=sys.stderr)
+            print(format(_("lifeguard hear: {problem} Name the players with --players NAME..."), problem=problem),
+                  file=sys.stderr)
             return 2
         players = referee.players
     from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
@@ -115,8 +117,9 @@ def _hear_recording(recognizer: SpeechDecoder, path: str, recording: Recording,
         command = decoded.command.canonical if decoded.command else None
         results.append({"file": path, "command": command} | ({"at": round(at, 2)} if long else {}))
         if args.verbose and command is None:
-            where = f" at {at:.1f} s" if long else ""
-            print(f"{path}{where}: no command ({decoded.reason}; heard {decoded.text!r})", file=sys.stderr)
+            message = (_("{path} at {at:.1f} s: no command ({reason}; heard {text})") if long else
+                       _("{path}: no command ({reason}; heard {text})"))
+            print(format(message, path=path, at=at, reason=decoded.reason, text=repr(decoded.text)), file=sys.stderr)
         if not args.json and command is not None:
             print(command)
 
@@ -140,7 +143,8 @@ def _open_recording(path: str) -> Recording | None:
 def _refused(path: str, err: Exception) -> None:
     from assistant.commands.text import printable
 
-    print(f"lifeguard hear: {printable(path, 300)}: not a recording to hear ({err}).", file=sys.stderr)
+    print(format(_("lifeguard hear: {path}: not a recording to hear ({why})."), path=printable(path, 300), why=err),
+          file=sys.stderr)
 
 
 def _current_game() -> tuple[Referee | None, str]:
@@ -162,14 +166,14 @@ def _current_game() -> tuple[Referee | None, str]:
                 referee = _players_only(row.players if row is not None else ())
                 if referee.game is None:
                     return None, err.message
-                print(f"lifeguard hear: {printable(err.message, 1000)} Commands are heard as in "
-                      f"a new game of its players ({shown_names(referee.players)}).",
-                      file=sys.stderr)
+                print(format(_("lifeguard hear: {problem} Commands are heard as in a new game of its "
+                               "players ({players})."), problem=printable(err.message, 1000),
+                             players=shown_names(referee.players)), file=sys.stderr)
                 return referee, ""
     except StoreError as err:
         return None, err.message
     if loaded is None:
-        return None, "No game in progress."
+        return None, _("No game in progress.")
     return loaded.referee, ""
 
 
@@ -213,7 +217,7 @@ def _open_referee(args: argparse.Namespace,
         try:
             session = open_session(settings, rng=random.Random(args.seed))
         except StoreError as err:
-            return None, None, f"{err.message} (or use --no-store --players ...)"
+            return None, None, format(_("{problem} (or use --no-store --players ...)"), problem=err.message)
         referee = session.referee
     problem = _start_game(referee, args.players)
     if problem:
@@ -228,11 +232,11 @@ def _start_game(referee: Referee, players: Sequence[str] | None) -> str:
     must be in progress. What is wrong, or ""."""
     if not players:
         return "" if referee.game is not None else \
-            "No game in progress: name the players with --players NAME..."
+            _("No game in progress: name the players with --players NAME...")
     reply = referee.handle("new game " + " ".join(players))
     if reply.question and reply.intent == "new_game":
         reply = referee.handle("yes")
-    return "" if reply.ok else reply.error or "cannot start the game"
+    return "" if reply.ok else reply.error or _("cannot start the game")
 
 
 @dataclass(frozen=True)
@@ -306,8 +310,8 @@ class _ListenSession:
         """Every rejection is printed (the session's log); one meant for the referee (an
         unfinished command, a failed hearing) is also said, as the table does, while talk is not
         answered aloud."""
-        heard = f" (heard '{event.text}')" if event.text else ""
-        self.say_line(f"not a command: {event.reason}{heard}")
+        self.say_line(format(_("not a command: {reason} (heard '{text}')") if event.text else
+                             _("not a command: {reason}"), reason=event.reason, text=event.text))
         if event.addressed:
             for line in spoken(Reply(False, error=event.reason), True, self.speech):
                 self.speaker.say(line)
@@ -318,7 +322,7 @@ class _ListenSession:
         else:
             self.listener.resume()
         if state == "unavailable":
-            self.say_line(f"(speech: {reason})")
+            self.say_line(format(_("(speech: {reason})"), reason=reason))
 
     def on_typed(self, line: str | None) -> int | None:
         if line is None:
@@ -336,7 +340,7 @@ class _ListenSession:
 
     def on_listener(self, state: str, reason: str | None) -> int | None:
         if state == "unavailable":
-            self.say_line(f"(listening: {reason})")
+            self.say_line(format(_("(listening: {reason})"), reason=reason))
             return 1
         if self.listener.note and self.listener.note != self.noted:
             self.noted = self.listener.note
@@ -360,7 +364,7 @@ def _listen_session(args: argparse.Namespace, settings: Settings, referee: Refer
 
         duplex, why = open_duplex(files, on_onset=lambda: speaker.stop())
         if duplex is None:
-            say_line(f"(no simulated room: {why})")
+            say_line(format(_("(no simulated room: {why})"), why=why))
         elif duplex.reason:
             say_line(f"({duplex.reason}: {duplex.canceller_reason})")
     speaker = Speaker(voice if not args.quiet else replace(voice, speak=False),
@@ -375,7 +379,7 @@ def _listen_session(args: argparse.Namespace, settings: Settings, referee: Refer
     session.answer_reply(Reply(True, referee.last_said[-2:] if referee.last_said
                                else [announce.expecting(referee.game)], intent="status"), heard=True)
     if not files:
-        say_line("Press Enter and speak a command (or type one); Ctrl+D to leave.")
+        say_line(_("Press Enter and speak a command (or type one); Ctrl+D to leave."))
         _start_stdin_reader(events)
     try:
         return session.run(events)

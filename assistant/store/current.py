@@ -20,6 +20,7 @@ from typing import Any
 
 from assistant.commands import ParseError, parse
 from assistant.commands.text import printable
+from assistant.i18n import _, format
 from assistant.referee import Referee
 from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.decode import stored_command
@@ -74,18 +75,18 @@ def rebuild(
     if game.damage is not None:
         raise DamagedGame(game.id, path, game.damage)
     if game.cursor > len(commands):
-        raise DamagedGame(game.id, path, f"its cursor {game.cursor} is past the end of its log "
-                                         f"of {len(commands)} commands")
+        raise DamagedGame(game.id, path, format(_("its cursor {cursor} is past the end of its log of {n} "
+                                                  "commands"), cursor=game.cursor, n=len(commands)))
     try:
         rules = game.house_rules()
     except (TypeError, ValueError) as err:
-        raise DamagedGame(game.id, path, f"it has house rules this Lifeguard does not know: "
-                                         f"{printable(str(err), 100)}") from None
+        raise DamagedGame(game.id, path, format(_("it has house rules this Lifeguard does not know: {rules}"),
+                                                rules=printable(str(err), 100))) from None
     if not all(isinstance(c, str) for c in commands):
-        raise DamagedGame(game.id, path, "its log holds a value that is not a command")
+        raise DamagedGame(game.id, path, _("its log holds a value that is not a command"))
     if len(commands) > MAX_ACTIONS:  # only another tool writes so many: never replayed
-        raise DamagedGame(game.id, path, f"its log holds {len(commands):,} commands; a game "
-                                         f"holds at most {MAX_ACTIONS:,}")
+        raise DamagedGame(game.id, path, format(_("its log holds {n:,} commands; a game holds at most "
+                                                  "{most:,}"), n=len(commands), most=MAX_ACTIONS))
     # Stored lines are read as the canonical text they are (``stored_command``), the parser
     # given (``lifeguard serve`` remembers what it parsed) only for what is not.
     parser = functools.partial(stored_command, parse_command=kwargs.pop("parse_command", parse))
@@ -94,8 +95,8 @@ def rebuild(
                               **kwargs)
     except (RuleError, ParseError, ValueError) as err:
         message = getattr(err, "message", str(err))
-        raise DamagedGame(game.id, path, f"its log cannot be replayed: "
-                                         f"{printable(message, 200)}") from None
+        raise DamagedGame(game.id, path, format(_("its log cannot be replayed: {why}"),
+                                                why=printable(message, 200))) from None
 
 
 # ---------------------------------------------------------------------------- the table

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from assistant.commands.text import printable
+from assistant.i18n import N_, _, format
 
 STARTED = "started"
 LAST_COMMAND = "last command"
@@ -25,7 +26,7 @@ EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 AHEAD = timedelta(days=1)
 
 #: What each comment's time is called in a refusal.
-_NAMED = {STARTED: "start time", LAST_COMMAND: "last command's time"}
+_NAMED = {STARTED: N_("start time"), LAST_COMMAND: N_("last command's time")}
 _COMMENT = re.compile(rf"({STARTED}|{LAST_COMMAND})\b:?\s*([^;]*)", re.IGNORECASE)
 
 
@@ -96,14 +97,16 @@ def times_of_comments(
             continue
         what = match.group(1).lower()
         if what in found:
-            problems.append(f"two '# {what}' comments: keep the one meant for this game and delete the other.")
+            problems.append(format(_("two '# {what}' comments: keep the one meant for this game and delete the "
+                                     "other."), what=what))
             continue
         found[what] = (text, _read_time(text, match.group(2).strip(), what, clock, problems))
     started = found.get(STARTED, ("", None))
     last = found.get(LAST_COMMAND, ("", None))
     if started[1] and last[1] and last[1] < started[1]:
-        problems.append(f"'# {printable(last[0], 80)}' is before '# {printable(started[0], 80)}': "
-                        "correct one of them, or delete both lines to date the game now.")
+        problems.append(format(_("'# {last}' is before '# {started}': correct one of them, or delete both "
+                                 "lines to date the game now."), last=printable(last[0], 80),
+                               started=printable(started[0], 80)))
     if problems:
         return None, problems
     first, end = started[1] or last[1], last[1] or started[1]
@@ -117,14 +120,15 @@ def _read_time(
 ) -> datetime | None:
     """The time written after ``# started``/``# last command``; None with a problem noted."""
     quoted = f"'# {printable(comment, 80)}'"
-    what = _NAMED[what]
-    fix = "or delete the line to date the game now (the time of the import)."
+    what = _(_NAMED[what])
     try:
         when = datetime.fromisoformat(value)
     except ValueError:
         example = clock.astimezone().strftime("%Y-%m-%d 20:15")
-        problems.append(f"{quoted}: the {what} is not a date. Write it as {example} "
-                        f"(this machine's time) or as 'lifeguard export' writes it, {fix}")
+        problems.append(format(_("{comment}: the {what} is not a date. Write it as {example} (this machine's "
+                                 "time) or as 'lifeguard export' writes it, or delete the line to date the "
+                                 "game now (the time of the import)."), comment=quoted, what=what,
+                               example=example))
         return None
     if when.year < EARLIEST.year:  # before converting: the year 1 in a zone east of UTC overflows
         when = EARLIEST - AHEAD
@@ -134,11 +138,14 @@ def _read_time(
     except (OverflowError, OSError):  # the last days of the year 9999
         when = datetime.max.replace(tzinfo=UTC)
     if when < EARLIEST:
-        problems.append(f"{quoted}: the {what} is before {EARLIEST.year}, so it cannot be "
-                        f"when this game was played. Correct it, {fix}")
+        problems.append(format(_("{comment}: the {what} is before {year}, so it cannot be when this game was "
+                                 "played. Correct it, or delete the line to date the game now (the time of "
+                                 "the import)."), comment=quoted, what=what, year=EARLIEST.year))
         return None
     if when > clock + AHEAD:
-        problems.append(f"{quoted}: the {what} is in the future (this machine's clock says "
-                        f"{clock.astimezone():%Y-%m-%d %H:%M}). Correct it, {fix}")
+        problems.append(format(_("{comment}: the {what} is in the future (this machine's clock says {now}). "
+                                 "Correct it, or delete the line to date the game now (the time of the "
+                                 "import)."), comment=quoted, what=what,
+                               now=f"{clock.astimezone():%Y-%m-%d %H:%M}"))
         return None
     return when

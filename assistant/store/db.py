@@ -27,6 +27,7 @@ import urllib.parse
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from assistant.i18n import _, format
 from assistant.referee import Entry
 from assistant.store import schema
 from assistant.store.errors import MAX_MESSAGE, DamagedGame, StoreError, StoreErrorKind, explain
@@ -100,13 +101,15 @@ class GameStore:
             return cls._open_readonly(path)
         if not exists(path):
             if not create:
-                raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
+                raise StoreError(format(_("No games yet: there is no game store at {path}."), path=path),
+                                 StoreErrorKind.MISSING, path)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as err:
-                raise StoreError(
-                    f"Cannot create the folder {folder} for the game store ({err.strerror or err}). "
-                    "Set LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path) from None
+                raise StoreError(format(
+                    _("Cannot create the folder {folder} for the game store ({why}). Set "
+                      "LIFEGUARD_DATA_DIR to a folder you can write."), folder=folder, why=err.strerror or err),
+                    StoreErrorKind.READONLY, path) from None
         check_file(path)
         lock_fd = take_lock(path) if lock else None
         try:
@@ -131,7 +134,8 @@ class GameStore:
     @classmethod
     def _open_readonly(cls, path: Path) -> GameStore:
         if not exists(path) and not path.is_symlink():
-            raise StoreError(f"No games yet: there is no game store at {path}.", StoreErrorKind.MISSING, path)
+            raise StoreError(format(_("No games yet: there is no game store at {path}."), path=path),
+                             StoreErrorKind.MISSING, path)
         check_file(path)
         uri = "file:" + urllib.parse.quote(str(path.resolve()))
         # mode=ro reads a store others may be writing; on a read-only disk SQLite cannot make
@@ -216,20 +220,20 @@ class GameStore:
             "SELECT count(*), coalesce(sum(coalesce(length(command), 0) + coalesce(length(at), 0) "
             "+ coalesce(length(said), 0)), 0) FROM entries WHERE game_id = ?", (game_id,))[0]
         if count > MAX_STORED_ENTRIES:
-            raise DamagedGame(game_id, self.path,
-                              f"its log holds {count:,} entries; a game's log holds at most "
-                              f"{MAX_STORED_ENTRIES:,}, its {MAX_ACTIONS:,} commands and as many "
-                              "undone", readable=False)
+            raise DamagedGame(game_id, self.path, format(
+                _("its log holds {n:,} entries; a game's log holds at most {most:,}, its {commands:,} "
+                  "commands and as many undone"), n=count, most=MAX_STORED_ENTRIES, commands=MAX_ACTIONS),
+                readable=False)
         if size > MAX_STORED_TEXT:
-            raise DamagedGame(game_id, self.path,
-                              f"its log holds {size:,} characters; a whole game holds under "
-                              f"{MAX_STORED_TEXT:,}", readable=False)
+            raise DamagedGame(game_id, self.path, format(
+                _("its log holds {n:,} characters; a whole game holds under {most:,}"), n=size,
+                most=MAX_STORED_TEXT), readable=False)
         rows = self._read(
             "SELECT seq, command, joined, at, said FROM entries WHERE game_id = ? ORDER BY seq "
             "LIMIT ?", (game_id, MAX_STORED_ENTRIES + 1))
         if len(rows) > MAX_STORED_ENTRIES:  # written meanwhile
-            raise DamagedGame(game_id, self.path, f"its log holds more than "
-                              f"{MAX_STORED_ENTRIES:,} entries", readable=False)
+            raise DamagedGame(game_id, self.path, format(_("its log holds more than {most:,} entries"),
+                                                         most=MAX_STORED_ENTRIES), readable=False)
         return [StoredEntry(r["seq"], r["command"], bool(r["joined"]), stored_text(r["at"]),
                             stored_text(r["said"])) for r in rows]
 
@@ -349,7 +353,7 @@ class GameStore:
 
     def conflict(self) -> StoreError:
         """Another writer changed the store under this one."""
-        return StoreError(
-            f"The game in {self.path} was changed by another Lifeguard, so this command "
-            "was not saved and nothing changed here. Close this one and start lifeguard again to "
-            "carry on from the saved game.", StoreErrorKind.CONFLICT, self.path)
+        return StoreError(format(
+            _("The game in {path} was changed by another Lifeguard, so this command was not saved and "
+              "nothing changed here. Close this one and start lifeguard again to carry on from the "
+              "saved game."), path=self.path), StoreErrorKind.CONFLICT, self.path)

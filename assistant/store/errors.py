@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from assistant.commands.text import printable
+from assistant.i18n import N_, _, format
 from assistant.referee import JournalError
 
 #: The longest message a ``StoreError`` carries (the longest written here is under 600).
@@ -62,12 +63,14 @@ class DamagedGame(StoreError):
 
     def __init__(self, game_id: int, path: Path, what: str, readable: bool = True) -> None:
         # A log too long to be read cannot be exported either: only setting it aside is offered.
-        rescue = (f"'lifeguard export {game_id} --format json' writes what is stored in it"
-                  if readable else "It is too long to be read or exported")
-        super().__init__(
-            f"Game {game_id} in {path} is damaged ({what}); the other games are not affected. "
-            f"{rescue}, and 'lifeguard chat --set-aside-damaged-game' marks it abandoned so that "
-            "play can go on.", StoreErrorKind.DAMAGED, path)
+        message = (_("Game {game} in {path} is damaged ({what}); the other games are not affected. "
+                     "'lifeguard export {game} --format json' writes what is stored in it, and "
+                     "'lifeguard chat --set-aside-damaged-game' marks it abandoned so that play can "
+                     "go on.") if readable else
+                   _("Game {game} in {path} is damaged ({what}); the other games are not affected. "
+                     "It is too long to be read or exported, and 'lifeguard chat "
+                     "--set-aside-damaged-game' marks it abandoned so that play can go on."))
+        super().__init__(format(message, game=game_id, path=path, what=what), StoreErrorKind.DAMAGED, path)
         self.game_id = game_id
         self.readable = readable
 
@@ -79,8 +82,20 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
     for matches, kind, sentence in _EXPLAINED:
         if matches(name, text, err):
             reason = getattr(err, "strerror", None) or text
-            return StoreError(sentence.format(path=path, text=text, reason=reason), kind, path)
-    return StoreError(f"Cannot {doing} the game store {path}: {text}.", StoreErrorKind.IO, path)
+            return StoreError(format(_(sentence), path=path, text=text, reason=reason), kind, path)
+    return StoreError(format(_(_CANNOT.get(doing, _CANNOT["use"])), path=path, text=text),
+                      StoreErrorKind.IO, path)
+
+
+#: ``explain``'s last resort, by what was being done (``doing``) when the error came.
+_CANNOT = {
+    "use": N_("Cannot use the game store {path}: {text}."),
+    "open": N_("Cannot open the game store {path}: {text}."),
+    "read": N_("Cannot read the game store {path}: {text}."),
+    "write": N_("Cannot write the game store {path}: {text}."),
+    "lock": N_("Cannot lock the game store {path}: {text}."),
+    "move aside": N_("Cannot move aside the game store {path}: {text}."),
+}
 
 
 #: (does it match (SQLite's error name, the message, the error), kind, the sentence), in order:
@@ -88,29 +103,29 @@ def explain(err: BaseException, path: Path, doing: str = "use") -> StoreError:
 _EXPLAINED: tuple[tuple[Callable[[str, str, BaseException], bool], StoreErrorKind, str], ...] = (
     (lambda name, text, err: name == "SQLITE_FULL" or "disk is full" in text,
      StoreErrorKind.FULL,
-     "The disk holding the game store {path} is full, so nothing was saved or changed. "
-     "Free some disk space, then say the command again."),
+     N_("The disk holding the game store {path} is full, so nothing was saved or changed. "
+     "Free some disk space, then say the command again.")),
     (lambda name, text, err: (name.startswith("SQLITE_READONLY") or "readonly" in text
                               or getattr(err, "errno", None) in (errno.EROFS, errno.EACCES,
                                                                  errno.EPERM)),
      StoreErrorKind.READONLY,
-     "Cannot write the game store {path}: the file or its folder is read-only. Make the "
-     "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write."),
+     N_("Cannot write the game store {path}: the file or its folder is read-only. Make the "
+     "folder writable, or set LIFEGUARD_DATA_DIR to a folder you can write.")),
     (lambda name, text, err: name == "SQLITE_NOTADB" or "not a database" in text,
      StoreErrorKind.FOREIGN,
-     "{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
+     N_("{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
      "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
-     "it and start a new store."),
+     "it and start a new store.")),
     (lambda name, text, err: name.startswith("SQLITE_CORRUPT") or "malformed" in text,
      StoreErrorKind.CORRUPT,
-     "The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
-     "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store."),
+     N_("The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, "
+     "then run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store.")),
     (lambda name, text, err: name.startswith("SQLITE_BUSY") or "locked" in text,
      StoreErrorKind.LOCKED,
-     "The game store {path} is busy: another program is writing it. Close the other "
-     "lifeguard and try again."),
+     N_("The game store {path} is busy: another program is writing it. Close the other "
+     "lifeguard and try again.")),
     (lambda name, text, err: name.startswith("SQLITE_CANTOPEN") or isinstance(err, OSError),
      StoreErrorKind.READONLY,
-     "Cannot open the game store {path} ({reason}). Check that its folder exists and is "
-     "writable, or set LIFEGUARD_DATA_DIR to a folder you can write."),
+     N_("Cannot open the game store {path} ({reason}). Check that its folder exists and is "
+     "writable, or set LIFEGUARD_DATA_DIR to a folder you can write.")),
 )

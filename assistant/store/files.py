@@ -11,6 +11,7 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
+from assistant.i18n import N_, _, format
 from assistant.store.errors import StoreError, StoreErrorKind, explain
 
 DB_NAME = "lifeguard.sqlite3"
@@ -31,8 +32,9 @@ def data_dir() -> Path:
         try:
             return Path(env).expanduser()
         except RuntimeError:  # '~someone/...' for a user this machine does not know
-            raise StoreError(f"LIFEGUARD_DATA_DIR is {env!r}, whose home folder is not known here: "
-                             "set it to a folder you can write.", StoreErrorKind.READONLY) from None
+            raise StoreError(format(_("LIFEGUARD_DATA_DIR is {value}, whose home folder is not known here: "
+                                      "set it to a folder you can write."), value=repr(env)),
+                             StoreErrorKind.READONLY) from None
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("lifeguard", appauthor=False))
@@ -44,24 +46,26 @@ def exists(path: Path) -> bool:
     try:
         return path.exists()
     except OSError as err:
-        raise StoreError(f"Cannot use the game store {path} ({err.strerror or err}): set "
-                         "LIFEGUARD_DATA_DIR to a folder you can write.", StoreErrorKind.READONLY, path) from None
+        raise StoreError(format(_("Cannot use the game store {path} ({why}): set LIFEGUARD_DATA_DIR to a "
+                                  "folder you can write."), path=path, why=err.strerror or err),
+                         StoreErrorKind.READONLY, path) from None
 
 
 def not_a_file(info: os.stat_result) -> str | None:
-    """What a file that is not a plain regular file is, in words (None: a regular file)."""
+    """What a file that is not a plain regular file is, in English words marked for the catalogs
+    (translated with ``_`` where a sentence says it; None: a regular file)."""
     mode = info.st_mode
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISLNK(mode):
-        return "a symbolic link"
+        return N_("a symbolic link")
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return N_("a folder")
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return N_("a pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return N_("a device")
+    return N_("not a regular file")
 
 
 def look_at(path: Path, owner: Path) -> os.stat_result | None:
@@ -81,19 +85,21 @@ def check_file(path: Path) -> None:
     info = look_at(path, path)
     kind = not_a_file(info) if info is not None else None
     if kind is not None:
-        follow = (" Lifeguard does not follow links for its files: set LIFEGUARD_DATA_DIR to "
-                  "the folder the store is in." if kind == "a symbolic link" else "")
-        raise StoreError(
-            f"The game store {path} is {kind}, not a file; nothing was read or changed.{follow} "
-            "Move it away, or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.FOREIGN, path)
+        message = (_("The game store {path} is {kind}, not a file; nothing was read or changed. Lifeguard "
+                     "does not follow links for its files: set LIFEGUARD_DATA_DIR to the folder the store "
+                     "is in. Move it away, or set LIFEGUARD_DATA_DIR to another folder.")
+                   if kind == "a symbolic link" else
+                   _("The game store {path} is {kind}, not a file; nothing was read or changed. Move it "
+                     "away, or set LIFEGUARD_DATA_DIR to another folder."))
+        raise StoreError(format(message, path=path, kind=_(kind)), StoreErrorKind.FOREIGN, path)
     if info is not None and info.st_nlink > 1:
         # SQLite would write the other file through this name (and keep its -wal and -shm
         # beside this one, where another program using that file does not look for them).
-        raise StoreError(
-            f"The game store {path} is a second name of another file (a hard link): SQLite "
-            "would write through it, so nothing was read or changed. Put a copy of its own "
-            "there (cp), or run 'lifeguard chat --move-aside-bad-store' to rename it and start "
-            "a new store.", StoreErrorKind.FOREIGN, path)
+        raise StoreError(format(
+            _("The game store {path} is a second name of another file (a hard link): SQLite would write "
+              "through it, so nothing was read or changed. Put a copy of its own there (cp), or run "
+              "'lifeguard chat --move-aside-bad-store' to rename it and start a new store."), path=path),
+            StoreErrorKind.FOREIGN, path)
     for suffix in SIDE_FILES:
         side = path.with_name(path.name + suffix)
         info = look_at(side, path)
@@ -102,11 +108,11 @@ def check_file(path: Path) -> None:
         kind = not_a_file(info) or ("a second name of another file (a hard link)"
                                      if info.st_nlink > 1 else None)
         if kind is not None:
-            raise StoreError(
-                f"{side}, a file SQLite keeps beside the game store {path}, is {kind}: SQLite "
-                "would write through it, so nothing was read or changed. Move it away, or run "
-                "'lifeguard chat --move-aside-bad-store' to rename the store with it and start "
-                "a new store.", StoreErrorKind.FOREIGN, path)
+            raise StoreError(format(
+                _("{side}, a file SQLite keeps beside the game store {path}, is {kind}: SQLite would "
+                  "write through it, so nothing was read or changed. Move it away, or run 'lifeguard "
+                  "chat --move-aside-bad-store' to rename the store with it and start a new store."),
+                side=side, path=path, kind=_(kind)), StoreErrorKind.FOREIGN, path)
     check_header(path)
 
 
@@ -125,10 +131,10 @@ def check_header(path: Path) -> None:
     finally:
         os.close(fd)
     if head and head != SQLITE_HEADER:
-        raise StoreError(
-            f"{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it "
-            "was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename "
-            "it and start a new store.", StoreErrorKind.FOREIGN, path)
+        raise StoreError(format(
+            _("{path} is not a Lifeguard game store (it is not an SQLite database); nothing in it was "
+              "changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' to rename it and "
+              "start a new store."), path=path), StoreErrorKind.FOREIGN, path)
 
 
 def move_aside(path: Path) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from assistant.i18n import _
 from assistant.referee import Entry
 from assistant.store.errors import StoreError, StoreErrorKind
 from assistant.store.rows import GameRow, LogPosition
@@ -45,7 +46,7 @@ class StoreJournal:
             self._unsaved_finish = None
             return
         if self.game_id is None:
-            raise StoreError("No game is open in the store.", StoreErrorKind.CONFLICT,
+            raise StoreError(_("No game is open in the store."), StoreErrorKind.CONFLICT,
                              self.store.path)
         self.store.write_entries(self._position(self.game_id), cursor_before, entries)
         self.count = self.cursor = cursor_before + len(entries)

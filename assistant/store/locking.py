@@ -10,6 +10,7 @@ import errno
 import os
 from pathlib import Path
 
+from assistant.i18n import N_, _, format
 from assistant.store.errors import StoreError, StoreErrorKind, explain
 from assistant.store.files import OPEN_FLAGS, not_a_file
 
@@ -33,21 +34,21 @@ def take_lock(path: Path) -> int:
         # would overwrite what it points to.
         fd = os.open(where, os.O_RDWR | os.O_CREAT | OPEN_FLAGS, 0o644)
         info = os.fstat(fd)
-        kind = not_a_file(info) or ("a second name of another file (a hard link)"
+        kind = not_a_file(info) or (N_("a second name of another file (a hard link)")
                                      if info.st_nlink > 1 else None)
         if kind is not None:
             os.close(fd)
     except IsADirectoryError:
-        kind = "a folder"
+        kind = N_("a folder")
     except OSError as err:
         if err.errno != errno.ELOOP:
             raise explain(err, path, "lock") from None
-        kind = "a symbolic link"
+        kind = N_("a symbolic link")
     if kind is not None:
-        raise StoreError(
-            f"The lock file {where} is {kind}, not a file of its own, so the game store {path} "
-            f"cannot be locked; nothing was written, and the store itself is fine. Remove or "
-            f"rename {where} and try again.", StoreErrorKind.LOCKED, path)
+        raise StoreError(format(
+            _("The lock file {lock} is {kind}, not a file of its own, so the game store {path} cannot be "
+              "locked; nothing was written, and the store itself is fine. Remove or rename {lock} and "
+              "try again."), lock=where, kind=_(kind), path=path), StoreErrorKind.LOCKED, path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -56,11 +57,13 @@ def take_lock(path: Path) -> int:
         except OSError:
             holder = ""
         os.close(fd)
-        who = f" (process {holder})" if holder.isdigit() else ""
-        raise StoreError(
-            f"The game store {path} is in use by another Lifeguard{who}. Carry on there, or "
-            "close it first; to play a separate game at the same time, set LIFEGUARD_DATA_DIR "
-            "to another folder.", StoreErrorKind.LOCKED, path) from None
+        message = (_("The game store {path} is in use by another Lifeguard (process {process}). Carry on "
+                     "there, or close it first; to play a separate game at the same time, set "
+                     "LIFEGUARD_DATA_DIR to another folder.") if holder.isdigit() else
+                   _("The game store {path} is in use by another Lifeguard. Carry on there, or close it "
+                     "first; to play a separate game at the same time, set LIFEGUARD_DATA_DIR to another "
+                     "folder."))
+        raise StoreError(format(message, path=path, process=holder), StoreErrorKind.LOCKED, path) from None
     except OSError as err:
         os.close(fd)
         raise explain(err, path, "lock") from None

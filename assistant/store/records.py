@@ -18,6 +18,8 @@ from typing import Any
 from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
+from assistant.i18n import _, format, ngettext, pgettext
+from assistant.i18n.refusals import refusal
 from assistant.referee import Entry, Referee
 from assistant.store import dates
 from assistant.store.current import load_game
@@ -151,12 +153,12 @@ def pick_game(store: GameStore, game_id: int | None) -> GameRow:
         # SQLite's integers stop at 2**63 - 1: a bigger number is no game (it raised OverflowError).
         row = store.game(game_id) if abs(game_id) < 2**63 else None
         if row is None:
-            raise StoreError(f"There is no game {game_id} in {store.path}; 'lifeguard history' "
-                             "lists the games.", StoreErrorKind.MISSING, store.path)
+            raise StoreError(format(_("There is no game {game} in {path}; 'lifeguard history' lists the "
+                                      "games."), game=game_id, path=store.path), StoreErrorKind.MISSING, store.path)
         return row
     row = store.current_game() or store.latest_game()
     if row is None:
-        raise StoreError(f"No games yet in {store.path}.", StoreErrorKind.MISSING, store.path)
+        raise StoreError(format(_("No games yet in {path}."), path=store.path), StoreErrorKind.MISSING, store.path)
     return row
 
 
@@ -188,19 +190,29 @@ def history(store: GameStore) -> list[dict[str, Any]]:
     return rows
 
 
+def shown_status(status: str) -> str:
+    """A stored game's status ("finished", "unfinished", "abandoned") in the table's language."""
+    words = {"finished": pgettext("game status", "finished"),
+             "unfinished": pgettext("game status", "unfinished"),
+             "abandoned": pgettext("game status", "abandoned")}
+    return words.get(status, status)
+
+
 def history_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
-        return ["No games yet."]
+        return [_("No games yet.")]
     lines = []
     for r in rows:
         if "damaged" in r:
-            lines.append(f"#{r['id']:<4} damaged: {printable(r['damaged'], 1000)}")
+            damaged = _("damaged:")
+            lines.append(f"#{r['id']:<4} {damaged} {printable(r['damaged'], 1000)}")
             continue
         when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
         winners = shown_names(r["winners"]) or "-"
+        rounds, minutes, won = ngettext("round", "rounds", r["rounds"]), pgettext("minutes", "min"), _("winner:")
         lines.append(
-            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {'round ' if r['rounds'] == 1 else 'rounds'}  "
-            f"{r['duration_min']:>4} min  {r['status']:<10} winner: {winners}"
+            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {rounds:<6}  "
+            f"{r['duration_min']:>4} {minutes}  {shown_status(r['status']):<10} {won} {winners}"
         )
     return lines
 
@@ -255,12 +267,17 @@ def stats(store: GameStore, left_out: list[str] | None = None) -> list[dict[str,
 
 def stats_text(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
-        return ["No finished games yet."]
-    lines = [f"{'player':<12} {'games':>5} {'wins':>5} {'avg place':>9} {'sudden deaths':>13} "
-             f"{'lives lost/round':>16}"]
+        return [_("No finished games yet.")]
+    # The columns' headings in the table's language, each column as wide as its heading.
+    headings = [pgettext("stats", "player"), pgettext("stats", "games"), pgettext("stats", "wins"),
+                pgettext("stats", "avg place"), pgettext("stats", "sudden deaths"),
+                pgettext("stats", "lives lost/round")]
+    w = [max(width, len(heading)) for width, heading in zip((12, 5, 5, 9, 13, 16), headings, strict=True)]
+    lines = [f"{headings[0]:<{w[0]}} " + " ".join(f"{h:>{n}}" for h, n in zip(headings[1:], w[1:], strict=True))]
     for r in rows:
-        lines.append(f"{printable(title(r['player']), SHOWN_NAME):<12} {r['games']:>5} {r['wins']:>5} {r['average_place']:>9.2f} "
-                     f"{r['sudden_deaths']:>13} {r['lives_lost_per_round']:>16.2f}")
+        lines.append(f"{printable(title(r['player']), SHOWN_NAME):<{w[0]}} {r['games']:>{w[1]}} {r['wins']:>{w[2]}} "
+                     f"{r['average_place']:>{w[3]}.2f} {r['sudden_deaths']:>{w[4]}} "
+                     f"{r['lives_lost_per_round']:>{w[5]}.2f}")
     return lines
 
 
@@ -360,9 +377,9 @@ def _finished(record: Record) -> Game:
     beside a log that is not (and a game killed before its status was written is finished)."""
     row, game = record.row, record.game
     if game is None or not game.is_over:
-        raise StoreError(
-            f"Game {row.id} is not finished: BG Stats takes finished plays only. Export it as "
-            "text or json instead.", StoreErrorKind.MISSING)
+        raise StoreError(format(
+            _("Game {game} is not finished: BG Stats takes finished plays only. Export it as text or json "
+              "instead."), game=row.id), StoreErrorKind.MISSING)
     return game
 
 
@@ -406,9 +423,9 @@ def export_bgstats(record: Record, me: str | None = None) -> dict[str, Any]:
     if me:
         me_id = next((ids[p] for p in row.players if name_key(p) == name_key(me)), 0)
         if not me_id:
-            raise StoreError(
-                f"{me} did not play game {row.id} ({', '.join(map(_display, row.players))}): "
-                "give --me the name of one of its players, or leave it out.",
+            raise StoreError(format(
+                _("{me} did not play game {game} ({players}): give --me the name of one of its players, or "
+                  "leave it out."), me=me, game=row.id, players=", ".join(map(_display, row.players))),
                 StoreErrorKind.MISSING)
     return {
         "games": [{
@@ -547,12 +564,14 @@ def read_command_file(
     for number, text in lines:
         problem = reader.read(number, text)
         if problem is not None:
-            problems = [_not_a_command_file(text) or f"line {number}: {problem}"]
-            later = sum(1 for _ in lines)  # counted, not kept
+            problems = [_not_a_command_file(text) or format(_("line {number}: {problem}"), number=number,
+                                                            problem=problem)]
+            later = sum(1 for _line in lines)  # counted, not kept
             if later:
-                problems.append(f"The {later} line{'s' if later > 1 else ''} after it "
-                                f"{'were' if later > 1 else 'was'} not checked: each command "
-                                "depends on the ones before it.")
+                problems.append(format(ngettext(
+                    "The {n} line after it was not checked: each command depends on the ones before it.",
+                    "The {n} lines after it were not checked: each command depends on the ones before it.",
+                    later), n=later))
             raise ImportRefused(problems)
     game = reader.finish()
     game.times = times
@@ -563,8 +582,8 @@ def _not_a_command_file(first_refused: str | None) -> str | None:
     """A sentence for a JSON file given where a command file is read (``export --format json``
     or ``bgstats`` written out and imported back), whose first line is refused as a command."""
     if first_refused is not None and first_refused.lstrip().startswith(("{", "[")):
-        return ("this is a JSON file (export --format json or bgstats), not a command file: "
-                "import reads what 'lifeguard export --format text' writes.")
+        return _("this is a JSON file (export --format json or bgstats), not a command file: import reads "
+                 "what 'lifeguard export --format text' writes.")
     return None
 
 
@@ -594,12 +613,12 @@ def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules
         if text.startswith("house rules:"):
             found += 1
             if found == 2:  # which one was meant? (the last one was taken without a word)
-                problems.append("two house rules comments: keep the one meant for this game")
+                problems.append(_("two house rules comments: keep the one meant for this game"))
             try:
                 rules = HouseRules(**json.loads(text.split(":", 1)[1]))
             except (ValueError, TypeError, RecursionError) as err:
-                reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)
-                problems.append(f"house rules comment: {printable(reason, 200)}")
+                reason = _("nested too deeply") if isinstance(err, RecursionError) else str(err)
+                problems.append(format(_("house rules comment: {problem}"), problem=printable(reason, 200)))
     if problems:
         raise ImportRefused(problems)
     return rules
@@ -624,20 +643,20 @@ class _GameReader:
         if text is None:
             return NOT_UTF8
         if len(self.entries) >= MAX_ACTIONS:
-            return f"a game holds at most {MAX_ACTIONS:,} commands, and this file holds more."
+            return format(_("a game holds at most {most:,} commands, and this file holds more."), most=MAX_ACTIONS)
         try:
             cmd = stored_command(text, self.players)
         except ParseError as err:
             return err.message
         if not cmd.is_game_action:
-            return (f"'{printable(text, 60)}' is not a game command (a command file holds the "
-                    "game's accepted commands only).")
+            return format(_("'{text}' is not a game command (a command file holds the game's accepted "
+                            "commands only)."), text=printable(text, 60))
         action = cmd.to_action()
         if isinstance(action, NewGame) and self.players is not None:
-            return (f"a second 'new game' (the first is on line {self.new_game_line}); a file "
-                    "holds one game.")
+            return format(_("a second 'new game' (the first is on line {number}); a file holds one game."),
+                          number=self.new_game_line)
         if not isinstance(action, NewGame) and self.players is None:
-            return "the file must start with 'new game' and the names."
+            return _("the file must start with 'new game' and the names.")
         joined = self.expect_lot and isinstance(action, SetStarter)
         if self.expect_lot and not joined:
             self._draw_lot()  # no start player named right after the new game
@@ -645,7 +664,7 @@ class _GameReader:
         try:
             self.log.apply(action, joined=joined)
         except RuleError as err:
-            return err.message
+            return refusal(err)
         if isinstance(action, NewGame):
             self.players = self.log.game.players if self.log.game else None
             self.new_game_line = number
@@ -664,7 +683,7 @@ class _GameReader:
     def finish(self) -> Imported:
         """The game read, once every line was accepted."""
         if self.players is None:
-            raise ImportRefused(["no commands: the file must start with 'new game' and the names."])
+            raise ImportRefused([_("no commands: the file must start with 'new game' and the names.")])
         if self.expect_lot:
             self._draw_lot()
         game = self.log.game
@@ -686,16 +705,18 @@ def read_import_file(path: Path, rules: HouseRules) -> Imported:
         with open_input(path, "command file") as f:
             # Read twice, keeping nothing but the game: first for a house rules comment (it
             # may stand anywhere), then each line checked as it is read.
-            for _ in command_lines(f, comments):
+            for _line in command_lines(f, comments):
                 pass
             f.seek(0)
             return read_command_file(command_lines(f), comments, rules)
     except InputRefused as err:
         raise StoreError(printable(str(err), 300), StoreErrorKind.MISSING) from None
     except OSError as err:
-        raise StoreError(f"Cannot read {printable(str(path))}: {err.strerror or err}.", StoreErrorKind.MISSING) from None
+        raise StoreError(format(_("Cannot read {path}: {why}."), path=printable(str(path)), why=err.strerror or err),
+                         StoreErrorKind.MISSING) from None
     except NotText:
-        raise StoreError(f"{printable(str(path))} is not a text file.", StoreErrorKind.FOREIGN) from None
+        raise StoreError(format(_("{path} is not a text file."), path=printable(str(path))),
+                         StoreErrorKind.FOREIGN) from None
 
 
 def import_file(
@@ -710,12 +731,12 @@ def import_file(
         _refuse_a_duplicate(store, imported)
     current = store.current_game()
     if not imported.finished and current is not None and not abandon_current:
-        raise StoreError(
-            f"Game {current.id} ({shown_names(current.players) or 'damaged'}) is unfinished in "
-            f"{store.path}; "
-            "the imported game is unfinished too. Finish that game first, or import with "
-            "--abandon-current to keep it in the history as abandoned and continue the "
-            "imported one.", StoreErrorKind.CONFLICT, store.path)
+        raise StoreError(format(
+            _("Game {game} ({players}) is unfinished in {path}; the imported game is unfinished too. Finish "
+              "that game first, or import with --abandon-current to keep it in the history as abandoned "
+              "and continue the imported one."), game=current.id,
+            players=shown_names(current.players) or _("damaged"), path=store.path),
+            StoreErrorKind.CONFLICT, store.path)
     game_id = store.add_game(
         imported.players, imported.rules, imported.entries,
         status=GameStatus.FINISHED if imported.finished else GameStatus.UNFINISHED,
@@ -732,12 +753,13 @@ def _refuse_a_duplicate(store: GameStore, imported: Imported) -> None:
     if same is None:
         return
     when = _local(same.started, "%Y-%m-%d %H:%M")
-    alike = ("players, commands and start time" if imported.times else
-             "players and commands (the file gives no start time)")
-    raise ImportRefused([
-        f"the store holds this game already as game {same.id} ({shown_names(same.players)}, "
-        f"started {when}): the same {alike}, so the statistics would count it twice. To keep "
-        "a second copy all the same, import it with --again."])
+    message = (_("the store holds this game already as game {game} ({players}, started {when}): the same "
+                 "players, commands and start time, so the statistics would count it twice. To keep a "
+                 "second copy all the same, import it with --again.") if imported.times else
+               _("the store holds this game already as game {game} ({players}, started {when}): the same "
+                 "players and commands (the file gives no start time), so the statistics would count it "
+                 "twice. To keep a second copy all the same, import it with --again."))
+    raise ImportRefused([format(message, game=same.id, players=shown_names(same.players), when=when)])
 
 
 def _same_game(store: GameStore, imported: Imported) -> GameRow | None:
@@ -779,4 +801,5 @@ def played_at(imported: Imported) -> str:
     if imported.times is None:
         return ""
     minutes = minutes_between(imported.times.started, imported.times.last)
-    return f", played {_local(imported.times.started, '%Y-%m-%d %H:%M')} for {minutes} min"
+    return format(_(", played {when} for {minutes} min"), when=_local(imported.times.started, "%Y-%m-%d %H:%M"),
+                  minutes=minutes)

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from assistant.i18n import _, format
 from engine.log import MAX_ACTIONS
 from engine.rules import HouseRules
 
@@ -88,7 +89,8 @@ def _names(value: object, what: str, problems: list[str]) -> tuple[str, ...]:
     except (ValueError, RecursionError):
         decoded = None
     if not isinstance(decoded, list) or not all(isinstance(n, str) for n in decoded):
-        problems.append(f"its {what} are not a list of names")
+        problems.append(_("its players are not a list of names") if what == "players" else
+                        _("its winners are not a list of names"))
         return ()
     return tuple(decoded)
 
@@ -100,7 +102,7 @@ def _rules(value: object, problems: list[str]) -> dict[str, Any]:
     except (ValueError, RecursionError):
         decoded = None
     if not isinstance(decoded, dict):
-        problems.append("its house rules are not readable")
+        problems.append(_("its house rules are not readable"))
         return {}
     return decoded
 
@@ -113,7 +115,8 @@ def _check_stamps(row: sqlite3.Row, problems: list[str]) -> None:
         try:
             datetime.fromisoformat(stamp)
         except (TypeError, ValueError):
-            problems.append(f"its {what} {str(stamp)[:40]!r} is not a date")
+            problems.append(format(_("its start time {value} is not a date") if what == "start time" else
+                                   _("its end time {value} is not a date"), value=repr(str(stamp)[:40])))
 
 
 def game_row(row: sqlite3.Row) -> GameRow:
@@ -126,12 +129,12 @@ def game_row(row: sqlite3.Row) -> GameRow:
     _check_stamps(row, problems)
     cursor = row["cursor"]
     if not isinstance(cursor, int) or cursor < 0:
-        problems.append(f"its cursor {str(cursor)[:20]!r} is not a position in its log")
+        problems.append(format(_("its cursor {value} is not a position in its log"), value=repr(str(cursor)[:20])))
     try:
         status = GameStatus(row["status"])
     except ValueError:  # only a file written around the schema's CHECK
-        problems.append(f"its status {str(row['status'])[:20]!r} is not one of "
-                        f"{', '.join(GameStatus)}")
+        problems.append(format(_("its status {value} is not one of {allowed}"),
+                               value=repr(str(row["status"])[:20]), allowed=", ".join(GameStatus)))
         status = GameStatus.ABANDONED
     if problems:
         return GameRow(row["id"], (), {}, str(row["started"]), None, status, (), 0,

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.i18n import _, format
 from assistant.store.errors import StoreError, StoreErrorKind
 
 if TYPE_CHECKING:
@@ -55,20 +56,20 @@ def prepare(store: GameStore, create: bool) -> None:
     conn, path = store.conn, store.path
     version, tables = _look(conn, path)
     if version == 0 and not tables and not create:
-        raise StoreError(f"No games yet: there is no game store at {path}.",
+        raise StoreError(format(_("No games yet: there is no game store at {path}."), path=path),
                          StoreErrorKind.MISSING, path)
     if version == 0 and tables:
-        raise StoreError(
-            f"{path} is an SQLite database but not a Lifeguard game store (it has tables "
-            f"{', '.join(sorted(tables))}); nothing in it was changed. Move it away, or run "
-            "'lifeguard chat --move-aside-bad-store' to rename it and start a new store.",
+        raise StoreError(format(
+            _("{path} is an SQLite database but not a Lifeguard game store (it has tables {tables}); "
+              "nothing in it was changed. Move it away, or run 'lifeguard chat --move-aside-bad-store' "
+              "to rename it and start a new store."), path=path, tables=", ".join(sorted(tables))),
             StoreErrorKind.FOREIGN, path)
     _check_integrity(conn, path)
     if version >= 1 and not {"games", "entries"} <= tables:
-        raise StoreError(
-            f"The game store {path} is damaged (its tables are missing); nothing in it was "
-            "changed. Run 'lifeguard chat --move-aside-bad-store' to rename it and start a "
-            "new store.", StoreErrorKind.CORRUPT, path)
+        raise StoreError(format(
+            _("The game store {path} is damaged (its tables are missing); nothing in it was changed. "
+              "Run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store."),
+            path=path), StoreErrorKind.CORRUPT, path)
     mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
     if mode != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
@@ -81,11 +82,11 @@ def check_readable(conn: sqlite3.Connection, path: Path) -> None:
     """The checks of ``prepare`` that need no writing."""
     version, tables = _look(conn, path)
     if version == 0 and not tables:
-        raise StoreError(f"No games yet in {path}.", StoreErrorKind.MISSING, path)
+        raise StoreError(format(_("No games yet in {path}."), path=path), StoreErrorKind.MISSING, path)
     if version == 0 or not {"games", "entries"} <= tables:
-        raise StoreError(
-            f"{path} is not a Lifeguard game store, or it is damaged (its tables are "
-            "missing); nothing in it was changed.", StoreErrorKind.FOREIGN, path)
+        raise StoreError(format(
+            _("{path} is not a Lifeguard game store, or it is damaged (its tables are missing); nothing "
+              "in it was changed."), path=path), StoreErrorKind.FOREIGN, path)
     _check_integrity(conn, path)
 
 
@@ -106,10 +107,11 @@ def _schema_version(conn: sqlite3.Connection, path: Path) -> int:
     conn.execute("PRAGMA busy_timeout = 5000")
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"The game store {path} was written by a newer Lifeguard (schema {version}; this "
-            f"one knows up to {SCHEMA_VERSION}). It was not changed: use the newer Lifeguard, "
-            "or set LIFEGUARD_DATA_DIR to another folder.", StoreErrorKind.NEWER, path)
+        raise StoreError(format(
+            _("The game store {path} was written by a newer Lifeguard (schema {version}; this one knows "
+              "up to {known}). It was not changed: use the newer Lifeguard, or set LIFEGUARD_DATA_DIR "
+              "to another folder."), path=path, version=version, known=SCHEMA_VERSION),
+            StoreErrorKind.NEWER, path)
     return version
 
 
@@ -117,10 +119,10 @@ def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
     """SQLite's own check of the file; a damaged store is refused untouched."""
     problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
     if problems != ["ok"]:
-        raise StoreError(
-            f"The game store {path} is damaged ({'; '.join(' '.join(p.split()) for p in problems[:3])}); "
-            "nothing in it was changed. Keep a copy, then run 'lifeguard chat "
-            "--move-aside-bad-store' to rename it and start a new store.", StoreErrorKind.CORRUPT, path)
+        raise StoreError(format(
+            _("The game store {path} is damaged ({text}); nothing in it was changed. Keep a copy, then "
+              "run 'lifeguard chat --move-aside-bad-store' to rename it and start a new store."),
+            path=path, text="; ".join(" ".join(p.split()) for p in problems[:3])), StoreErrorKind.CORRUPT, path)
 
 
 def _look(conn: sqlite3.Connection, path: Path) -> tuple[int, set[str]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.config import Settings
+from assistant.i18n import _, format
 from assistant.referee import Referee
 from assistant.store.current import rebuild, replay
 from assistant.store.db import (
@@ -89,11 +90,12 @@ def open_session(
         store.close()
         raise
     for game_id in set_aside:
-        session.greeting.insert(0, f"Game {game_id} is damaged: it was set aside (kept in the "
-                                   "store, marked abandoned).")
+        session.greeting.insert(0, format(_("Game {game} is damaged: it was set aside (kept in the store, "
+                                            "marked abandoned)."), game=game_id))
     session.moved_aside = moved
     if moved is not None:
-        session.greeting.insert(0, f"The bad game store was moved to {moved}; a new one was started.")
+        session.greeting.insert(0, format(_("The bad game store was moved to {path}; a new one was started."),
+                                          path=moved))
     return session
 
 
