@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -366,3 +367,51 @@ def test_the_english_page_is_the_english_it_always_was(data: Path, browser: DevT
         assert text_of(browser, "#turn") == [f"{state['turn'].title()}’s last turn"]
         assert text_of(browser, ".card .name") == [a for row in state["rows"] for a in row]
         assert text_of(browser, "#link") == ["live"] and text_of(browser, ".readonly") == ["read only"]
+
+
+# --------------------------------------------------------------------------- the connection
+CONNECTION = """(() => ({
+    banner: document.getElementById('gone').textContent,
+    link: document.getElementById('link').textContent,
+    round: getComputedStyle(document.getElementById('round'), '::after').content,
+}))()"""
+LINK_WORDS = {
+    "de": {"lost": "Verbindung verloren, neuer Versuch läuft. Das hier ist vielleicht nicht mehr aktuell.",
+           "reconnecting": "verbinde neu…", "stale": "nicht aktuell", "gone": "Link ungültig",
+           "dead": "Dieser Link funktioniert nicht mehr: Der Server wurde neu gestartet. "
+                   "Scanne den neuen Code am Tisch."},
+    "ko": {"lost": "연결이 끊겨 다시 시도하고 있습니다. 화면이 최신이 아닐 수 있습니다.",
+           "reconnecting": "다시 연결하는 중…", "stale": "실시간 아님", "gone": "링크 만료",
+           "dead": "이 링크는 더 이상 작동하지 않습니다: 서버가 다시 시작되었습니다. 테이블의 새 코드를 스캔하세요."},
+}
+
+
+def wait_for(browser: DevTools, condition: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not browser.evaluate(f"Boolean({condition})"):
+        assert time.monotonic() < deadline, f"not within {timeout} s: {condition}"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("language", ["de", "ko"])
+def test_a_lost_and_a_dead_link_are_said_in_the_tables_language(
+        data: Path, browser: DevTools, language: str) -> None:
+    """The server goes away: the banner, the link's state and the "not live" mark in the
+    language; it comes back with a new link (a restart): the old one is said to be dead."""
+    lines = lines_in(language, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES])
+    want = LINK_WORDS[language]
+    with table_in(language, data, lines) as server:
+        opened(browser, server)
+        server.stop()
+        wait_for(browser, "document.getElementById('link').dataset.state === 'reconnecting'", 20)
+        lost = browser.evaluate(CONNECTION)
+        assert lost["banner"] == want["lost"] and lost["link"] == want["reconnecting"]
+        assert want["stale"] in lost["round"]
+        again = TableServer(data, port=server.port, quiet=True)  # a new token
+        again.start()
+        try:
+            wait_for(browser, "document.getElementById('link').dataset.state === 'gone'", 40)
+            dead = browser.evaluate(CONNECTION)
+        finally:
+            again.stop()
+        assert dead["banner"] == want["dead"] and dead["link"] == want["gone"]
