@@ -20,6 +20,12 @@ or redo, each ``{"kind", "game", "command", "said", "version", "state"}``; ``&si
 number the page was served with, leaves out the first state while it is still the same).
 Every answer but the stream is gzipped for a client that accepts it; the style sheet and the
 script are cached (ETag, Cache-Control), everything else is ``no-store``.
+
+Every word the page, its script and the refusals show is in the table's language (one switch,
+``assistant.i18n``): the page is filled in from ``assistant.web.messages`` (its words, its
+``lang``, and the script's messages as a data attribute) once per language asked in; the script
+and the style sheet hold no words, so they are the same in every language. The state stays the
+engine's language-neutral data (names, canonical commands, animals).
 """
 
 from __future__ import annotations
