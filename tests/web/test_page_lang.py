@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
@@ -313,18 +314,19 @@ def test_a_sudden_death_is_said_in_the_tables_language(
 @pytest.mark.parametrize("upto", [DEMO_LINES, ROUND_ONE_ENDS, None], ids=["under-way", "round-ended", "finished"])
 def test_axe_finds_nothing_on_the_page_in_german_or_korean(
         data: Path, browser: DevTools, language: str, upto: int | None) -> None:
-    """axe-core (WCAG 2.2 AA and best practices) with the page's language set, light and dark,
-    the score sheet open: no violation, nothing left for review."""
+    """axe-core (WCAG 2.2 AA and best practices) with the page's language set, on a phone and a
+    laptop, light and dark, the score sheet open: no violation, nothing left for review."""
     lines = lines_in(language, game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:upto])
     found = {}
     with table_in(language, data, lines) as server:
-        for dark in (False, True):
+        for (width, height), dark in itertools.product(((390, 844), (1280, 800)), (False, True)):
+            browser.size(width, height)
             browser.scheme(dark)
             opened(browser, server)
             browser.evaluate("document.getElementById('sheet-box').open = true")
             result = axe(browser)
             if result["violations"] or result["incomplete"]:
-                found["dark" if dark else "light"] = result
+                found[f"{width}px {'dark' if dark else 'light'}"] = result
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)[:6000]
 
 
