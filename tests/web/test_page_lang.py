@@ -46,6 +46,9 @@ if (chromium() is None or not AXE.exists()) and not os.environ.get("CI"):
     pytest.skip("chromium or axe-core is not installed (make test installs both)",
                 allow_module_level=True)
 
+#: Real chromium, a server each: left out of `make check` like the other browser tests.
+pytestmark = pytest.mark.slow
+
 LIVE = "document.getElementById('link').dataset.state === 'live'"
 #: The demo game's players with Korean names, one of them long (eleven syllables).
 KOREAN_NAMES = {"dave": "김수한무거북이와두루미", "ivan": "이서연", "carol": "박지호", "heidi": "최하늘"}

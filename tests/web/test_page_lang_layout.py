@@ -27,6 +27,9 @@ from tests.web.test_page_lang import KOREAN_NAMES, lines_in, opened, table_in
 if chromium() is None and not os.environ.get("CI"):
     pytest.skip("chromium is not installed (make setup installs it)", allow_module_level=True)
 
+#: Real chromium, a server each: left out of `make check` like the other browser tests.
+pytestmark = pytest.mark.slow
+
 #: Width, height and text size (16 px is 100%): a phone, the narrowest screen with large
 #: text (WCAG's reflow), and a laptop (the players beside the rows).
 SIZES = {"phone": (390, 844, 16), "narrow-200%": (320, 844, 32), "laptop": (1280, 800, 16)}
