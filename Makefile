@@ -17,6 +17,9 @@ SYSTEM_COMMANDS := espeak-ng sox tmux aplay chromium flite festival
 SYSTEM_LIBRARIES := libspeexdsp.so.1 libportaudio.so.2
 SYSTEM_PACKAGES := espeak-ng libespeak-ng1 sox tmux alsa-utils chromium flite festival \
 	festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts libspeexdsp1 libportaudio2
+# A font with Hangul for chromium: the phone page of a Korean table is drawn and measured in it
+# (tests/web/test_page_lang_layout.py); without one Hangul is empty boxes.
+SYSTEM_PACKAGES += fonts-nanum
 # axe-core's own packaged script (axe.min.js, MPL-2.0), from the npm registry into build/ (not
 # committed): tests/web/test_a11y.py runs it in chromium on the phone page. Pinned, so a new
 # release's new rules change the suite only when we choose to. npm is installed from Debian only
@@ -76,6 +79,7 @@ messages:
 system-packages:
 	@missing=""; for c in $(SYSTEM_COMMANDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	for l in $(SYSTEM_LIBRARIES); do ldconfig -p 2>/dev/null | grep -q "$$l" || missing="$$missing $$l"; done; \
+	fc-list :lang=ko 2>/dev/null | grep -q . || missing="$$missing a-font-for-Korean"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing system packages (missing:$$missing)"; \
 	  if ! command -v apt-get >/dev/null 2>&1; then \

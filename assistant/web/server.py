@@ -20,6 +20,12 @@ or redo, each ``{"kind", "game", "command", "said", "version", "state"}``; ``&si
 number the page was served with, leaves out the first state while it is still the same).
 Every answer but the stream is gzipped for a client that accepts it; the style sheet and the
 script are cached (ETag, Cache-Control), everything else is ``no-store``.
+
+Every word the page, its script and the refusals show is in the table's language (one switch,
+``assistant.i18n``): the page is filled in from ``assistant.web.messages`` (its words, its
+``lang``, and the script's messages as a data attribute) once per language asked in; the script
+and the style sheet hold no words, so they are the same in every language. The state stays the
+engine's language-neutral data (names, canonical commands, animals).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import html
 import json
 import logging
 import secrets
@@ -40,7 +47,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from assistant.colours import ANIMAL_COLOURS
+from assistant.i18n import N_, _, current_language
+from assistant.i18n import format as i18n_format
 from assistant.store.db import StoreError
+from assistant.web.messages import fill_page, no_link_page, page_messages
 from assistant.web.table import Change, TableWatch
 
 if TYPE_CHECKING:  # starlette is imported when serving starts, not with the CLI
@@ -74,20 +84,9 @@ STATIC_CACHE = "private, max-age=86400, immutable"
 #: Compressed when the client accepts it and the answer is at least this big (the event stream
 #: never: each event must arrive when it is sent).
 GZIP_MIN_SIZE = 500
-#: Every address without the link's token: what a person who typed the address, or kept an old
-#: link, needs to know (nothing about the game, the token or the server). The same for all.
-NO_LINK_PAGE = (
-    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-    "<title>Lifeguard: scan the code at the table</title>\n</head>\n<body>\n"
-    "<h1>Scan the code at the table</h1>\n"
-    "<p>This address only works with the link the table shows: scan the QR code on the "
-    "table's screen with your phone's camera, or open the link printed beside it.</p>\n"
-    "<p>A link stops working when the table stops serving; then scan the new code.</p>\n"
-    "</body>\n</html>\n"
-)
-LAN_WARNING = ("Anyone on this network who has the link can watch the game (nothing can be "
-               "changed through it); the link changes every time the server starts.")
+#: Said by ``lifeguard serve --lan`` under the link (translate it with ``_`` where it is shown).
+LAN_WARNING = N_("Anyone on this network who has the link can watch the game (nothing can be "
+                 "changed through it); the link changes every time the server starts.")
 
 
 class ServeError(Exception):
@@ -113,9 +112,9 @@ def lan_address() -> str:
     finally:
         probe.close()
     if not address or address.startswith("127.") or address == "0.0.0.0":
-        raise ServeError("This computer is on no local network, so phones cannot reach it: "
-                         "connect it to the Wi-Fi the phones use, or serve on this computer only "
-                         "(without --lan).")
+        raise ServeError(_("This computer is on no local network, so phones cannot reach it: "
+                           "connect it to the Wi-Fi the phones use, or serve on this computer "
+                           "only (without --lan)."))
     return address
 
 
@@ -128,6 +127,25 @@ def json_bytes(data: Any) -> bytes:
 # ---------------------------------------------------------------------------- the page files
 def page_file(name: str) -> str:
     return resources.files("assistant.web").joinpath("page", name).read_text(encoding="utf-8")
+
+
+class LocalPage:
+    """``index.html`` for one token, in each language it has been asked in (the table's language
+    is one switch, but the table may change it while serving: a new page is then in the new one).
+    """
+
+    def __init__(self, token: str) -> None:
+        self.template = page_file("index.html").replace("{token}", token)
+        self.pages: dict[str, str] = {}
+
+    def text(self) -> str:
+        language = current_language()
+        page = self.pages.get(language)
+        if page is None:
+            messages = json.dumps(page_messages(), ensure_ascii=False, separators=(",", ":"))
+            page = fill_page(self.template).replace("{messages}", html.escape(messages))
+            self.pages[language] = page
+        return page
 
 
 def colour_rules() -> str:
@@ -253,7 +271,7 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
 
     hub = Hub()
     hub.set_state(watch.state)
-    index = page_file("index.html").replace("{token}", token)
+    index = LocalPage(token)
     script = page_file("table.js")
     style = page_file("table.css") + colour_rules()
 
@@ -272,7 +290,7 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
         # The state goes in as a JSON data block (never run; no <, > or & in it), so the page
         # draws at once; everything after comes from /events, which it asks for from the
         # state it has (``since``), so the stream does not send the same state again.
-        return HTMLResponse(index.replace("{serial}", str(hub.serial))
+        return HTMLResponse(index.text().replace("{serial}", str(hub.serial))
                             .replace("{state}", json_bytes(hub.state).decode()))
 
     async def css(request: Request) -> Response:
@@ -287,7 +305,7 @@ def build_app(watch: TableWatch, token: str, poll_interval: float = POLL_INTERVA
     async def events(request: Request) -> Response:
         queue = hub.subscribe(served_serial(request.query_params.get("since")))
         if queue is None:
-            return Response("Too many screens are following this game.", status_code=503,
+            return Response(_("Too many screens are following this game."), status_code=503,
                             media_type="text/plain")
         return StreamingResponse(event_stream(hub, queue), media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
@@ -358,9 +376,10 @@ class TokenGate:
             await send(message)
 
         if not has_token(scope.get("query_string", b""), self.token):
-            await plain(send_with_headers, 404, NO_LINK_PAGE, content_type=b"text/html; charset=utf-8")
+            await plain(send_with_headers, 404, no_link_page(),
+                        content_type=b"text/html; charset=utf-8")
         elif scope["method"] not in ("GET", "HEAD"):
-            await plain(send_with_headers, 405, "This page can only be read.",
+            await plain(send_with_headers, 405, _("This page can only be read."),
                         [(b"allow", b"GET, HEAD")])
         else:
             await self.app(scope, receive, send_with_headers)
@@ -439,11 +458,13 @@ class TableServer:
         except OSError as err:
             sock.close()
             if err.errno == errno.EADDRINUSE:
-                raise ServeError(f"Port {self.port} is already in use on {self.host}: stop the "
-                                 "other program, or choose another port (--port, or port under "
-                                 "[serve] in the settings).") from None
-            raise ServeError(f"Cannot listen on {self.host} port {self.port} "
-                             f"({err.strerror or err}): choose another port.") from None
+                raise ServeError(i18n_format(
+                    _("Port {port} is already in use on {host}: stop the other program, or "
+                      "choose another port (--port, or port under [serve] in the settings)."),
+                    port=self.port, host=self.host)) from None
+            raise ServeError(i18n_format(
+                _("Cannot listen on {host} port {port} ({reason}): choose another port."),
+                host=self.host, port=self.port, reason=err.strerror or err)) from None
         self.port = sock.getsockname()[1]
         self._socket = sock
         self._server = self._make_server()
@@ -505,7 +526,8 @@ class TableServer:
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
-                raise ServeError(f"The web server did not start ({self._failure or 'timed out'}).")
+                raise ServeError(i18n_format(_("The web server did not start ({reason})."),
+                                             reason=self._failure or _("timed out")))
             time.sleep(0.01)
 
     def stop(self, timeout: float = 5.0) -> None:

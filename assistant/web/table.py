@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from assistant import i18n
 from assistant.commands import Command, parse
+from assistant.i18n import _
 from assistant.store.current import RECENT, command_starts, said_of
 from assistant.store.current import table_state as stored_table_state
 from assistant.store.db import (
@@ -151,7 +153,9 @@ class TableWatch:
                 return []
             seen = self._read(conn)
         except sqlite3.Error as err:
-            raise StoreError(f"Cannot read the game store {self.path}: {err}.", StoreErrorKind.IO, self.path) from None
+            raise StoreError(i18n.format(_("Cannot read the game store {path}: {reason}."),
+                                         path=self.path, reason=err),
+                             StoreErrorKind.IO, self.path) from None
         self._data_version = version
         before, self.seen = self.seen, seen
         if seen == before:

@@ -8,8 +8,15 @@
 // the state's error and a dead link are alerts; nothing else is live. The lists are updated in
 // place: a node whose content did not change is kept, so a reader keeps their place. Symbols
 // (hearts, "?", "−2 ♥") are hidden from readers and said in words by visually hidden text.
+//
+// Every word it shows is in the table's language: the server puts the page's messages in the
+// data block's data-messages (assistant/web/messages.py, through the gettext catalogs); a
+// message's fields are {name}, and a Korean one may attach a particle ({name:이/가}) as
+// assistant.i18n does.
 (function () {
   "use strict";
+
+  var T = JSON.parse(document.getElementById("initial-state").dataset.messages);
 
   var token = new URLSearchParams(window.location.search).get("t") || "";
   var query = "?t=" + encodeURIComponent(token);
@@ -22,13 +29,61 @@
 
   var ROW_SIZES = [1, 2, 3, 4];
   var NEWS_KEPT = 3;
-  var PHASES = {
-    rows: "entering the rows",
-    turns: "turns",
-    final_turns: "final turns",
-    reveal: "reveal",
-    game_over: "game over"
-  };
+
+  // ------------------------------------------------------------------ the page's words
+  // Korean particles by the last sound of the word before them (assistant/i18n/particles.py):
+  // a Hangul syllable's final consonant, a Latin letter's vowel or not, a digit's reading.
+  var PAIRS = ["이/가", "은/는", "을/를", "과/와", "으로/로", "아/야", "이다/다", "이나/나", "이랑/랑"];
+  var DIGIT_FINALS = { 0: 21, 1: 8, 2: 0, 3: 16, 4: 0, 5: 0, 6: 1, 7: 8, 8: 8, 9: 0 };
+  var RIEUL = 8;
+
+  function finalConsonant(word) {
+    var text = String(word).trim();
+    for (var i = text.length - 1; i >= 0; i--) {
+      var ch = text.charAt(i);
+      var code = text.charCodeAt(i);
+      if (code >= 0xAC00 && code <= 0xD7A3) { return (code - 0xAC00) % 28; }
+      if (DIGIT_FINALS.hasOwnProperty(ch)) { return DIGIT_FINALS[ch]; }
+      if (/[A-Za-z]/.test(ch)) { return /[aeiouyAEIOUY]/.test(ch) ? 0 : 1; }
+      if (/[\p{L}\p{N}]/u.test(ch)) { return null; }
+    }
+    return null;
+  }
+
+  function attach(word, spec) {
+    var forms = spec.split("/");
+    var last = finalConsonant(word);
+    if (last === null) { return word + forms[0] + "(" + forms[1] + ")"; }
+    if (forms[0] === "으로" && last === RIEUL) { return word + forms[1]; }
+    return word + (last ? forms[0] : forms[1]);
+  }
+
+  // A message with its fields filled in; ``n`` picks a counted message's form (1 or more).
+  function say(key, fields, n) {
+    var text = T[key];
+    if (typeof text !== "string") { text = n === 1 ? text.one : text.other; }
+    return text.replace(/\{(\w+)(?::([^}]+))?\}/g, function (all, name, spec) {
+      if (!fields || !Object.prototype.hasOwnProperty.call(fields, name)) { return all; }
+      var value = String(fields[name]);
+      return spec && PAIRS.indexOf(spec) >= 0 ? attach(value, spec) : value;
+    });
+  }
+
+  function count(key, n) { return say(key, { n: n }, n); }
+
+  function animalName(name, n) {
+    var forms = T.animals[name];
+    return forms ? (n === 1 ? forms.one : forms.other) : name;
+  }
+
+  // "all bears" of a sudden death: the state names the animal (canonical), the page says it.
+  function suddenAnimals(sudden) {
+    return sudden.animal ? animalName(sudden.animal, 2) : sudden.animals;
+  }
+
+  function ordinal(n) {
+    return T["place_" + n] ? say("place_" + n, { n: n }) : say("place_n", { n: n });
+  }
 
   function $(id) { return document.getElementById(id); }
 
@@ -54,7 +109,8 @@
   function names(list) {
     var items = list.map(title);
     if (items.length <= 1) { return items.join(""); }
-    return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+    return say("and", { others: items.slice(0, -1).join(T.list_separator),
+                        last: items[items.length - 1] });
   }
 
   function setText(node, text) {
@@ -92,13 +148,13 @@
   // ------------------------------------------------------------------ the header
   function headline(state) {
     switch (state.phase) {
-      case "no_game": return "No game yet";
-      case "rows": return "Lay out the rows";
-      case "turns": return state.turn ? title(state.turn) + "’s turn" : "Who starts?";
-      case "final_turns": return title(state.turn) + "’s last turn";
-      case "reveal": return "Show your hands";
+      case "no_game": return T.no_game;
+      case "rows": return T.lay_out;
+      case "turns": return state.turn ? say("turn", { player: title(state.turn) }) : T.who_starts;
+      case "final_turns": return say("last_turn", { player: title(state.turn) });
+      case "reveal": return T.show_hands;
       case "game_over":
-        return names(state.winners) + (state.winners.length === 1 ? " wins!" : " win!");
+        return say("wins", { names: names(state.winners) }, state.winners.length);
       default: return "";
     }
   }
@@ -106,23 +162,26 @@
   function drawHeader(state) {
     var round = "Lifeguard";
     if (state.phase !== "no_game") {
-      round = "Round " + state.round + " · " + (PHASES[state.phase] || state.phase);
+      var phase = T["phase_" + state.phase] || state.phase;
+      round = say("round_phase", { round: state.round, phase: phase });
     }
     setText($("round"), round);
     setText($("turn"), headline(state));
     // "Bob's turn: swap or knock." under "Bob's turn" in big type (and "Round 2: enter row 1."
-    // under "Round 2"): say the rest only.
-    var expecting = (state.expecting || "").replace(/^([^:]*turn|Round \d+): /, "");
-    // The table's "'new game' to play again" is for the table: a phone only watches.
-    if (state.phase === "game_over") {
-      expecting = "Game over after " + (state.round === 1 ? "1 round." : state.round + " rounds.");
+    // under "Round 2"): say the rest only (whatever the language, the part after the colon).
+    var expecting = state.expecting || "";
+    if (state.phase === "rows" || state.phase === "final_turns" ||
+        (state.phase === "turns" && state.turn)) {
+      expecting = expecting.replace(/^[^:]*: /, "");
     }
+    // The table's "'new game' to play again" is for the table: a phone only watches.
+    if (state.phase === "game_over") { expecting = count("game_over_after", state.round); }
     // "Who starts? e.g. 'alice starts'." shows the table how to type it: a phone only waits.
-    if (state.phase === "turns" && !state.turn) { expecting = "Waiting for the start player."; }
+    if (state.phase === "turns" && !state.turn) { expecting = T.waiting_starter; }
     setText($("expecting"), expecting.charAt(0).toUpperCase() + expecting.slice(1));
     document.body.dataset.phase = state.phase;
     var game = state.game;
-    setText($("game"), game ? "Game " + game.id : "");
+    setText($("game"), game ? say("game", { id: game.id }) : "");
     alertText($("problem"), state.error || "");
   }
 
@@ -157,13 +216,14 @@
     look.setAttribute("aria-hidden", "true");
     for (var i = 0; i < 5; i++) { look.appendChild(heart(i < lives)); }
     box.appendChild(look);
-    box.appendChild(el("span", "visually-hidden", lives === 1 ? "1 life" : lives + " lives"));
+    box.appendChild(el("span", "visually-hidden", count("lives", lives)));
     return box;
   }
 
   // The marks that matter now: during a round whose turn it is, who starts, who knocked, who
   // has had their last turn after the knock ("done") and who has shown their hand; at the end
-  // only the winner, who is out, or (neither) the place.
+  // only the winner, who is out, or (neither) the place. A mark is its key (its class), a
+  // place its number.
   function playerFacts(state, p) {
     var turn = state.turn === p.name && (state.phase === "turns" || state.phase === "final_turns");
     var winner = (state.winners || []).indexOf(p.name) >= 0;
@@ -171,7 +231,7 @@
     if (state.phase === "game_over") {
       var place = (state.places || []).filter(function (q) { return q.name === p.name; })[0];
       if (winner) { marks.push("winner"); } else if (p.out) { marks.push("out"); } else if (place) {
-        marks.push(ORDINALS[place.place] || place.place + "th");
+        marks.push(place.place);
       }
     } else {
       if (turn) { marks.push("turn"); }
@@ -192,8 +252,13 @@
     var top = el("div", "who");
     top.appendChild(el("span", "name", title(f.name)));
     f.marks.forEach(function (m) {
-      top.appendChild(m === "done" ? shown("span", "mark done", m, "has had their last turn")
-        : el("span", "mark " + (/^\d/.test(m) ? "place" : m), m));
+      if (m === "done") {
+        top.appendChild(shown("span", "mark done", T.mark_done, T.done_heard));
+      } else if (typeof m === "number") {
+        top.appendChild(el("span", "mark place", ordinal(m)));
+      } else {
+        top.appendChild(el("span", "mark " + m, T["mark_" + m]));
+      }
     });
     item.appendChild(top);
     item.appendChild(hearts(f.lives));
@@ -208,13 +273,14 @@
   // ------------------------------------------------------------------ rows
   function card(animal, points) {
     if (!animal) {
-      return shown("div", "card unknown", "?", "not entered yet");
+      return shown("div", "card unknown", "?", T.not_entered);
     }
     var known = Object.prototype.hasOwnProperty.call(points, animal);
     var node = el("div", "card " + (known ? animal : "unknown"));
-    node.appendChild(el("span", "name", animal));
+    var label = el("span", "name", animalName(animal, 1));
+    node.appendChild(label);
     if (known) {
-      node.appendChild(shown("span", "points", points[animal], points[animal] + " points"));
+      node.appendChild(shown("span", "points", points[animal], count("card_points", points[animal])));
     }
     return node;
   }
@@ -222,10 +288,10 @@
   function rowNode(row) {
     var node = el("div", "row");
     node.setAttribute("role", "group");
-    node.setAttribute("aria-label", "Row " + row.size);
+    node.setAttribute("aria-label", say("row_aria", { n: row.size }));
     var label = el("div", "row-label");
     label.setAttribute("aria-hidden", "true");
-    label.appendChild(el("span", "", "row"));
+    label.appendChild(el("span", "", T.row_word));
     label.appendChild(el("b", "", row.size));
     node.appendChild(label);
     var cards = el("div", "cards");
@@ -257,7 +323,7 @@
       return { said: a.said, command: a.command, key: text + "\n" + seen[text] };
     });
     if (!keyed.length) {
-      keyed = [{ quiet: state.phase === "no_game" ? "Nothing yet." : "…", key: "quiet" }];
+      keyed = [{ quiet: state.phase === "no_game" ? T.nothing_yet : "…", key: "quiet" }];
     }
     var list = $("said");
     var before = Array.prototype.slice.call(list.children);
@@ -275,7 +341,7 @@
         text.appendChild(el("span", "line", line));
       });
       item.appendChild(text);
-      item.appendChild(el("span", "command", a.command));
+      if (T.show_commands) { item.appendChild(el("span", "command", a.command)); }
       return item;
     });
     // the newest, when it is new (after an undo the top one is an older one, kept)
@@ -285,9 +351,9 @@
   }
 
   // An announcement a sentence a line (a round's end says eight or more). Names are one word of
-  // letters, so a full stop followed by a capital ends a sentence.
+  // letters, so a full stop followed by a capital (a German umlaut too) or by Hangul ends one.
   function sentences(text) {
-    return text.replace(/([.!?])\s+(?=[A-Z0-9])/g, "$1\u0000").split("\u0000");
+    return text.replace(/([.!?])\s+(?=[A-Z0-9ÄÖÜ\uAC00-\uD7A3])/g, "$1\u0000").split("\u0000");
   }
 
   // Each new announcement once, in the polite status region: added as a paragraph of its own
@@ -300,7 +366,9 @@
   }
 
   function spoken(event) {
-    if (event.kind === "undo") { return "Taken back: " + event.command + "."; }
+    if (event.kind === "undo") {
+      return T.show_commands ? say("taken_back", { command: event.command }) : T.taken_back_plain;
+    }
     return event.said || event.command || "";
   }
 
@@ -318,19 +386,15 @@
 
   function out(s) { return s.lives === 0 ? 1 : 0; }
 
-  function lives(n) { return n === 1 ? "1 life" : n + " lives"; }
-
   // One line a player: what the round did to them in big words, the points and lives left small.
   function resultItem(s) {
     var item = el("li", out(s) ? "out" : (s.lost ? "lost" : "kept"));
     item.appendChild(el("span", "name", title(s.name)));
-    var what = out(s) ? "is out" : (s.lost ? "loses " + lives(s.lost) : "loses no life");
+    var what = out(s) ? T.is_out : (s.lost ? count("loses", s.lost) : T.loses_none);
     item.appendChild(el("span", "what", what));
     var detail = [];
-    if (s.points !== null && s.points !== undefined) {
-      detail.push(s.points === 1 ? "1 point" : s.points + " points");
-    }
-    detail.push(out(s) ? "lost " + lives(s.lost) : lives(s.lives) + " left");
+    if (s.points !== null && s.points !== undefined) { detail.push(count("points", s.points)); }
+    detail.push(out(s) ? count("lost_lives", s.lost) : count("lives_left", s.lives));
     item.appendChild(el("span", "detail", detail.join(" · ")));
     return item;
   }
@@ -341,11 +405,11 @@
     box.hidden = !ended;
     if (ended) { document.body.dataset.result = "shown"; } else { delete document.body.dataset.result; }
     if (!ended) { return; }
-    setText($("result-title"), "Round " + ended.round + " result");
+    setText($("result-title"), say("result_round", { round: ended.round }));
     var sudden = ended.sudden_death;
     var note = $("result-note");
-    setText(note, sudden ? "Sudden death: " + title(sudden.player) + " has all " +
-      (sudden.animals || sudden.animal) + "." : "");
+    setText(note, sudden ? say("sudden_note", { player: title(sudden.player),
+                                                animals: suddenAnimals(sudden) }) : "");
     note.hidden = !sudden;
     // Who went out first, then who lost most; the seating order among equals.
     var order = ended.players.map(function (s, i) { return { s: s, i: i }; });
@@ -356,13 +420,11 @@
       function (s) { return ended.round + " " + s.name; }, JSON.stringify, resultItem);
   }
 
-  var ORDINALS = { 1: "1st", 2: "2nd", 3: "3rd" };
-
   function placeItem(p) {
     var item = el("li", p.winner ? "winner" : "");
-    item.appendChild(el("span", "place", ORDINALS[p.place] || p.place + "th"));
+    item.appendChild(el("span", "place", ordinal(p.place)));
     item.appendChild(el("span", "name", title(p.name)));
-    if (p.winner) { item.appendChild(el("span", "mark winner", "winner")); }
+    if (p.winner) { item.appendChild(el("span", "mark winner", T.mark_winner)); }
     return item;
   }
 
@@ -380,24 +442,23 @@
   function cell(s) {
     var td = el("td");
     if (!s) {
-      td.appendChild(shown("span", "quiet", "—", "not in this round"));
+      td.appendChild(shown("span", "quiet", "—", T.not_in_round));
       return td;
     }
-    td.appendChild(el("span", "pts", s.points === null ? "–" : s.points + " pts"));
+    td.appendChild(el("span", "pts", s.points === null ? "–" : say("pts", { n: s.points })));
     if (s.lost) {
-      td.appendChild(shown("span", "lost", "−" + s.lost + " ♥",
-        s.lost === 1 ? "lost 1 life" : "lost " + s.lost + " lives"));
+      td.appendChild(shown("span", "lost", "−" + s.lost + " ♥", count("lost_lives", s.lost)));
     } else {
-      td.appendChild(shown("span", "kept", "±0", "lost no life"));
+      td.appendChild(shown("span", "kept", "±0", T.lost_none));
     }
-    td.appendChild(el("span", "left", s.lives + " left"));
+    td.appendChild(el("span", "left", say("left", { n: s.lives })));
     return td;
   }
 
   // At the end of the game: each player's place and lives left, under the rounds.
   function placesRow(state, players) {
     var tr = el("tr");
-    var first = el("th", "", "Place");
+    var first = el("th", "", T.sheet_place);
     first.setAttribute("scope", "row");
     tr.appendChild(first);
     var placeOf = {};
@@ -405,8 +466,8 @@
     players.forEach(function (p) {
       var td = el("td");
       var n = placeOf[p.name];
-      td.appendChild(el("span", "pts", n ? (ORDINALS[n] || n + "th") : "–"));
-      td.appendChild(el("span", "left", p.lives ? lives(p.lives) + " left" : "out"));
+      td.appendChild(el("span", "pts", n ? ordinal(n) : "–"));
+      td.appendChild(el("span", "left", p.lives ? count("lives_left", p.lives) : T.sheet_out));
       tr.appendChild(td);
     });
     return tr;
@@ -417,9 +478,8 @@
     var first = el("th", "", String(r.round));
     first.setAttribute("scope", "row");
     if (r.sudden_death) {
-      first.appendChild(el("span", "note",
-        "sudden death: " + title(r.sudden_death.player) + ", all " +
-        (r.sudden_death.animals || r.sudden_death.animal)));
+      first.appendChild(el("span", "note", say("sheet_sudden", {
+        player: title(r.sudden_death.player), animals: suddenAnimals(r.sudden_death) })));
     }
     tr.appendChild(first);
     var byName = {};
@@ -437,7 +497,7 @@
       if (box.lgColumns !== "none") {
         box.lgColumns = "none";
         while (box.firstChild) { box.removeChild(box.firstChild); }
-        box.appendChild(el("p", "quiet", "No round has ended yet."));
+        box.appendChild(el("p", "quiet", T.sheet_empty));
       }
       return;
     }
@@ -446,7 +506,7 @@
       while (box.firstChild) { box.removeChild(box.firstChild); }
       var table = el("table");
       var head = el("tr");
-      head.appendChild(el("th", "", "Round"));
+      head.appendChild(el("th", "", T.sheet_round));
       players.forEach(function (name) { head.appendChild(el("th", "", title(name))); });
       Array.prototype.forEach.call(head.children, function (th) { th.setAttribute("scope", "col"); });
       var thead = el("thead");
@@ -483,8 +543,8 @@
       if (r.right > view.right + 1) { right++; } else if (r.left < edge - 1) { left++; }
     });
     var words = [];
-    if (left) { words.push("← " + left + " more"); }
-    if (right) { words.push(right + (right === 1 ? " more player" : " more players") + " →"); }
+    if (left) { words.push(say("more_left", { n: left })); }
+    if (right) { words.push(count("more_right", right)); }
     cue.hidden = !words.length || !view.width;
     setText(cue, words.join(" · "));
     $("sheet-fade-right").hidden = !right;
@@ -502,23 +562,16 @@
   }
 
   // ------------------------------------------------------------------ the connection
-  var GONE = "This link no longer works: the server was restarted. Scan the new code at the table.";
-  var LOST = "Connection lost, trying again. This may be out of date.";
 
   // A lost or dead link is said at the top (an alert), and everything under it is dimmed and
   // marked as not live (body[data-stale]) until the stream is back.
   function setLink(how) {
     var link = $("link");
     link.dataset.state = how;
-    setText(link, {
-      connecting: "connecting",
-      live: "live",
-      reconnecting: "reconnecting…",
-      gone: "link gone"
-    }[how]);
+    setText(link, T["link_" + how]);
     var stale = how === "gone" || how === "reconnecting";
     if (stale) { document.body.dataset.stale = how; } else { delete document.body.dataset.stale; }
-    alertText($("gone"), how === "gone" ? GONE : (how === "reconnecting" ? LOST : ""));
+    alertText($("gone"), how === "gone" ? T.gone : (how === "reconnecting" ? T.lost : ""));
     bannerHeight();
   }
 
