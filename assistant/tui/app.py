@@ -495,7 +495,7 @@ class LifeguardApp(App[None]):
         yield from palette.table_commands(self)
         for command in super().get_system_commands(screen):
             if command.title in ("Theme", "Quit"):
-                yield command
+                yield palette.translated(command)
         yield from palette.typing_commands(self, command_starts(self.view.game))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
-from assistant.i18n import _, format
+from assistant.i18n import N_, _, format
 from assistant.tui.screens import TableScreen
 
 if TYPE_CHECKING:  # the app imports this module
@@ -42,6 +42,16 @@ def table_commands(app: LifeguardApp) -> Iterator[SystemCommand]:
     }
     for name, (help_text, callback) in actions.items():
         yield SystemCommand(name, help_text, callback)
+
+
+#: Textual's own entries that the palette keeps, for the catalogs.
+TEXTUAL_ENTRIES = (N_("Theme"), N_("Change the current theme"), N_("Quit"),
+                   N_("Quit the application as soon as possible"))
+
+
+def translated(command: SystemCommand) -> SystemCommand:
+    """One of Textual's own entries (``TEXTUAL_ENTRIES``) in the table's language."""
+    return SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
 
 def typing_commands(app: LifeguardApp, starts: dict[str, tuple[str, str]]) -> Iterator[SystemCommand]:

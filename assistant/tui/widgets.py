@@ -621,12 +621,12 @@ class CommandInput(OrderedInput):
     BINDINGS = [
         # An Enter typed before the table took the terminal (while it starts) arrives as a
         # newline, ctrl+j: the terminal was still turning Enter into one.
-        Binding("ctrl+j", "submit", "Send", show=False),
-        Binding("up", "history(-1)", "Previous command", show=False),
-        Binding("down", "history(1)", "Next command", show=False),
-        Binding("tab", "complete", "Complete", show=False),
-        Binding("pageup", "scroll_log(-1)", "Scroll the log", show=False),
-        Binding("pagedown", "scroll_log(1)", "Scroll the log", show=False),
+        Binding("ctrl+j", "submit", N_("Send"), show=False),
+        Binding("up", "history(-1)", N_("Previous command"), show=False),
+        Binding("down", "history(1)", N_("Next command"), show=False),
+        Binding("tab", "complete", N_("Complete"), show=False),
+        Binding("pageup", "scroll_log(-1)", N_("Scroll the log"), show=False),
+        Binding("pagedown", "scroll_log(1)", N_("Scroll the log"), show=False),
     ]
 
     def __init__(self, game: Callable[[], Game | None], **kwargs: Any) -> None:
