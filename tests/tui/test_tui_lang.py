@@ -288,3 +288,37 @@ async def test_the_phones_screen_and_the_palette_in_the_tables_language(make_app
                  for line in screen_lines(app)]
         assert not english_on(lines), "\n".join(lines)
         assert {"de": "Nur auf diesem Computer", "ko": "이 컴퓨터에서만"}[language] in "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", ["1st", "2nd place", "1 life", "3 lives", "1 h 05 min", "Row 3", "ROW 2", "ALICE'S TURN"]),
+        ("de", ["1.", "2. Platz", "1 Leben", "3 Leben", "1 Std. 05 Min.", "Reihe 3", "REIHE 2", "ALICE IST DRAN"]),
+        ("ko", ["1번", "2위", "목숨 1개", "목숨 3개", "1시간 05분", "3번 줄", "2번 줄", "ALICE 차례"]),
+    ],
+)
+def test_the_tables_small_words_in_each_language(code: str, said: list[str]) -> None:
+    from assistant.i18n import _, format
+    from assistant.tui.screens import duration_words
+    from assistant.tui.widgets import lives_words, ordinal, row_label
+
+    i18n.set_language(code)
+    try:
+        place = format(_("OUT · {place} place"), place=ordinal(2, place=True)).split(" · ")[1]
+        words = [ordinal(1), place, lives_words(1), lives_words(3), duration_words(65), row_label(3),
+                 format(_("ROW {k}"), k=2), format(_("{name}'S TURN"), name="ALICE")]
+    finally:
+        i18n.set_language("en")
+    assert words == said
+
+
+@pytest.mark.parametrize(("code", "typed"), [("en", "Ann, Ben and Cy"), ("de", "Ann, Ben und Cy")])
+def test_names_typed_in_one_field_are_joined_by_the_languages_and(code: str, typed: str) -> None:
+    from assistant.tui.screens import split_names
+
+    i18n.set_language(code)
+    try:
+        assert split_names(typed) == ["Ann", "Ben", "Cy"]
+    finally:
+        i18n.set_language("en")
