@@ -426,15 +426,27 @@ def known_text(cards: Cards, short: bool = False) -> Text:
     for i, (animal, n) in enumerate(cards.counts().items()):
         if i:
             text.append(" ")
-        name = animal_name(animal.value)
-        name = name[:SHORT_ANIMAL] if short else name
+        name = short_animal_names()[animal] if short else animal_name(animal.value)
         label = name if n == 1 else f"{n}x {name}"
         text.append(label, style=animal_style(animal))
     return text
 
 
-#: The letters of an animal's name that still tell the ten apart (``known_text``'s ``short``).
+#: The fewest letters of an animal's name shown where space is short (``known_text``).
 SHORT_ANIMAL = 3
+
+
+def short_animal_names() -> dict[Animal, str]:
+    """The animals' names cut to the fewest letters (at least ``SHORT_ANIMAL``) that still tell
+    the ten apart in the table's language: three in English; German's Maulwurf and Maus, Schaf
+    and Schwein need four."""
+    names = {a: animal_name(a.value) for a in ANIMALS}
+    longest = max(len(n) for n in names.values())
+    for cut in range(SHORT_ANIMAL, longest + 1):
+        short = {a: n[:cut] for a, n in names.items()}
+        if len(set(short.values())) == len(short):
+            return short
+    return names
 
 
 def ordinal(n: int, place: bool = False) -> str:

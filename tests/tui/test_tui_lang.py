@@ -20,6 +20,7 @@ from assistant import i18n
 from assistant.i18n.catalogs import code_messages
 from assistant.tui.lang import HOUSE_RULE_SENTENCES, house_rules_said, rules_markdown, rules_path
 from assistant.tui.widgets import CommandInput, TableLog
+from engine.deck import Animal
 from engine.rules import HouseRules
 
 from .conftest import game_lines, settle, submit_all
@@ -322,3 +323,21 @@ def test_names_typed_in_one_field_are_joined_by_the_languages_and(code: str, typ
         assert split_names(typed) == ["Ann", "Ben", "Cy"]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("code", sorted(i18n.LANGUAGES))
+def test_the_known_cards_short_names_tell_the_animals_apart(code: str) -> None:
+    """Where space is short the known cards go by their first letters: in German "Mau" was
+    both Maulwurf and Maus."""
+    from assistant.tui.widgets import short_animal_names
+
+    i18n.set_language(code)
+    try:
+        short = short_animal_names()
+    finally:
+        i18n.set_language("en")
+    assert len(set(short.values())) == 10
+    if code == "en":
+        assert short[Animal.MOUSE] == "mou"  # as before
+    if code == "de":
+        assert (short[Animal.MOLE], short[Animal.MOUSE]) == ("Maul", "Maus")
