@@ -34,7 +34,9 @@ from textual.screen import Screen
 from assistant.commands import Command, ParseError, new_game_command
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
+from assistant.i18n import N_, _, format
 from assistant.referee import Referee, Reply, heard_readback
+from assistant.table import TableState
 from assistant.table.expect import command_starts
 from assistant.tui import palette
 from assistant.tui.desk import CommandDesk, TableView
@@ -72,31 +74,32 @@ __all__ = ["LifeguardApp", "StartError", "TableSession", "command_starts", "open
 #: One of the app's screens, as ``get_screen_by_type`` is asked for it.
 AnyScreen = TypeVar("AnyScreen", bound=Screen[Any])
 
-#: What each bindable action does, for the footer, the help screen and the command palette.
+#: What each bindable action does, for the footer, the help screen and the command palette
+#: (``N_``: in the table's language where shown).
 KEY_DESCRIPTIONS: dict[str, str] = {
-    "push_to_talk": "Talk",
-    "mute": "Mute",
-    "undo": "Undo",
-    "redo": "Redo",
-    "repeat": "Repeat",
-    "toggle_known": "Known cards",
-    "score_sheet": "Score sheet",
-    "large_print": "Large print",
-    "rules": "Rules",
-    "help": "Help",
-    "serve": "Phones",
-    "quit": "Quit",
+    "push_to_talk": N_("Talk"),
+    "mute": N_("Mute"),
+    "undo": N_("Undo"),
+    "redo": N_("Redo"),
+    "repeat": N_("Repeat"),
+    "toggle_known": N_("Known cards"),
+    "score_sheet": N_("Score sheet"),
+    "large_print": N_("Large print"),
+    "rules": N_("Rules"),
+    "help": N_("Help"),
+    "serve": N_("Phones"),
+    "quit": N_("Quit"),
 }
 
 #: The keys the footer shows, in short words so that they and the focused widget's keys fit in
 #: 80 columns; every key is on the help screen (F2) and in the palette.
 FOOTER_WORDS: dict[str, str] = {
-    "push_to_talk": "Talk",
-    "undo": "Undo",
-    "toggle_known": "Known",
-    "score_sheet": "Scores",
-    "rules": "Rules",
-    "help": "Help",
+    "push_to_talk": N_("Talk"),
+    "undo": N_("Undo"),
+    "toggle_known": N_("Known"),
+    "score_sheet": N_("Scores"),
+    "rules": N_("Rules"),
+    "help": N_("Help"),
 }
 
 
@@ -167,7 +170,7 @@ class LifeguardApp(App[None]):
             greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
             table_log.said(greeting)
         else:
-            table_log.note("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'.")
+            table_log.note(_("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'."))
             await self.push_screen(self.setup_screen())
         self.voices.start()
         if self.settings.serve.start:
@@ -263,7 +266,7 @@ class LifeguardApp(App[None]):
 
     async def apply_heard(self, command: Command, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
-        shown = f"heard: {command.canonical}"
+        shown = format(_("heard: {command}"), command=command.canonical)
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
@@ -296,9 +299,9 @@ class LifeguardApp(App[None]):
         """The refusal in the log (aloud as ``spoken`` says: for a heard command, what was
         heard and then why not)."""
         log = self.table_log
-        log.refused(text, reply.error or "not understood")
+        log.refused(text, reply.error or _("not understood"))
         if reply.suggestion and source == "typed":  # the refusal names it ("Did you mean ...?")
-            log.note("  Tab or Enter takes it.")
+            log.note("  " + _("Tab or Enter takes it."))
 
     def watch_view(self, view: TableView) -> None:
         """The game-over screen comes with the game's end and goes with an undo or a new game
@@ -355,6 +358,16 @@ class LifeguardApp(App[None]):
         if not self.table_gone:
             self.table.type_ahead(message.text)
 
+    def on_setup_screen_language_changed(self) -> None:
+        """The setup screen's choice of language (``set_language`` done): everything on show is
+        drawn again in it (the log keeps what it said; the store stays canonical English)."""
+        view = self.view
+        self.view = replace(view, table=TableState.of(view.game, question=view.question))
+        for screen in self.screen_stack:
+            for widget in screen.query("*"):
+                widget.refresh()
+            screen.refresh_bindings()
+
     def on_phones_screen_stop_requested(self) -> None:
         self.phones.stop_requested()
 
@@ -362,7 +375,7 @@ class LifeguardApp(App[None]):
     async def start_game(self, names: list[str], rules: HouseRules, voice_on: bool) -> str | None:
         """From the setup screen: a new game with these players and house rules; an error or None."""
         if not names:
-            return "Enter 3 to 5 player names, in seating order."
+            return _("Enter 3 to 5 player names, in seating order.")
         reply = await self._run(partial(_start_with_rules, names=names, rules=rules))
         if not reply.ok or self.table_gone:
             return reply.error
@@ -410,7 +423,7 @@ class LifeguardApp(App[None]):
             self.voices.settled()
 
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
-        heard = f"heard '{message.text}': " if message.text else ""
+        heard = format(_("heard '{text}': "), text=message.text) if message.text else ""
         self.table_log.note(f"🎤 {heard}{message.reason}")
         if message.addressed:  # talk is written down, not answered aloud
             self.say(self.voices.words(Reply(False, error=message.reason), heard=True))
@@ -456,7 +469,7 @@ class LifeguardApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             status = self.status_line
-            voice = {"microphone": status.mic, "speech": status.speech}
+            voice = {N_("microphone"): status.mic, N_("speech"): status.speech}
             self.push_screen(HelpScreen(self.key_table(), self.view.players, voice, status.data_label))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -482,7 +495,7 @@ class LifeguardApp(App[None]):
         yield from palette.table_commands(self)
         for command in super().get_system_commands(screen):
             if command.title in ("Theme", "Quit"):
-                yield command
+                yield palette.translated(command)
         yield from palette.typing_commands(self, command_starts(self.view.game))
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
+from assistant.i18n import N_, _, format
 from assistant.tui.screens import TableScreen
 
 if TYPE_CHECKING:  # the app imports this module
@@ -23,31 +24,42 @@ if TYPE_CHECKING:  # the app imports this module
 def table_commands(app: LifeguardApp) -> Iterator[SystemCommand]:
     """The referee's commands and the table's keys, by name, each with a line of help."""
     actions: dict[str, tuple[str, Callable[[], object]]] = {
-        "Undo": ("Take back the last command", app.action_undo),
-        "Redo": ("Apply the undone command again", app.action_redo),
-        "Repeat": ("Say the last announcement again", app.action_repeat),
-        "Status": ("Where the game stands", partial(app.submit, "status")),
-        "Score sheet": ("Points and lives round by round", app.action_score_sheet),
-        "Known cards": ("Show or hide the cards known to be in each hand", app.action_toggle_known),
-        "Large print": ("Bigger rows, cards, hearts and turn, to read from afar",
-                        app.action_large_print),
-        "Talk": ("Push to talk: say one command", app.action_push_to_talk),
-        "Mute": ("Mute or unmute the spoken announcements", app.action_mute),
-        "Rules": ("The rules of Life is Life", app.action_rules),
-        "Keys and commands": ("The keys and the command language", app.action_help),
-        "New game": ("Players, house rules and voice", app.open_setup),
-        "Phones": ("Serve the table to phones: a read-only page, its link as a QR code",
-                   app.action_serve),
+        _("Undo"): (_("Take back the last command"), app.action_undo),
+        _("Redo"): (_("Apply the undone command again"), app.action_redo),
+        _("Repeat"): (_("Say the last announcement again"), app.action_repeat),
+        _("Status"): (_("Where the game stands"), partial(app.submit, "status")),
+        _("Score sheet"): (_("Points and lives round by round"), app.action_score_sheet),
+        _("Known cards"): (_("Show or hide the cards known to be in each hand"), app.action_toggle_known),
+        _("Large print"): (_("Bigger rows, cards, hearts and turn, to read from afar"),
+                           app.action_large_print),
+        _("Talk"): (_("Push to talk: say one command"), app.action_push_to_talk),
+        _("Mute"): (_("Mute or unmute the spoken announcements"), app.action_mute),
+        _("Rules"): (_("The rules of Life is Life"), app.action_rules),
+        _("Keys and commands"): (_("The keys and the command language"), app.action_help),
+        _("New game"): (_("Players, house rules and voice"), app.open_setup),
+        _("Phones"): (_("Serve the table to phones: a read-only page, its link as a QR code"),
+                      app.action_serve),
     }
     for name, (help_text, callback) in actions.items():
         yield SystemCommand(name, help_text, callback)
+
+
+#: Textual's own entries that the palette keeps, for the catalogs.
+TEXTUAL_ENTRIES = (N_("Theme"), N_("Change the current theme"), N_("Quit"),
+                   N_("Quit the application as soon as possible"))
+
+
+def translated(command: SystemCommand) -> SystemCommand:
+    """One of Textual's own entries (``TEXTUAL_ENTRIES``) in the table's language."""
+    return SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
 
 def typing_commands(app: LifeguardApp, starts: dict[str, tuple[str, str]]) -> Iterator[SystemCommand]:
     """'Type: ...' for each of ``starts`` (intent -> the command's start, what to add after it),
     found by typing only (not listed when the palette opens)."""
     for intent, (text, help_text) in starts.items():
-        yield SystemCommand(f"Type: {text}", f"{help_text} ({intent})", partial(prefill, app, text),
+        yield SystemCommand(format(_("Type: {command}"), command=text), f"{help_text} ({intent})",
+                            partial(prefill, app, text),
                             discover=False)
 
 

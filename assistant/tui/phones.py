@@ -26,6 +26,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from assistant.config import ServeSettings
+from assistant.i18n import N_, _, format
+from assistant.tui.lang import TranslatedKeys
 
 if TYPE_CHECKING:  # assistant.web loads when serving starts (Starlette, uvicorn: slow imports)
     from assistant.web.server import TableServer
@@ -38,7 +40,7 @@ def qr_text(url: str) -> Text:
     return Text("\n".join(qr_lines(url, border=2)), style="#000000 on #ffffff", no_wrap=True)
 
 
-class PhonesScreen(ModalScreen[None]):
+class PhonesScreen(TranslatedKeys, ModalScreen[None]):
     """Scan to follow the game: the QR code (on the local network only), the link, who can
     watch; s stops serving."""
 
@@ -66,8 +68,8 @@ class PhonesScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape,q,enter", "app.pop_screen", "Close"),
-        Binding("s", "stop", "Stop serving"),
+        Binding("escape,q,enter", "app.pop_screen", N_("Close")),
+        Binding("s", "stop", N_("Stop serving")),
     ]
 
     class StopRequested(Message):
@@ -81,14 +83,14 @@ class PhonesScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         words = Text()
         if self.lan:
-            words.append("Scan to follow the game on a phone (read only)\n", style="bold")
+            words.append(_("Scan to follow the game on a phone (read only)") + "\n", style="bold")
         words.append(self.url + "\n")
         if self.lan:
-            words.append("Anyone on this network who has the link can watch.\n", style="italic")
+            words.append(_("Anyone on this network who has the link can watch.") + "\n", style="italic")
         else:
-            words.append("On this computer only ([serve] lan = true for phones).\n",
+            words.append(_("On this computer only ([serve] lan = true for phones).") + "\n",
                          style="italic")
-        words.append("s stop serving · Esc close", style="dim")
+        words.append(_("s stop serving · Esc close"), style="dim")
         with Vertical(id="phones-body"):
             if self.lan:  # 127.0.0.1 on a phone is the phone itself: nothing to scan
                 yield Static(qr_text(self.url), id="phones-qr")
@@ -120,7 +122,7 @@ class PhoneServer:
                 app.push_screen(PhonesScreen(self.server.url, self.server.lan))
             return
         if self.folder is None:
-            app.notify("This table is not saved, so there is nothing to serve.", severity="warning")
+            app.notify(_("This table is not saved, so there is nothing to serve."), severity="warning")
             return
         app.run_worker(partial(self._start, self.folder, show), thread=True, exclusive=True,
                        group="serve")
@@ -131,8 +133,9 @@ class PhoneServer:
         try:
             from assistant.web.server import ServeError, TableServer
         except ImportError as err:
-            app.call_from_thread(app.notify, f"Serving needs {err.name}: install lifeguard "
-                                 "again with its dependencies.", severity="error")
+            app.call_from_thread(app.notify, format(_("Serving needs {package}: install lifeguard "
+                                                      "again with its dependencies."), package=err.name),
+                                 severity="error")
             return
         server = TableServer(folder, port=self.settings.port, lan=self.settings.lan, quiet=True)
         try:
@@ -154,7 +157,7 @@ class PhoneServer:
         if show:
             self.serve()
         else:
-            app.notify(f"Serving the table at {server.url}", timeout=8)
+            app.notify(format(_("Serving the table at {url}"), url=server.url), timeout=8)
 
     def stop_requested(self) -> None:
         """``s`` on the phones screen: the screen closed, then the server stopped."""
@@ -171,4 +174,4 @@ class PhoneServer:
             server.stop()
         else:
             self.app.run_worker(server.stop, thread=True, group="serve-stop")
-            self.app.notify("The table is no longer served; its link stops working.")
+            self.app.notify(_("The table is no longer served; its link stops working."))

@@ -22,7 +22,8 @@ from textual.events import Key, Paste
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from assistant.announce import plural
+from assistant.i18n import N_, _, animal_name, format
+from assistant.i18n.words import names
 from assistant.table import SheetLine, SheetRound, TableState
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
@@ -30,7 +31,7 @@ from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
 from engine.events import Majority, RoundEnded
 from engine.game import Game, Phase
-from engine.words import names, title
+from engine.words import title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
 
@@ -52,14 +53,16 @@ def hand_checks(game: Game, counts: dict[str, dict[Animal, int]]) -> dict[str, l
         check = game.check_hand(p, Cards(hand))
         lines: list[str] = []
         if check.size != HAND_SIZE:
-            lines.append(f"{check.size} of 10 cards")
+            lines.append(format(_("{n} of 10 cards"), n=check.size))
         for animal in check.missing.counts():
             need = game.known[p].count(animal)
-            lines.append(f"must hold {need} {plural(animal, need)} (taken from the rows)")
+            lines.append(format(_("must hold {n} {animal} (taken from the rows)"), n=need,
+                                animal=animal_name(animal.value, need)))
         problems[p] = lines
     overflow = game.overflowing(Cards(h) for h in counts.values())
     problems[""] = [
-        f"{n} {plural(a, n)} on the table and in hands, the deck holds {COPIES[a]}"
+        format(_("{n} {animal} on the table and in hands, the deck holds {copies}"), n=n,
+               animal=animal_name(a.value, n), copies=COPIES[a])
         for a, n in overflow.items()
     ]
     return problems
@@ -76,7 +79,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
     """
 
     BINDINGS = [
-        Binding("enter", "declare", "Declare", show=True),
+        Binding("enter", "declare", N_("Declare"), show=True),
         Binding("plus,equals_sign", "change(1)", "+1", show=False),
         Binding("minus", "change(-1)", "-1", show=False),
         *[Binding(str(d), f"set_count({d})", show=False) for d in range(10)],
@@ -204,7 +207,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
                  *[self._count_cell(p, animal, animal in overflow) for p in self.players]]
                 for animal in ANIMALS]
         total = self._total_cells(game)
-        headings = [(Text("ANIMAL" if self.large else "animal"), "animal"),
+        headings = [(Text(_big(_("animal"), self.large)), "animal"),
                     *[(Text(self._label(p), justify="center" if self.large else "left"), p)
                       for p in self.players]]
         self.clear(columns=True)
@@ -241,8 +244,9 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         finally:
             self.players = saved
         pad = 2 * self.cell_padding
-        animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
-        total = len("10/10 ok")
+        animal = max(Text(_("animal").upper()).cell_len,
+                     *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
+        total = Text("10/10 " + _("ok")).cell_len
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
 
     def _spread_extra(self, widths: list[int]) -> list[int]:
@@ -279,13 +283,13 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
 
     def _total_cells(self, game: Game) -> list[Text]:
         checks = hand_checks(game, self.counts)
-        cells: list[Text] = [Text("TOTAL" if self.large else "total", style="bold")]
+        cells: list[Text] = [Text(_big(_("total"), self.large), style="bold")]
         for p in self.players:
             n = sum(self.counts[p].values())
             ok = not checks[p]
             # declared: a tick in the total, not in the heading (which then grew, and five
             # names that fitted no longer did once a hand was declared)
-            mark = " ✓" if p in game.declared else (" ok" if ok else "")
+            mark = " ✓" if p in game.declared else (" " + _("ok") if ok else "")
             cells.append(Text(f"{n}/10{mark}", style="bold" if ok else "bold red", justify="center"))
         return cells
 
@@ -309,9 +313,10 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
             return
         if player in self.game.declared:
             waiting = self.game.waiting_to_declare()
-            still = f" Still to declare: {names(waiting)}." if waiting else ""
-            self.notify(f"{title(player)} has declared already, so the count stays; 'undo' "
-                        f"takes the hand back to change it.{still}", severity="warning")
+            still = " " + format(_("Still to declare: {players}."), players=names(waiting)) if waiting else ""
+            self.notify(format(_("{player} has declared already, so the count stays; 'undo' "
+                                 "takes the hand back to change it."), player=title(player)) + still,
+                        severity="warning")
             return
         self.counts[player][animal] = max(0, min(COPIES[animal], n))
         self._rebuild()
@@ -341,8 +346,8 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
 
     def declare(self, player: str) -> None:
         if self.game is not None and player in self.game.declared:
-            self.notify(f"{title(player)} has declared already; 'undo' takes it back to change it.",
-                        severity="warning")
+            self.notify(format(_("{player} has declared already; 'undo' takes it back to change it."),
+                               player=title(player)), severity="warning")
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
@@ -359,14 +364,14 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         out = Text()
         for p in self.players:
             if p in self.game.declared:
-                out.append(f"{title(p)}: declared.\n{gap}", style="dim")
+                out.append(_check_line(p, None) + f"\n{gap}", style="dim")
             elif checks[p]:
-                out.append(f"{title(p)}: " + "; ".join(checks[p]) + f".\n{gap}", style="bold")
+                out.append(_check_line(p, checks[p]) + f"\n{gap}", style="bold")
             else:
-                out.append(f"{title(p)}: 10 cards, ready: Enter declares.\n{gap}")
+                out.append(_check_line(p, []) + f"\n{gap}")
         for line in checks[""]:
-            out.append(f"Deck: {line}.\n{gap}", style="bold red")
-        out.append("* known to be in hand", style="dim")
+            out.append(_deck_line(line) + f"\n{gap}", style="bold red")
+        out.append(_("* known to be in hand"), style="dim")
         return out
 
 
@@ -376,24 +381,38 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         here = cell[0] if cell else (self.players[0] if self.players else "")
         out = Text()
         if here in self.game.declared:
-            out.append(f"{title(here)}: declared.", style="dim")
+            out.append(_check_line(here, None), style="dim")
         elif checks.get(here):
-            out.append(f"{title(here)}: " + "; ".join(checks[here]) + ".", style="bold")
+            out.append(_check_line(here, checks[here]), style="bold")
         elif here:
-            out.append(f"{title(here)}: 10 cards, ready: Enter declares.")
+            out.append(_check_line(here, []))
         shown = short_names(self.players, self.name_limit)
         others = []
         for p in self.players:
             if p == here:
                 continue
             n = sum(self.counts[p].values())
-            state = "✓" if p in self.game.declared else ("ready" if not checks[p] else f"{n}/10")
+            state = "✓" if p in self.game.declared else (_("ready") if not checks[p] else f"{n}/10")
             others.append(f"{shown[p]} {state}")
         if others:
             out.append("\n" + " · ".join(others), style="dim")
         for line in checks[""]:
-            out.append(f"\nDeck: {line}.", style="bold red")
+            out.append("\n" + _deck_line(line), style="bold red")
         return out
+
+
+def _check_line(player: str, problems: list[str] | None) -> str:
+    """A player's line among the grid's checks: declared (``problems`` None), what is wrong,
+    or ready."""
+    if problems is None:
+        return format(_("{player}: declared."), player=title(player))
+    if problems:
+        return format(_("{player}: {problems}."), player=title(player), problems="; ".join(problems))
+    return format(_("{player}: 10 cards, ready: Enter declares."), player=title(player))
+
+
+def _deck_line(problem: str) -> str:
+    return format(_("Deck: {problem}."), problem=problem)
 
 
 def last_round_hands(actions: Sequence[Action]) -> dict[str, Cards]:
@@ -442,7 +461,7 @@ class ResultsView(Static):
     def build(self) -> Table | Text | Group:
         ended = self.ended
         if ended is None:
-            return Text("No round has ended yet.", style="dim")
+            return Text(_("No round has ended yet."), style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
         if self.large:  # who lost lives, in big type above the details
             losses = self._big_losses(ended, players)
@@ -457,11 +476,11 @@ class ResultsView(Static):
         width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
         lines = _big_lines(ended, players, losers, width)
-        title = Text(f"Round {ended.round}: lives lost", style="bold")
+        title = Text(format(_("Round {round}: lives lost"), round=ended.round), style="bold")
         # The points and lives rows (title, headings and the two rows: 4 lines) come first.
         if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
             gone = [p for p in losers if p in ended.out]
-            lines = _big_lines(ended, players, gone, width, what="OUT") if gone else []
+            lines = _big_lines(ended, players, gone, width, what=_("OUT")) if gone else []
             title = self._title_saying(ended, players, [p for p in losers if p not in gone])
             if -(-title.cell_len // max(1, width)) + 4 * len(lines) + 4 > self.budget:
                 lines, title = [], self._title_saying(ended, players, losers)
@@ -475,10 +494,10 @@ class ResultsView(Static):
     def _title_saying(ended: RoundEnded, players: tuple[str, ...], losers: list[str]) -> Text:
         """The big losses' title with ``losers``' lost lives in normal type."""
         whole = short_names(players, None)
-        title = Text(f"Round {ended.round}: lives lost", style="bold")
+        title = Text(format(_("Round {round}: lives lost"), round=ended.round), style="bold")
         said = " · ".join(f"{whole[p]} -{ended.losses[p]}" for p in losers)
         if said or not ended.out:
-            title.append(f": {said or 'nobody loses'}", style="bold red")
+            title.append(": " + (said or _("nobody loses")), style="bold red")
         return title
 
     def _details(self, ended: RoundEnded, players: tuple[str, ...], above: int = 0) -> Table | Text:
@@ -489,8 +508,8 @@ class ResultsView(Static):
         table = self._table(ended.round, players, shown)
         # The two rows that matter first: below the animals they ran off a small screen.
         rows: list[list[Text | str]] = [
-            [Text("points", style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
-            [Text("lives (lost)", style="bold"), *[lives_left(ended, p) for p in players], ""],
+            [Text(_("points"), style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
+            [Text(_("lives (lost)"), style="bold"), *[lives_left(ended, p) for p in players], ""],
         ]
         majorities = {m.animal: m for m in ended.majorities}
         for animal in ANIMALS:
@@ -515,8 +534,8 @@ class ResultsView(Static):
         for limit in (None, SHORT_NAME, 4):
             shown = short_names(players, limit)
             longest = max((len(n) for n in shown.values()), default=0)
-            need = (len("lives (lost)") + pad + sum(max(len(shown[p]), 8) + pad for p in players)
-                    + max(len("majority"), longest + 4) + pad)
+            need = (Text(_("lives (lost)")).cell_len + pad + sum(max(len(shown[p]), 8) + pad for p in players)
+                    + max(Text(_("majority")).cell_len, longest + 4) + pad)
             if need <= width:
                 return shown
         return shown
@@ -524,15 +543,15 @@ class ResultsView(Static):
     def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str]) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
-            title=f"Round {round_number} results", box=None, expand=self.large,
+            title=format(_("Round {round} results"), round=round_number), box=None, expand=self.large,
             padding=(0, 2 if self.large else 1),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
-        table.add_column("animal", no_wrap=True)  # as wide as "lives (lost)", the rest spread
+        table.add_column(_("animal"), no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
-        table.add_column("majority", ratio=ratio, no_wrap=True)
+        table.add_column(_("majority"), ratio=ratio, no_wrap=True)
         return table
 
     def on_resize(self) -> None:
@@ -551,12 +570,13 @@ class ResultsView(Static):
         assert ended.sudden_death is not None
         claimant, animal = ended.sudden_death
         text = Text()
-        text.append(f"Round {ended.round}: sudden death!\n", style="bold")
-        text.append(f"{title(claimant)} revealed all {COPIES[animal]}")  # the chip's padding spaces it
+        text.append(format(_("Round {round}: sudden death!"), round=ended.round) + "\n", style="bold")
+        # the chip's padding spaces it
+        text.append(format(_("{player} revealed all {n}"), player=title(claimant), n=COPIES[animal]))
         text.append_text(animal_chip(animal, large=self.large, many=True))
         text.append("\n\n")
         for p in players:
-            text.append(f"{title(p):<8} lives: ")
+            text.append(f"{title(p):<8} " + _("lives:") + " ")
             text.append_text(lives_left(ended, p))
             text.append("\n")
         return text
@@ -567,14 +587,14 @@ def _majority_cell(majority: Majority, shown: dict[str, str] | None = None) -> T
         name = (shown or {}).get(majority.winner) or title(majority.winner)
         return Text(f"{name} +{majority.animal.points}", style="bold")
     if majority.tied:
-        return Text("tie", style="italic")
-    return Text("1 card: none", style="italic")
+        return Text(_("tie"), style="italic")
+    return Text(_("1 card: none"), style="italic")
 
 
 def lives_left(ended: RoundEnded, player: str) -> Text:
     """Lives left after the round and, in brackets, lost in it: ``3 (-2)``, ``OUT (-1)``."""
     lost = ended.losses.get(player, 0)
-    left = "OUT" if player in ended.out else str(ended.lives[player])
+    left = _("OUT") if player in ended.out else str(ended.lives[player])
     return Text(f"{left} (-{lost})" if lost else left,
                 style="bold red" if player in ended.out else "bold")
 
@@ -592,7 +612,7 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
     ``roomy``: a blank line between the rounds."""
     sheet = table.sheet
     if not sheet:
-        return Text("No round has been scored yet.", style="dim")
+        return Text(_("No round has been scored yet."), style="dim")
     players = tuple(p.name for p in table.players)
     grid = _sheet_grid(players, large, roomy)
     for ended in sheet:
@@ -602,16 +622,17 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
         grid.add_row(*_big_sheet_row(table, players))
     elif table.phase is Phase.GAME_OVER:
         ranked = {place.name: place.place for place in table.places}
-        cells = [Text("place", style="bold", justify="left")]  # at the edge: a wide round column
+        cells = [Text(_("place"), style="bold", justify="left")]  # at the edge: a wide round column
         for p in players:
-            cells.append(Text(f"   {ordinal(ranked[p])}", style="bold reverse" if ranked[p] == 1 else "bold"))
+            cells.append(Text(f"   {ordinal(ranked[p], place=True)}", style="bold reverse" if ranked[p] == 1 else "bold"))
         grid.add_section()
         grid.add_row(*cells)
         if large:  # and the places again in big type under their row
             grid.add_row(*_big_sheet_row(table, players))
     notes = [
-        f"SD: sudden death in round {r.round}: {title(r.sudden_death[0])} revealed all "
-        f"{plural(r.sudden_death[1], 2)}, every other player lost 1 life."
+        format(_("{sd}: sudden death in round {round}: {player} revealed all {animals}, every other "
+                 "player lost 1 life."), sd=_("SD"), round=r.round, player=title(r.sudden_death[0]),
+               animals=animal_name(r.sudden_death[1].value, 2))
         for r in sheet if r.sudden_death
     ]
     if not notes:
@@ -624,13 +645,13 @@ def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
     # Large print: no right padding (the box draws a blank between columns already), so
     # that five long names and their big places fit in 74 cells.
     grid = Table(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
-                 pad_edge=False, title="SCORE SHEET" if large else "Score sheet", title_style="bold",
+                 pad_edge=False, title=_big(_("Score sheet"), large), title_style="bold",
                  title_justify="left", header_style="bold", show_edge=False,
                  leading=1 if large and roomy else 0)
-    grid.add_column("ROUND" if large else "round", justify="right", no_wrap=True)
+    grid.add_column(_big(_("round"), large), justify="right", no_wrap=True)
     shown = short_names(players, SHEET_NAME)
     for p in players:
-        grid.add_column(f"{shown[p]}\n{'PTS LIVES' if large else 'pts lives'}", justify="left",
+        grid.add_column(shown[p] + "\n" + _big(_("pts lives"), large), justify="left",
                         no_wrap=True)
     return grid
 
@@ -641,18 +662,23 @@ def _big_sheet_row(table: TableState, players: tuple[str, ...]) -> list[Text]:
     if table.phase is Phase.GAME_OVER:
         ranked = {place.name: place.place for place in table.places}
         label = ""  # under the row of places
-        words = {p: (ordinal(ranked[p]).upper(), "bold reverse" if ranked[p] == 1 else "bold")
+        words = {p: (ordinal(ranked[p], place=True).upper(), "bold reverse" if ranked[p] == 1 else "bold")
                  for p in players}
     else:
         last = {line.name: line for ended in table.sheet for line in ended.lines}
-        label = "LIVES"
-        words = {p: ("OUT", "bold red") if last[p].out else (str(last[p].lives), "bold")
+        label = _("lives").upper()
+        words = {p: (_("OUT"), "bold red") if last[p].out else (str(last[p].lives), "bold")
                  for p in players if p in last}
     cells = [Text(f"\n{label}", style="bold")]
     for p in players:
         word, style = words.get(p, ("", "bold"))
         cells.append(Text("\n").join(big(word, style=style)))
     return cells
+
+
+def _big(word: str, large: bool) -> str:
+    """A heading in capitals in large print."""
+    return word.upper() if large else word
 
 
 #: The letters a name keeps on the score sheet: its columns are that wide for the points and
@@ -665,7 +691,7 @@ def _sheet_row(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
     the lives (blank for a player out before the round)."""
     label = Text(str(ended.round))
     if ended.sudden_death:
-        label.append(" SD", style="bold red")
+        label.append(" " + _("SD"), style="bold red")
     cells: list[Text] = [label]
     for p in players:
         line = ended.line(p)
@@ -674,7 +700,7 @@ def _sheet_row(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
             continue
         if ended.sudden_death:
             claimant = p == ended.sudden_death[0]
-            points = Text("SD", style="bold") if claimant else Text(" -", style="dim")
+            points = Text(_("SD"), style="bold") if claimant else Text(" -", style="dim")
         else:
             points = Text(f"{line.points or 0:>2}")  # at most 60 in a round
         cells.append(Text.assemble(points, " ", _lives_cell(line)))
@@ -683,7 +709,7 @@ def _sheet_row(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
 
 def _lives_cell(line: SheetLine) -> Text:
     """``lives_left`` for a line of the score sheet: ``3 (-2)``, ``OUT (-1)``."""
-    left = "OUT" if line.out else str(line.lives)
+    left = _("OUT") if line.out else str(line.lives)
     return Text(f"{left} (-{line.penalty})" if line.penalty else left,
                 style="bold red" if line.out else "bold")
 
@@ -709,7 +735,7 @@ def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], w
     ``NOBODY LOSES``."""
     for limit in (None, SHORT_NAME, 3):
         shown = short_names(players, limit)
-        words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or ["NOBODY LOSES"]
+        words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or [_("nobody loses").upper()]
         if all(big_width(w) <= width for w in words):
             break
     lines: list[str] = []

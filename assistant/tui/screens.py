@@ -13,7 +13,6 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -36,11 +35,13 @@ from textual.widgets import (
     Switch,
 )
 
-from assistant import announce
 from assistant.commands import name_problem
+from assistant.i18n import N_, _, current_language, format, ngettext, set_language
+from assistant.i18n.words import names as i18n_names
 from assistant.table import TableState, help_examples
 from assistant.tui.bigtype import big, big_width
 from assistant.tui.desk import TableView
+from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
 from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
@@ -56,13 +57,11 @@ from assistant.tui.widgets import (
     fitted_hint,
     ordinal,
     short_names,
+    state_word,
 )
-from engine.deck import ANIMALS, COPIES
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
 from engine.rules import HouseRules
 from engine.words import title
-
-RULES_FILE = Path(__file__).with_name("how_to_play.md")
 
 #: From this many columns and lines the table is in large print (readable from two metres at
 #: the end of a table), unless its key says otherwise.
@@ -77,25 +76,26 @@ ROOMY_LINES = 26
 BIG_NAMES_FROM = 40
 
 #: How each house rule is labelled on the setup screen, and the words for its choices.
+#: (``N_``: translated where shown.)
 RULE_LABELS: dict[str, str] = {
-    "lowest_tie_loses": "Tied lowest totals lose",
-    "all_equal": "Every total the same",
-    "all_out": "Everyone left goes out together",
-    "next_start": "Next round's start player",
-    "knock_requires_swap": "Knock only after one's own first swap",
-    "two_alive_majority_two": "2 alive: a majority needs 2 cards",
-    "take_first": "Swap: take the row first, then put down",
+    "lowest_tie_loses": N_("Tied lowest totals lose"),
+    "all_equal": N_("Every total the same"),
+    "all_out": N_("Everyone left goes out together"),
+    "next_start": N_("Next round's start player"),
+    "knock_requires_swap": N_("Knock only after one's own first swap"),
+    "two_alive_majority_two": N_("2 alive: a majority needs 2 cards"),
+    "take_first": N_("Swap: take the row first, then put down"),
 }
 CHOICE_WORDS: dict[object, str] = {
-    2: "2 lives each",
-    1: "1 life each",
-    "nobody": "nobody loses a life",
-    "everyone_loses_1": "everyone loses 1",
-    "most_points": "most points that round wins",
-    "shared": "a shared win",
-    "most_lives_before": "most lives before the round wins",
-    "clockwise": "next player clockwise",
-    "most_lives_lost": "who lost most lives",
+    2: N_("2 lives each"),
+    1: N_("1 life each"),
+    "nobody": N_("nobody loses a life"),
+    "everyone_loses_1": N_("everyone loses 1"),
+    "most_points": N_("most points that round wins"),
+    "shared": N_("a shared win"),
+    "most_lives_before": N_("most lives before the round wins"),
+    "clockwise": N_("next player clockwise"),
+    "most_lives_lost": N_("who lost most lives"),
 }
 
 
@@ -113,22 +113,28 @@ def is_question(reply: Any) -> bool:
 
 
 def on_off(value: bool) -> str:
-    return "on" if value else "off"
+    return _("on") if value else _("off")
 
 
 def duration_words(minutes: int | None) -> str:
     """A game's duration as people say it: ``12 min``, ``1 h 05 min``."""
     if minutes is None:
-        return "unknown"
+        return _("unknown")
     if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
+        return format(_("{minutes} min"), minutes=minutes)
+    return format(_("{hours} h {minutes} min"), hours=minutes // 60, minutes=f"{minutes % 60:02d}")
+
+
+def listed_names(players: tuple[str, ...]) -> str:
+    """Players named in a sentence in the table's language ("Alice, Bob and Carol"; nobody)."""
+    return i18n_names(players) if players else _("nobody")
 
 
 def split_names(value: str) -> list[str]:
     """The names in one setup field: "Ann Ben Cy", "Ann, Ben and Cy" give three (a name is one
     word, so spaces and commas part names; a lone "and" or "&" joins them)."""
-    return [w for w in re.split(r"[\s,;]+", value.strip()) if w and w.lower() not in ("and", "&")]
+    joins = ("and", "&", _("and").lower())
+    return [w for w in re.split(r"[\s,;]+", value.strip()) if w and w.lower() not in joins]
 
 
 def _future() -> asyncio.Future[Any]:
@@ -179,8 +185,10 @@ def next_line(table: TableState) -> Text:
     text = Text()
     expecting = table.expecting
     if table.phase is not Phase.GAME_OVER:
-        text.append(f"Round {table.round} · {PHASE_WORDS[table.phase]}  ", style="bold")
-        expecting = expecting.removeprefix(f"Round {table.round}: ")  # said once is enough
+        text.append(format(_("Round {round} · {phase}"), round=table.round,
+                           phase=_(PHASE_WORDS[table.phase])) + "  ", style="bold")
+        for prefix in (f"Round {table.round}: ", format(_("Round {round}: "), round=table.round)):
+            expecting = expecting.removeprefix(prefix)  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
     return text
 
@@ -189,23 +197,23 @@ def big_words(game: Game | None, width: int, question: bool = False) -> str:
     """What large print says in big type at the top: whose turn it is (or whose hand, or the
     row to enter), as much of it as fits in ``width`` cells, the names cut alike if need be."""
     if game is None or game.phase is Phase.GAME_OVER:
-        return "NEW GAME"
+        return _("NEW GAME")
     if question:
-        return "YES OR NO?"
+        return _("YES OR NO?")
     who = ""
     match game.phase:
         case Phase.ROWS:
-            return f"ROW {game.missing_rows()[0]}"
+            return format(_("ROW {k}"), k=game.missing_rows()[0])
         case Phase.TURNS if game.starter is None:
-            return "WHO STARTS?"
+            return _("WHO STARTS?")
         case Phase.TURNS | Phase.FINAL_TURNS:
-            who, what = game.turn or "", "'S TURN"
+            who, what = game.turn or "", _("{name}'S TURN")
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
-            who, what = (waiting[0] if waiting else ""), "'S HAND"
+            who, what = (waiting[0] if waiting else ""), _("{name}'S HAND")
     for limit in (None, SHORT_NAME):
         name = short_names(game.players, limit).get(who, title(who)).upper()
-        for words in (name + what, name):
+        for words in (format(what, name=name), name):
             if big_width(words) <= width:
                 return words
     return name[: max(1, (width + 1) // 4)]
@@ -219,7 +227,7 @@ class NameInput(OrderedInput):
     field in order, and gives up the focus once it holds no more."""
 
     # An Enter typed before the table took the terminal arrives as a newline (``CommandInput``).
-    BINDINGS = [Binding("ctrl+j", "submit", "Next", show=False)]
+    BINDINGS = [Binding("ctrl+j", "submit", N_("Next"), show=False)]
 
     async def _on_key(self, event: Key) -> None:
         screen: Any = self.screen
@@ -242,13 +250,13 @@ class NameInput(OrderedInput):
         screen.name_entered(self)
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(TranslatedKeys, Screen[None]):
     """Players in seating order, the house rules with their defaults, voice on/off."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Table"),
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+g", "same_group", "Same group"),
+        Binding("escape", "app.pop_screen", N_("Table")),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+g", "same_group", N_("Same group")),
     ]
 
     @dataclass
@@ -259,6 +267,13 @@ class SetupScreen(Screen[None]):
         names: list[str]
         rules: HouseRules
         voice_on: bool
+
+    @dataclass
+    class LanguageChanged(Message):
+        """The table's language was chosen (``set_language`` done): everything on show is
+        drawn again in it."""
+
+        code: str
 
     def __init__(self, names: tuple[str, ...] = (), rules: HouseRules | None = None,
                  voice_on: bool = True, recent: list[str] | None = None,
@@ -274,44 +289,52 @@ class SetupScreen(Screen[None]):
         self.recent = recent or []
         #: (the focused field, the field its waiting keys go to): see ``NameInput``.
         self.redirect: tuple[NameInput, NameInput] | None = None
+        #: The names as typed, kept while the screen is drawn again in another language.
+        self.typed: list[str] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup-body"):
-            yield Label("New game: 3 to 5 players, in seating order; Enter on an empty name starts",
+            yield Label(_("New game: 3 to 5 players, in seating order; Enter on an empty name starts"),
                         classes="title")
             if self.names:
-                yield Label(f"Same group as last time: {announce.names(self.names)} (ctrl+g starts)",
-                            id="same-group")
+                yield Label(format(_("Same group as last time: {players} (ctrl+g starts)"),
+                                   players=listed_names(self.names)), id="same-group")
             suggester = SuggestFromList(self.recent, case_sensitive=False) if self.recent else None
             with Horizontal(id="names"):
                 for i in range(MAX_PLAYERS):
                     # short enough for 80 columns, where each name gets 14 cells
-                    placeholder = f"{ordinal(i + 1)}" + (": optional" if i >= MIN_PLAYERS else " player")
+                    placeholder = format(_("{nth}: optional") if i >= MIN_PLAYERS else _("{nth} player"),
+                                         nth=ordinal(i + 1))
                     value = self.names[i] if self.filled and i < len(self.names) else ""
+                    value = self.typed[i] if self.typed is not None else value
                     yield NameInput(value=value, placeholder=placeholder, id=f"name-{i}",
                                        suggester=suggester, classes="name", compact=True)
             # Under the names it refuses most: at 80x24, below the rules, it was off the screen.
             yield Static("", id="setup-error")  # shown by ``_say``
             if self.recent:
-                yield Label("Recent players: " + ", ".join(self.recent[:8]) + " (→ completes)",
-                            id="recent", classes="hint")
-            yield Label("House rules (F1 explains the game)", classes="title")
+                yield Label(format(_("Recent players: {players} (→ completes)"),
+                                   players=", ".join(self.recent[:8])), id="recent", classes="hint")
+            yield Label(_("House rules (F1 explains the game)"), classes="title")
             for name in HouseRules.field_names():
                 value = getattr(self.rules, name)
                 with Horizontal(classes="rule"):
-                    yield Label(RULE_LABELS[name], classes="rule-label")
+                    yield Label(_(RULE_LABELS[name]), classes="rule-label")
                     if isinstance(value, bool):
                         yield Switch(value=value, id=f"rule-{name}")
                         yield Label(on_off(value), id=f"rule-{name}-word", classes="switch-word")
                     else:
-                        options = [(CHOICE_WORDS[c], c) for c in HouseRules.CHOICES[name]]
+                        options = [(_(CHOICE_WORDS[c]), c) for c in HouseRules.CHOICES[name]]
                         yield Select(options, value=value, allow_blank=False, id=f"rule-{name}",
                                      compact=True)
             with Horizontal(classes="rule"):
-                yield Label("Voice (speak and listen)", classes="rule-label")
+                yield Label(_("Voice (speak and listen)"), classes="rule-label")
                 yield Switch(value=self.voice_on, id="voice")
                 yield Label(on_off(self.voice_on), id="voice-word", classes="switch-word")
-            yield Button("Start the game (ctrl+s)", variant="primary", id="start", compact=True)
+            with Horizontal(classes="rule"):
+                yield Label(_("Language"), classes="rule-label")
+                yield Select(language_options(), value=current_language(), allow_blank=False,
+                             id="language", compact=True)
+            yield Button(_("Start the game (ctrl+s)"), variant="primary", id="start", compact=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -342,6 +365,20 @@ class SetupScreen(Screen[None]):
     def _switch_word(self, event: Switch.Changed) -> None:
         """A switch's state in words beside it: colour never carries meaning alone."""
         self.query_one(f"#{event.switch.id}-word", Label).update(on_off(event.value))
+
+    @on(Select.Changed, "#language")
+    async def _language_chosen(self, event: Select.Changed) -> None:
+        """A language chosen: the table's language from now on, this screen drawn again in it
+        with what was typed and chosen on it kept."""
+        code = str(event.value)
+        if code == current_language():
+            return
+        self.typed = [self.query_one(f"#name-{i}", Input).value for i in range(MAX_PLAYERS)]
+        self.rules, self.voice_on = self.rules_chosen(), self.query_one("#voice", Switch).value
+        set_language(code)
+        self.post_message(self.LanguageChanged(code))
+        await self.recompose()
+        self.query_one("#language", Select).focus()
 
     def name_entered(self, field: Input) -> None:
         """Enter on a name goes to the next one; Enter on an empty one (or the fifth) starts. A
@@ -397,8 +434,8 @@ class SetupScreen(Screen[None]):
         for offset, word in enumerate(words[:room]):
             self.query_one(f"#name-{index + offset}", Input).value = word
         left_out = words[room:]
-        self._say(f"At most {MAX_PLAYERS} players: {', '.join(left_out)} left out." if left_out
-                  else None)
+        self._say(format(_("At most {n} players: {players} left out."), n=MAX_PLAYERS,
+                         players=", ".join(left_out)) if left_out else None)
         self._type_after_spread(index)
         return True
 
@@ -439,7 +476,7 @@ class SetupScreen(Screen[None]):
     def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
         if not self.names:
-            self._say("No earlier game to take the group from: type the names.")
+            self._say(_("No earlier game to take the group from: type the names."))
             return
         for i in range(MAX_PLAYERS):
             self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
@@ -461,13 +498,13 @@ class SetupScreen(Screen[None]):
 
 
 # ============================================================================ table
-class TableScreen(ViewWatcher, Screen[None]):
+class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
     """The table as the referee knows it; typing lands in the command line, or in the hand grid
     at the reveal. Draws the app's ``view``; what is typed goes up as ``CommandEntered``, and
     how the table is viewed (F8, F4, the grid's drafts) as ``ViewStateChanged``."""
 
     BINDINGS = [
-        Binding("escape", "dismiss_results", "Rows"),
+        Binding("escape", "dismiss_results", N_("Rows")),
     ]
     #: The command line has the focus from the first frame: left to Textual, the first
     #: focusable widget (the hand grid, not yet hidden) took it, and keys typed while the table
@@ -843,9 +880,9 @@ class MoreBelow:
         body = self.query_one(self.BODY)
         parts = []
         if body.max_scroll_y - body.scroll_y >= 1:
-            parts.append("↓ more below: PageDown or ↓")
+            parts.append(_("↓ more below: PageDown or ↓"))
         if body.max_scroll_x - body.scroll_x >= 1:
-            parts.append("→ more to the right: →")
+            parts.append(_("→ more to the right: →"))
         more = self.query_one("#more", Static)
         more.update(Text(" · ".join(parts), style="bold"))
         more.display = bool(parts)
@@ -865,16 +902,16 @@ class LargePrintFollower:
         return large_print(table.large_choice if table is not None else None, *screen.size)
 
 
-class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
+class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, Screen[None]):
     """The winner, the places, the score sheet, the duration; a new game in one key. Typing
     goes back to the table's command line (nothing typed is swallowed): the keys of this screen
     are no letters, since "new game ann ben cy" typed here once began with the "n" that started
     a game with the old group."""
 
     BINDINGS = [
-        Binding("enter", "new_game", "Same players"),
-        Binding("ctrl+n", "setup", "New players"),
-        Binding("escape", "app.pop_screen", "Table"),
+        Binding("enter", "new_game", N_("Same players")),
+        Binding("ctrl+n", "setup", N_("New players")),
+        Binding("escape", "app.pop_screen", N_("Table")),
     ]
     #: Seconds after the screen appears in which Enter starts nothing: the Enter that declared
     #: the last hand, pressed twice or held, must not start the next game.
@@ -940,11 +977,12 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
 
     def _banner(self, game: Game, large: bool) -> Text:
         """Who won; in large print in big type too, the words cut to what fits."""
-        winners = announce.names(game.winners)
-        verb = "wins" if len(game.winners) == 1 else "share the win"
-        banner = Text(f"★ {winners} {verb}! ★", style="bold", justify="center")
+        winners = listed_names(game.winners)
+        said = format(ngettext("{players} wins!", "{players} share the win!", len(game.winners)),
+                      players=winners)
+        banner = Text(f"★ {said} ★", style="bold", justify="center")
         if large:
-            for words in (f"{winners} {verb}!", winners, *(title(p) for p in game.winners[:1])):
+            for words in (said, winners, *(title(p) for p in game.winners[:1])):
                 if big_width(words) <= self.size.width - 8:
                     return Text("\n", justify="center").join([banner, *big(words.upper())])
         return banner
@@ -959,7 +997,8 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
         in_big = large and height >= max(40, 16 + 4 * len(ranked)) and all(
             big_width(f"{place} {title(p)}") <= width - 30 for p, place in ranked)
         for p, place in ranked:
-            how = "winner" if p in game.winners else f"out in round {out_round.get(p, '?')}"
+            how = _("winner") if p in game.winners else format(_("out in round {round}"),
+                                                               round=out_round.get(p, "?"))
             if in_big:
                 lines = big(f"{place} {title(p)}", style="bold reverse" if place == 1 else "bold")
                 # assembled: appended to the big line, the words took its reverse style too
@@ -968,8 +1007,8 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
                 continue
             out.append(f"{place}. {title(p)}", style="bold")
             out.append(f" · {how}\n")
-        out.append(f"\nRounds played: {len(game.rounds)} · duration: {duration_words(self.view.minutes)}",
-                   style="bold")
+        out.append("\n" + format(_("Rounds played: {rounds} · duration: {duration}"), rounds=len(game.rounds),
+                                 duration=duration_words(self.view.minutes)), style="bold")
         return out
 
     def action_new_game(self) -> None:
@@ -981,12 +1020,13 @@ class GameOverScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, S
         self.post_message(self.SetupRequested())
 
 
-class ScoreSheetScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher, ModalScreen[None]):
+class ScoreSheetScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher,
+                       ModalScreen[None]):
     """The score sheet on its own (its key, or the palette), over the table. Typing (but the
     "q" that closes it) closes it and goes on in the command line, as on the game-over screen:
     a command begun here was lost."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Close"))]
 
     KEPT_KEYS = frozenset({"q"})
 
@@ -1022,10 +1062,10 @@ class ScoreSheetScreen(LargePrintFollower, MoreBelow, TypingGoesOn, ViewWatcher,
 
 
 # ============================================================================ help and rules
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TranslatedKeys, ModalScreen[None]):
     """The keys (as configured) and the command language, with one example each."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Close"))]
 
     def __init__(self, keys: dict[str, tuple[str, str]], players: tuple[str, ...],
                  voice: dict[str, tuple[str, str | None]], data_label: str) -> None:
@@ -1039,31 +1079,31 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         text = Text()
-        text.append("Keys\n", style="bold underline")
+        text.append(_("Keys") + "\n", style="bold underline")
         for _action, (key, description) in self.keys.items():
             text.append(f"  {key:<10}", style="bold")
-            text.append(f"{description}\n")
-        text.append("  ctrl+p    command palette (every command)\n")
-        text.append("\nCommands (typed or spoken)\n", style="bold underline")
+            text.append(f"{_(description)}\n")
+        text.append(f"  {'ctrl+p':<10}" + _("command palette (every command)") + "\n")
+        text.append("\n" + _("Commands (typed or spoken)") + "\n", style="bold underline")
         for example in help_examples(self.players):
             text.append(f"  {example}\n")
-        text.append("\nVoice\n", style="bold underline")
+        text.append("\n" + _("Voice") + "\n", style="bold underline")
         for label, (state, reason) in self.voice.items():
-            text.append(f"  {label}: {state}" + (f" ({reason})" if reason else "") + "\n")
-        text.append(f"  data file: {self.data_label}\n")
-        text.append("\nHand grid (end of round): digits set a count, + and - change it, "
-                    "Enter declares the column's hand; Shift+Tab goes to it from the "
-                    "command line at the reveal.", style="italic")
+            text.append(f"  {_(label)}: {state_word(state)}" + (f" ({reason})" if reason else "") + "\n")
+        text.append("  " + format(_("data file: {file}"), file=self.data_label) + "\n")
+        text.append("\n" + _("Hand grid (end of round): digits set a count, + and - change it, "
+                             "Enter declares the column's hand; Shift+Tab goes to it from the "
+                             "command line at the reveal."), style="italic")
         with VerticalScroll(id="help-body"):
             yield Static(text)
         yield Footer(compact=True)
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(TranslatedKeys, Screen[None]):
     """How to play, for players: the rules in plain words, the deck from the engine and the
     house rules this game is played with, as sentences (not a table squeezed into columns)."""
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Close"))]
 
     def __init__(self, rules: HouseRules, players: tuple[str, ...] = ()) -> None:
         super().__init__()
@@ -1080,11 +1120,6 @@ class RulesScreen(Screen[None]):
 
 
 def rules_for_players(rules: HouseRules, players: tuple[str, ...] = ()) -> str:
-    """``how_to_play.md`` with the deck, an example name from the table and the house rules."""
-    try:
-        markdown = RULES_FILE.read_text(encoding="utf-8")
-    except OSError:
-        return "# Rules\n\nThe rules file is missing from this installation."
-    deck = "\n".join(f"- {a.value}: {COPIES[a]} cards, {COPIES[a]} points" for a in ANIMALS)
-    house = "\n".join(f"- {line}" for line in rules.describe())
-    return markdown.format(deck=deck, house_rules=house, p=players[0] if players else "ann")
+    """``how_to_play.md`` (in the table's language: ``tui.lang.rules_markdown``) with the deck,
+    an example name from the table and the house rules."""
+    return rules_markdown(rules, players)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.config import Settings
+from assistant.i18n import _
 from assistant.referee import Referee
 from engine.rules import HouseRules
 
@@ -124,7 +125,7 @@ def open_table_session(settings: Settings, data_dir: str | Path | None = None,
     path = getattr(session.store, "path", None)
     return TableSession(
         session.referee,
-        str(path) if path is not None else "the game store",
+        str(path) if path is not None else _("the game store"),
         bool(session.resumed),
         tuple(session.greeting or ()),
         session,

@@ -31,9 +31,10 @@ from textual.message import Message
 
 from assistant.commands import Command
 from assistant.config import VoiceSettings
+from assistant.i18n import N_, _, format
 from assistant.referee import Reply, spoken
 from assistant.tui.desk import TableView
-from assistant.tui.widgets import StatusLine
+from assistant.tui.widgets import StatusLine, state_word
 
 if TYPE_CHECKING:  # the devices load in a worker (their imports are slow)
     from assistant.voice.duplex import DuplexAudio
@@ -166,7 +167,7 @@ class VoiceBridge:
         try:
             from assistant.voice.speaker import Speaker
         except Exception as err:  # the voice package is missing or broken: no speech
-            self.post(SpeechState("unavailable", f"speech could not load: {_short(err)}"))
+            self.post(SpeechState("unavailable", format(_("speech could not load: {error}"), error=_short(err))))
             return
         speaker = self._adopt(SpeechState, lambda: Speaker(self.settings, on_state=self._speaker_state,
                                                            duplex=self.duplex),
@@ -176,12 +177,12 @@ class VoiceBridge:
 
     def _load_listener(self) -> None:
         if self.settings.listen == "off" and not self.audio_input:
-            self.post(MicState("off", "listening is switched off in the settings"))
+            self.post(MicState("off", _("listening is switched off in the settings")))
             return
         try:
             from assistant.voice.listener import Heard, Listener, ListenerState, Rejected
         except Exception as err:
-            self.post(MicState("unavailable", f"listening could not load: {_short(err)}"))
+            self.post(MicState("unavailable", format(_("listening could not load: {error}"), error=_short(err))))
             return
 
         def on_event(event: object) -> None:
@@ -241,8 +242,9 @@ class VoiceBridge:
             try:
                 listener.pause() if pause else listener.resume()
             except Exception as err:  # a listener that cannot pause: said, never a crash
-                verb = "pause while the table speaks" if pause else "resume"
-                self.post(MicState("unavailable", f"the microphone could not {verb}: {_short(err)}"))
+                why = (_("the microphone could not pause while the table speaks: {error}") if pause
+                       else _("the microphone could not resume: {error}"))
+                self.post(MicState("unavailable", format(why, error=_short(err))))
         self.post(SpeechState(state, reason_text(reason)))
 
     # ------------------------------------------------------------------ used by the app
@@ -302,8 +304,8 @@ class VoiceBridge:
 
 
 #: Push to talk while voice is switched off for this game on the setup screen.
-VOICE_OFF_TALK = ("Voice is off for this game, so the table is not listening. To turn it on, start "
-                  "a new game (ctrl+p, New game) with Voice switched on.")
+VOICE_OFF_TALK = N_("Voice is off for this game, so the table is not listening. To turn it on, start "
+                     "a new game (ctrl+p, New game) with Voice switched on.")
 
 
 class TableVoice:
@@ -386,12 +388,13 @@ class TableVoice:
         """The talk key: one utterance, or a sentence saying why the table cannot listen."""
         status = self.status()
         if status.switched_off:  # the setup screen's choice, not the device's state
-            self.app.notify(VOICE_OFF_TALK, severity="warning")
+            self.app.notify(_(VOICE_OFF_TALK), severity="warning")
             return
         mic, reason = status.mic
         if mic in ("unavailable", "loading") or self.bridge is None or not self.bridge.push_to_talk():
-            self.app.notify(f"The microphone is {mic}" + (f": {reason}" if reason else "") + ".",
-                            severity="warning")
+            said = (format(_("The microphone is {state}: {reason}."), state=state_word(mic), reason=reason)
+                    if reason else format(_("The microphone is {state}."), state=state_word(mic)))
+            self.app.notify(said, severity="warning")
 
     def toggle_mute(self) -> None:
         """The mute key: speech muted or unmuted, or a sentence saying why it cannot be."""
@@ -400,8 +403,9 @@ class TableVoice:
         if speech not in ("unavailable", "loading") and self.bridge is not None:
             muted = self.bridge.toggle_mute()
         if muted is None:
-            self.app.notify(f"Speech is {speech}" + (f": {reason}" if reason else "") + ".",
-                            severity="warning")
+            said = (format(_("Speech is {state}: {reason}."), state=state_word(speech), reason=reason)
+                    if reason else format(_("Speech is {state}."), state=state_word(speech)))
+            self.app.notify(said, severity="warning")
 
     def close(self) -> None:
         if self.bridge is not None:

@@ -23,6 +23,7 @@ from textual.widgets.input import Selection
 
 from assistant.colours import ANIMAL_COLOURS
 from assistant.commands.grammar import ANIMAL_WORDS
+from assistant.i18n import N_, _, animal_name, format, ngettext, pgettext
 from assistant.table.expect import (
     START_WORDS,
     expected_start,
@@ -33,15 +34,16 @@ from assistant.table.expect import (
 from assistant.tui.bigtype import big, big_width
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
-from engine.words import plural, title
+from engine.words import title
 
 CARD_WIDTH = 9
+#: The phases in words (``N_``: translated where shown, ``_(PHASE_WORDS[phase])``).
 PHASE_WORDS = {
-    Phase.ROWS: "rows",
-    Phase.TURNS: "turns",
-    Phase.FINAL_TURNS: "final turns after a knock",
-    Phase.REVEAL: "reveal",
-    Phase.GAME_OVER: "game over",
+    Phase.ROWS: N_("rows"),
+    Phase.TURNS: N_("turns"),
+    Phase.FINAL_TURNS: N_("final turns after a knock"),
+    Phase.REVEAL: N_("reveal"),
+    Phase.GAME_OVER: N_("game over"),
 }
 
 
@@ -61,10 +63,11 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
             + ["╰" + "─" * inner + "╯"]
         return [Text(line[:width], style="dim") for line in lines[:height]]
     style = animal_style(animal)
-    word = animal.value.upper()
+    word = animal_name(animal.value).upper()
     spaced = " ".join(word)
     name = (spaced if width >= 12 and len(spaced) <= width - 2 else word).center(width)
-    points = (f"{animal.points} points" if width >= 12 else f"{animal.points}").center(width)
+    points_word = format(_("{n} points"), n=animal.points)  # every animal is worth 3 to 9
+    points = (points_word if width >= 12 else f"{animal.points}").center(width)
     blank = " " * width
     if height <= 2:
         body = [name, points]
@@ -98,7 +101,7 @@ def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
                 large: bool = False, many: bool = False) -> Text:
     """An animal's name in its card colours (``2x pig`` with a count; ``rabbits`` when
     ``many``), for lists and tables; in capitals in large print."""
-    name = plural(animal, 2) if many else animal.value
+    name = animal_name(animal.value, 2 if many else 1)
     name = name.upper() if large else name
     label = name if count is None else f"{count}x {name}"
     if pad:
@@ -143,16 +146,18 @@ class CardRows(Static):
         return 4 * self.card_height() + 3
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return 6 + 4 * (self.card_width + 1)
+        return row_label_width() + 4 * (self.card_width + 1)
 
     def render(self) -> Text:
         height = self.card_height()
+        label_width = row_label_width()
         out = Text()
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
             columns = [card_lines(a, height, self.card_width) for a in animals]
             for line in range(height):
-                label = f"Row {k} " if line == (height - 1) // 2 else "      "
+                label = row_label(k) if line == (height - 1) // 2 else ""
+                label += " " * (label_width - Text(label).cell_len)
                 out.append(label, style="bold" if label.strip() else "")
                 for column in columns:
                     out.append_text(column[line])
@@ -162,6 +167,16 @@ class CardRows(Static):
             if i < len(ROW_SIZES) - 1:
                 out.append("\n\n")
         return out
+
+
+def row_label(k: int) -> str:
+    """A row's label beside its cards: ``Row 3``."""
+    return format(_("Row {k}"), k=k)
+
+
+def row_label_width() -> int:
+    """The cells the rows' labels take, with the blank after them (6 in English)."""
+    return max(Text(row_label(k)).cell_len for k in ROW_SIZES) + 1
 
 
 def hearts(lives: int, total: int = 5, gap: str = " ") -> Text:
@@ -222,7 +237,7 @@ class PlayersPanel(Static):
         (at 80x24 the fourth player, whose turn it was, was below the screen's edge)."""
         game = self.game
         if game is None:
-            return [Text("No game yet.", style="dim")]
+            return [Text(_("No game yet."), style="dim")]
         out: list[Text] = []
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
@@ -235,7 +250,7 @@ class PlayersPanel(Static):
             if self.budget is None or len(out) <= self.budget:
                 break
         if self.budget is not None and 2 <= self.budget < len(out):  # never cut with no cue
-            out = [*out[: self.budget - 1], Text("… more below (F8 hides the known cards)", style="dim")]
+            out = [*out[: self.budget - 1], Text(_("… more below (F8 hides the known cards)"), style="dim")]
         return out
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
@@ -275,7 +290,7 @@ class PlayersPanel(Static):
         style = "bold reverse" if is_turn else ("dim" if lives == 0 else "bold")
         rows = big(title(player), style=style)
         lines = [Text.assemble(("▶ " if is_turn and i == 1 else "  ", "bold"), rows[i],
-                               ("  ◀ TURN" if is_turn and i == 1 else "", "bold")) for i in range(3)]
+                               (turn_mark() if is_turn and i == 1 else "", "bold")) for i in range(3)]
         second = Text(f"  {' '.join(title(player).upper())}   ", style="bold")
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
@@ -302,7 +317,7 @@ class PlayersPanel(Static):
             return [line]
         line.append(f" {' '.join(title(player).upper())} ", style=name_style)
         if is_turn:
-            line.append("  ◀ TURN", style="bold")
+            line.append(turn_mark(), style="bold")
         second = Text("   ")
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
@@ -323,10 +338,11 @@ class PlayersPanel(Static):
         known = known_text(game.known[player], short=short)
         if short:  # "swapped" and "in hand:" left out: the cards need the room
             detail = Text("   ")
-            detail.append(" · ".join(m for m in marks if m != "swapped"), style="italic")
+            detail.append(" · ".join(m for m in marks if m != _("swapped")), style="italic")
             if detail.plain.strip():
                 detail.append("  ")
-            detail.append_text(known[len("in hand: "):] if known.plain.startswith("in hand: ") else known)
+            prefix = in_hand_label() + " "
+            detail.append_text(known[len(prefix):] if known.plain.startswith(prefix) else known)
             detail.truncate(width, overflow="ellipsis")
             return [detail]
         if detail.cell_len + 2 + known.cell_len <= width:
@@ -351,33 +367,43 @@ def player_marks(game: Game, player: str, ranked: dict[str, int]) -> list[str]:
     swapped, knocked, declared or to declare at the reveal, winner."""
     if game.lives[player] == 0:
         place = ranked.get(player)
-        return [f"OUT · {ordinal(place)} place" if place else "OUT"]
+        return [format(_("OUT · {place} place"), place=ordinal(place, place=True)) if place else _("OUT")]
     marks: list[str] = []
     if player == game.starter and game.phase is not Phase.GAME_OVER:
-        marks.append("starts")
+        marks.append(_("starts"))
     if player in game.swapped:
-        marks.append("swapped")
+        marks.append(_("swapped"))
     if player == game.knocker:
-        marks.append("KNOCKED")
+        marks.append(_("KNOCKED"))
     if game.phase is Phase.REVEAL:
-        marks.append("declared" if player in game.declared else "to declare")
+        marks.append(_("declared") if player in game.declared else _("to declare"))
     if player in game.winners:
-        marks.append("WINNER")
+        marks.append(_("WINNER"))
     return marks
 
 
+def turn_mark() -> str:
+    """Beside the name of the player whose turn it is, in large print."""
+    return "  ◀ " + _("TURN")
+
+
+def in_hand_label() -> str:
+    return _("in hand:")
+
+
 def lives_words(lives: int) -> str:
-    return "out" if not lives else f"{lives} {'life' if lives == 1 else 'lives'}"
+    return _("out") if not lives else format(ngettext("{n} life", "{n} lives", lives), n=lives)
 
 
 def wrap_known(cards: Cards, width: int, indent: int = 4) -> list[Text]:
     """The cards known to be in a hand on as many lines of ``width`` cells as they need."""
     lines: list[Text] = []
-    line = Text(" " * indent) + Text("in hand:", style="dim")
+    line = Text(" " * indent) + Text(in_hand_label(), style="dim")
     if not cards:
-        return [line + Text(" nothing known", style="dim")]
+        return [line + Text(" " + _("nothing known"), style="dim")]
     for animal, n in cards.counts().items():
-        chip = Text(animal.value if n == 1 else f"{n}x {animal.value}", style=animal_style(animal))
+        name = animal_name(animal.value)
+        chip = Text(name if n == 1 else f"{n}x {name}", style=animal_style(animal))
         if line.cell_len + 1 + chip.cell_len > width and line.plain.strip():
             lines.append(line)
             line = Text(" " * (indent + 2))
@@ -393,21 +419,46 @@ def known_text(cards: Cards, short: bool = False) -> Text:
 
     ``short`` uses the first three letters, which still tell the ten animals apart.
     """
-    text = Text("in hand: ", style="dim")
+    text = Text(in_hand_label() + " ", style="dim")
     if not cards:
-        text.append("nothing known", style="dim")
+        text.append(_("nothing known"), style="dim")
         return text
     for i, (animal, n) in enumerate(cards.counts().items()):
         if i:
             text.append(" ")
-        name = animal.value[:3] if short else animal.value
+        name = short_animal_names()[animal] if short else animal_name(animal.value)
         label = name if n == 1 else f"{n}x {name}"
         text.append(label, style=animal_style(animal))
     return text
 
 
-def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+#: The fewest letters of an animal's name shown where space is short (``known_text``).
+SHORT_ANIMAL = 3
+
+
+def short_animal_names() -> dict[Animal, str]:
+    """The animals' names cut to the fewest letters (at least ``SHORT_ANIMAL``) that still tell
+    the ten apart in the table's language: three in English; German's Maulwurf and Maus, Schaf
+    and Schwein need four."""
+    names = {a: animal_name(a.value) for a in ANIMALS}
+    longest = max(len(n) for n in names.values())
+    for cut in range(SHORT_ANIMAL, longest + 1):
+        short = {a: n[:cut] for a, n in names.items()}
+        if len(set(short.values())) == len(short):
+            return short
+    return names
+
+
+def ordinal(n: int, place: bool = False) -> str:
+    """``1st``, ``2nd``, ... in the table's language; ``place``: a player's place (Korean says
+    ``1위`` there, ``1번째`` for a seat)."""
+    if place:
+        forms = (pgettext("place", "{n}st"), pgettext("place", "{n}nd"), pgettext("place", "{n}rd"),
+                 pgettext("place", "{n}th"))
+    else:
+        forms = (pgettext("ordinal", "{n}st"), pgettext("ordinal", "{n}nd"),
+                 pgettext("ordinal", "{n}rd"), pgettext("ordinal", "{n}th"))
+    return format(forms[max(1, min(n, 4)) - 1], n=n)
 
 
 class TableLog(RichLog):
@@ -461,8 +512,9 @@ class TableLog(RichLog):
         self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def refused(self, text: str, reason: str) -> None:
-        line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (" refused: ", "bold red"), reason)
-        self._add(line, f"✗ {text} refused: {reason}")
+        refused = " " + _("refused") + ": "
+        line = Text.assemble(("✗ ", "bold red"), (text, "bold"), (refused, "bold red"), reason)
+        self._add(line, f"✗ {text}{refused}{reason}")
 
     def question(self, text: str, question: str) -> None:
         """A command that waits for yes or no: a question, not a refusal."""
@@ -581,12 +633,12 @@ class CommandInput(OrderedInput):
     BINDINGS = [
         # An Enter typed before the table took the terminal (while it starts) arrives as a
         # newline, ctrl+j: the terminal was still turning Enter into one.
-        Binding("ctrl+j", "submit", "Send", show=False),
-        Binding("up", "history(-1)", "Previous command", show=False),
-        Binding("down", "history(1)", "Next command", show=False),
-        Binding("tab", "complete", "Complete", show=False),
-        Binding("pageup", "scroll_log(-1)", "Scroll the log", show=False),
-        Binding("pagedown", "scroll_log(1)", "Scroll the log", show=False),
+        Binding("ctrl+j", "submit", N_("Send"), show=False),
+        Binding("up", "history(-1)", N_("Previous command"), show=False),
+        Binding("down", "history(1)", N_("Next command"), show=False),
+        Binding("tab", "complete", N_("Complete"), show=False),
+        Binding("pageup", "scroll_log(-1)", N_("Scroll the log"), show=False),
+        Binding("pagedown", "scroll_log(1)", N_("Scroll the log"), show=False),
     ]
 
     def __init__(self, game: Callable[[], Game | None], **kwargs: Any) -> None:
@@ -664,6 +716,24 @@ class CommandInput(OrderedInput):
             log.scroll_page_down() if step > 0 else log.scroll_page_up()
 
 
+#: The states the voice's devices report (``assistant.voice``), in words for the status line.
+DEVICE_STATES = {
+    "off": N_("off"),
+    "on": N_("on"),
+    "loading": N_("loading"),
+    "unavailable": N_("unavailable"),
+    "listening": N_("listening"),
+    "hearing": N_("hearing"),
+    "speaking": N_("speaking"),
+    "muted": N_("muted"),
+}
+
+
+def state_word(state: str) -> str:
+    """A device's state in the table's language (one not listed as it came)."""
+    return _(DEVICE_STATES[state]) if state in DEVICE_STATES else state
+
+
 class StatusLine(Static):
     """Microphone, speech and the data file, in words (never colour alone)."""
 
@@ -700,18 +770,19 @@ class StatusLine(Static):
         width = width or self.size.width or 200
 
         def part(label: str, state: str, reason: str | None, how: str) -> str:
+            said = state_word(state)
             if not reason or state != "unavailable" or how == "none":
-                return f"{label} {state}"
+                return f"{label} {said}"
             if how == "short":
                 reason = reason.split("(")[0].split(":")[0].strip()
-            return f"{label} {state} ({reason})"
+            return f"{label} {said} ({reason})"
 
         label, name = self.data_label, _file_name(self.data_label)
         mic, speech = ((("off", None), ("off", None)) if self.switched_off
                        else (self.mic, self.speech))
         for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
-            text = " · ".join((part("mic:", *mic, how), part("speech:", *speech, how),
-                               f"data: {data}"))
+            text = " · ".join((part(_("mic:"), *mic, how), part(_("speech:"), *speech, how),
+                               format(_("data: {file}"), file=data)))
             if len(text) <= width:
                 return text
         return text
