@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 from assistant.announce import plural
 from assistant.table import SheetLine, SheetRound, TableState
 from assistant.tui.bigtype import big, big_width
+from assistant.tui.cells import cell_len, padded
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
@@ -241,8 +242,8 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         finally:
             self.players = saved
         pad = 2 * self.cell_padding
-        animal = max(len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
-        total = len("10/10 ok")
+        animal = max(cell_len("ANIMAL"), *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
+        total = cell_len("10/10 ok")
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
 
     def _spread_extra(self, widths: list[int]) -> list[int]:
@@ -485,8 +486,8 @@ class ResultsView(Static):
         """The results' table; ``above``: the lines already taken above it (the big losses)."""
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        shown = self._names(players, ended)
-        table = self._table(ended.round, players, shown)
+        shown, padding = self._names(players, ended)
+        table = self._table(ended.round, players, shown, padding)
         # The two rows that matter first: below the animals they ran off a small screen.
         rows: list[list[Text | str]] = [
             [Text("points", style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
@@ -507,25 +508,29 @@ class ResultsView(Static):
             table.add_row(*row)
         return table
 
-    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
-        """The players' names as the table has room for them: whole, else cut alike
-        (``short_names``), so that no cell wraps (five long names wrapped the majorities)."""
+    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> tuple[dict[str, str], int]:
+        """The players' names as the table has room for them, and the cells between columns
+        (each side's padding): whole, else cut alike (``short_names``), so that no cell wraps
+        (five long names wrapped the majorities). Large print gives up its wider gaps before
+        it cuts a name (at 80x24 five Korean names of six cells were cut to "김…")."""
         width = self.size.width or 200
-        pad = 4 if self.large else 2
+        pads = (2, 1) if self.large else (1,)
         for limit in (None, SHORT_NAME, 4):
             shown = short_names(players, limit)
-            longest = max((len(n) for n in shown.values()), default=0)
-            need = (len("lives (lost)") + pad + sum(max(len(shown[p]), 8) + pad for p in players)
-                    + max(len("majority"), longest + 4) + pad)
-            if need <= width:
-                return shown
-        return shown
+            longest = max((cell_len(n) for n in shown.values()), default=0)
+            for pad in pads:
+                need = (cell_len("lives (lost)") + sum(max(cell_len(shown[p]), 8) for p in players)
+                        + max(cell_len("majority"), longest + 4) + 2 * pad * (len(players) + 2))
+                if need <= width:
+                    return shown, pad
+        return shown, pads[-1]
 
-    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str]) -> Table:
+    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str],
+               padding: int = 1) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=f"Round {round_number} results", box=None, expand=self.large,
-            padding=(0, 2 if self.large else 1),
+            padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
@@ -533,6 +538,9 @@ class ResultsView(Static):
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
         table.add_column("majority", ratio=ratio, no_wrap=True)
+        # As wide as its widest cell ("Bartholomew +7"), the players' columns spread over the
+        # rest: spread evenly with them, it was cut at 120x40 (Rich's ratios ignore min_width).
+        table.columns[-1].ratio = None
         return table
 
     def on_resize(self) -> None:
@@ -556,7 +564,7 @@ class ResultsView(Static):
         text.append_text(animal_chip(animal, large=self.large, many=True))
         text.append("\n\n")
         for p in players:
-            text.append(f"{title(p):<8} lives: ")
+            text.append(padded(title(p), 8) + " lives: ")
             text.append_text(lives_left(ended, p))
             text.append("\n")
         return text

@@ -39,7 +39,7 @@ from textual.widgets import (
 from assistant import announce
 from assistant.commands import name_problem
 from assistant.table import TableState, help_examples
-from assistant.tui.bigtype import big, big_width
+from assistant.tui.bigtype import big, big_cut, big_width
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
 from assistant.tui.viewstate import ViewState
@@ -208,7 +208,7 @@ def big_words(game: Game | None, width: int, question: bool = False) -> str:
         for words in (name + what, name):
             if big_width(words) <= width:
                 return words
-    return name[: max(1, (width + 1) // 4)]
+    return big_cut(name, width)
 
 
 # ============================================================================ setup
