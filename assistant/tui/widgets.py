@@ -160,7 +160,7 @@ class CardRows(Static):
 
     def render(self) -> Text:
         height = self.card_height()
-        lines: list[tuple[str, Text]] = []  # (label, cards) a line; None-labelled: a gap
+        lines: list[tuple[str | None, Text]] = []  # (label, cards) a line; None: a gap
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
             columns = [card_lines(a, height, self.card_width) for a in animals]
@@ -172,15 +172,16 @@ class CardRows(Static):
                     body.append(" ")
                 lines.append((label, body))
             if i < len(ROW_SIZES) - 1:
-                lines.append(("", Text()))
+                lines.append((None, Text()))
         # Every label as wide as the widest, in cells (a translated label is not six letters).
-        cells = max(cell_len(label) for label, _ in lines)
+        cells = max(cell_len(label or "") for label, _ in lines)
         if cells != self.label_cells:
             self.label_cells = cells
             self.call_after_refresh(self.refresh, layout=True)
-        out = Text("\n").join(Text.assemble((padded(label, cells), "bold" if label.strip() else ""), body)
-                              for label, body in lines)
-        return out
+        return Text("\n").join(
+            Text() if label is None else
+            Text.assemble((padded(label, cells), "bold" if label.strip() else ""), body)
+            for label, body in lines)
 
 
 def hearts(lives: int, total: int = 5, gap: str = " ") -> Text:
@@ -311,7 +312,7 @@ class PlayersPanel(Static):
         name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
         line = Text("▶ " if is_turn else "  ", style="bold")
         if not self.large:
-            line.append(padded(title(player), 8), style=name_style)
+            line.append(padded(title(player), self._name_cells(game)), style=name_style)
             line.append(" ")
             line.append_text(hearts(lives))
             return [line]
@@ -330,6 +331,12 @@ class PlayersPanel(Static):
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
+
+    def _name_cells(self, game: Game) -> int:
+        """The cells a name takes before the hearts: 8, or the longest name's when it is longer
+        and the panel has room (the hearts in one column, "Bartholomew" beside "김민준")."""
+        longest = max(8, *(cell_len(title(p)) for p in game.players))
+        return longest if 2 + longest + 1 + 9 <= (self.size.width or 0) else 8
 
     def _one_line_limit(self, game: Game) -> int | None:
         """The names' limit on a one-line player (``name_limit``): whole names when the
