@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Static
 
 from assistant.announce import plural
 from assistant.table import SheetLine, SheetRound, TableState
-from assistant.tui.bigtype import big, big_width
+from assistant.tui.bigtype import big, big_cut, big_width
 from assistant.tui.cells import cell_len, padded
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
@@ -347,17 +347,18 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
-    def checks_text(self, compact: bool = False) -> Text:
+    def checks_text(self, compact: bool = False, width: int = 0) -> Text:
         """The live checks beside the grid, one line per player with a problem; ``compact``
         (under a narrow grid, where lines are few): the player under the cursor in full, the
-        others in one line, short."""
+        others in one line, short. Roomy large print with ``width`` cells for them: the hand
+        under the cursor and its count in big type first (``CAROL 7/10``)."""
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
         if compact:
             return self._compact_checks(checks)
         gap = "\n" if self.roomy else ""  # large print: a blank line between players
-        out = Text()
+        out = self._big_count(width) if self.roomy else Text()
         for p in self.players:
             if p in self.game.declared:
                 out.append(f"{title(p)}: declared.\n{gap}", style="dim")
@@ -370,6 +371,21 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         out.append("* known to be in hand", style="dim")
         return out
 
+
+    def _big_count(self, width: int) -> Text:
+        """The hand under the cursor, its name and count in big type in ``width`` cells (on
+        two big lines when one is too narrow, the name cut if need be), a blank line under."""
+        cell = self._cell()
+        if cell is None or width < big_width("10/10"):
+            return Text()
+        player = cell[0]
+        count = f"{sum(self.counts[player].values())}/10"
+        name = title(player).upper()
+        style = "bold" if self.game is not None and player not in self.game.declared else "dim"
+        words = [f"{name} {count}"] if big_width(f"{name} {count}") <= width else \
+            [big_cut(name, width), count]
+        lines = [line for w in words for line in big(w, style=style)]
+        return Text("\n").join([*lines, Text(), Text()])
 
     def _compact_checks(self, checks: dict[str, list[str]]) -> Text:
         assert self.game is not None
@@ -429,12 +445,17 @@ class ResultsView(Static):
         #: The lines the view may take (the screen sets it): a blank line between the rows
         #: only when they all still fit.
         self.budget: int | None = None
+        #: A large screen: the losses in the biggest type when there are lines for them.
+        self.huge = False
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
-    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None) -> None:
+    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None,
+                  huge: bool = False) -> None:
+        """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type."""
+        self.huge = large and huge
         if (large, large and roomy, budget) != (self.large, self.roomy, self.budget):
             self.large, self.roomy, self.budget = large, large and roomy, budget
             self.set_class(large, "large")
@@ -458,6 +479,9 @@ class ResultsView(Static):
         width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
         lines = _big_lines(ended, players, losers, width)
+        scale = self._losses_scale(ended, players, losers, width)
+        if scale > 1:
+            lines = _big_lines(ended, players, losers, width, scale=scale)
         title = Text(f"Round {ended.round}: lives lost", style="bold")
         # The points and lives rows (title, headings and the two rows: 4 lines) come first.
         if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
@@ -468,9 +492,21 @@ class ResultsView(Static):
                 lines, title = [], self._title_saying(ended, players, losers)
         out = [title]
         for line in lines:
-            out.extend(big(line, style="bold red"))
+            out.extend(big(line, style="bold red", scale=scale))
             out.append(Text())
         return out
+
+    def _losses_scale(self, ended: RoundEnded, players: tuple[str, ...], losers: list[str],
+                      width: int) -> int:
+        """2: the losses in the biggest type (five lines), when the names go in whole and the
+        results' rows keep their blank lines under them (a large screen); else 1."""
+        if not (self.huge and self.roomy and self.budget):
+            return 1
+        lines = _big_lines(ended, players, losers, width, scale=2)
+        whole = _big_lines(ended, players, losers, 10**6, scale=2)
+        rows = 2 + len(ended.majorities)  # the table's: points, lives, one a majority
+        fits = 1 + 6 * len(lines) + 2 + 2 * rows - 1 <= self.budget
+        return 2 if fits and sorted(" ".join(lines).split()) == sorted(" ".join(whole).split()) else 1
 
     @staticmethod
     def _title_saying(ended: RoundEnded, players: tuple[str, ...], losers: list[str]) -> Text:
@@ -538,9 +574,12 @@ class ResultsView(Static):
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
         table.add_column("majority", ratio=ratio, no_wrap=True)
-        # As wide as its widest cell ("Bartholomew +7"), the players' columns spread over the
-        # rest: spread evenly with them, it was cut at 120x40 (Rich's ratios ignore min_width).
-        table.columns[-1].ratio = None
+        # Spread evenly with the players' columns, "Bartholomew +7" was cut at 120x40 (Rich's
+        # ratios ignore min_width): then as wide as its widest cell, the players spread.
+        longest = max((cell_len(n) for n in shown.values()), default=0)
+        share = ((self.size.width or 200) - cell_len("lives (lost)") - 2 * padding) // (len(players) + 1)
+        if longest + 4 + 2 * padding > share:
+            table.columns[-1].ratio = None
         return table
 
     def on_resize(self) -> None:
@@ -587,7 +626,8 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
                 style="bold red" if player in ended.out else "bold")
 
 
-def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> Table | Text | Group:
+def score_sheet(table: TableState, large: bool = False, roomy: bool = False,
+                big_rows: bool = False) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
@@ -597,14 +637,14 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
 
     ``large`` (large print, read from two metres): the sheet spread over the width, and under
     the rounds every player's lives left (the places once the game is over) in big type;
-    ``roomy``: a blank line between the rounds."""
+    ``roomy``: a blank line between the rounds; ``big_rows`` (a large screen with the room,
+    ``big_sheet_fits``): every round's points and lives in big type too."""
     sheet = table.sheet
     if not sheet:
         return Text("No round has been scored yet.", style="dim")
     players = tuple(p.name for p in table.players)
     grid = _sheet_grid(players, large, roomy)
-    for ended in sheet:
-        grid.add_row(*_sheet_row(ended, players))
+    _add_rounds(grid, sheet, players, big_rows)
     if large and table.phase is not Phase.GAME_OVER:
         grid.add_section()
         grid.add_row(*_big_sheet_row(table, players))
@@ -625,6 +665,17 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
     if not notes:
         return grid
     return Group(grid, Text("\n".join(notes), style="italic"))
+
+
+def _add_rounds(grid: Table, sheet: Sequence[SheetRound], players: tuple[str, ...],
+                big_rows: bool) -> None:
+    """The rounds' rows of the score sheet, in big type with ``big_rows`` (then the players'
+    columns alike, the round's as narrow as its numbers)."""
+    if big_rows:
+        for column in grid.columns[1:]:
+            column.ratio = 1
+    for ended in sheet:
+        grid.add_row(*(_big_sheet_cells(ended, players) if big_rows else _sheet_row(ended, players)))
 
 
 def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
@@ -696,6 +747,56 @@ def _lives_cell(line: SheetLine) -> Text:
                 style="bold red" if line.out else "bold")
 
 
+#: The widest round in big type (``_big_sheet_cells``): ``SD OUT`` and `` (-2)`` beside it.
+BIG_SHEET_CELL = big_width("60 OUT") + len(" (-2)")
+
+
+def big_sheet_fits(table: TableState, width: int, height: int) -> bool:
+    """The score sheet has room for its rounds in big type on a ``width`` x ``height`` screen:
+    a column a player as wide as the widest big round, and four lines a round (three and a
+    blank) with the headings, the big lives row, the notes and the frame (12 lines)."""
+    players, rounds = len(table.players), len(table.sheet)
+    notes = sum(1 for r in table.sheet if r.sudden_death)
+    round_column = big_width(str(max(rounds, 1))) + len(" SD") + 1
+    return (rounds > 0 and round_column + players * (BIG_SHEET_CELL + 1) <= width - 8
+            and 4 * rounds + 12 + notes <= height - 2)
+
+
+def _big_sheet_cells(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
+    """One round on the score sheet in big type: its number, then per player the points and
+    the lives left (``12 3``), the lives lost beside them in normal type (`` (-2)``)."""
+    label = big(str(ended.round))
+    width = big_width("10") - label[0].cell_len  # numbers right-aligned, as in normal type
+    cells = [_beside([Text(" " * width) + line for line in label], " SD" if ended.sudden_death else "",
+                     "bold red")]
+    for p in players:
+        line = ended.line(p)
+        if line is None:  # out before this round
+            cells.append(Text(""))
+            continue
+        if ended.sudden_death:
+            points = "SD" if p == ended.sudden_death[0] else "-"
+        else:
+            points = str(line.points or 0)
+        style = "bold red" if line.out else "bold"
+        left = "OUT" if line.out else str(line.lives)
+        cells.append(_beside(big(f"{points:>2} {left}", style=style),
+                             f" (-{line.penalty})" if line.penalty else "", style))
+    return cells
+
+
+def _beside(lines: list[Text], note: str, style: str) -> Text:
+    """Big type's lines as one Text, ``note`` in normal type beside the middle one (the others
+    padded as wide: a right-justified column justifies each line on its own)."""
+    middle = len(lines) // 2
+    if note:
+        lines = [Text.assemble(line, (note, style) if i == middle else " " * cell_len(note))
+                 for i, line in enumerate(lines)]
+    # left, whatever the column's justification: justified right, each line was stripped of
+    # its trailing blanks and moved on its own ("3 SD" fell apart)
+    return Text("\n", justify="left").join(lines)
+
+
 class ScoreSheet(Static):
     """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
 
@@ -704,25 +805,26 @@ class ScoreSheet(Static):
         #: What is shown, as a Rich renderable (tests print it to read it back).
         self.sheet: Table | Text | Group = score_sheet(TableState.of(None))
 
-    def show(self, table: TableState, large: bool = False, roomy: bool = False) -> None:
-        """``large``, ``roomy``: large print (``score_sheet``)."""
-        self.sheet = score_sheet(table, large, roomy)
+    def show(self, table: TableState, large: bool = False, roomy: bool = False,
+             big_rows: bool = False) -> None:
+        """``large``, ``roomy``, ``big_rows``: large print (``score_sheet``)."""
+        self.sheet = score_sheet(table, large, roomy, big_rows)
         self.update(self.sheet)
 
 
 def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int,
-               what: str | None = None) -> list[str]:
+               what: str | None = None, scale: int = 1) -> list[str]:
     """The losers' ``NAME -2`` words (``NAME OUT`` with ``what`` "OUT") for big type, the
     names cut alike until each fits in ``width`` cells, as many a line as fit; nobody:
     ``NOBODY LOSES``."""
     for limit in (None, SHORT_NAME, 3):
         shown = short_names(players, limit)
         words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or ["NOBODY LOSES"]
-        if all(big_width(w) <= width for w in words):
+        if all(big_width(w, scale) <= width for w in words):
             break
     lines: list[str] = []
     for word in words:
-        if lines and big_width(lines[-1] + "  " + word) <= width:
+        if lines and big_width(lines[-1] + "  " + word, scale) <= width:
             lines[-1] += "  " + word
         else:
             lines.append(word)
