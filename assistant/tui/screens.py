@@ -40,6 +40,7 @@ from assistant import announce
 from assistant.commands import name_problem
 from assistant.table import TableState, help_examples
 from assistant.tui.bigtype import big, big_cut, big_width, rows_of
+from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.reveal import (
     HandGrid,
@@ -682,17 +683,13 @@ class TableScreen(ViewWatcher, Screen[None]):
         names the checks were a strip three letters wide)."""
         grid = self.query_one(HandGrid)
         room = self.size.width - 2  # inside the table's padding
-        whole, short = grid.width_for(game, None), grid.width_for(game, SHORT_NAME)
-        if whole + CHECKS_WIDTH <= room:
-            limit, stacked = None, False
-        elif short + CHECKS_WIDTH <= room:
-            limit, stacked = SHORT_NAME, False
-        else:
-            limit, stacked = (None if whole <= room else SHORT_NAME), True
+        limit, stacked = self._grid_names(game, room - CHECKS_WIDTH), False
+        if grid.width_for(game, limit) + CHECKS_WIDTH > room:
+            limit, stacked = self._grid_names(game, room), True
         grid.set_name_limit(limit)
         # Large print beside the checks: the grid takes three fifths of the width, as the rows
         # do, and the checks (a line a player) the rest.
-        natural = short if limit == SHORT_NAME else whole
+        natural = grid.width_for(game, limit)
         grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
@@ -701,6 +698,19 @@ class TableScreen(ViewWatcher, Screen[None]):
             grid.styles.max_height = max(4, self._main_height - max(2, len(checks)))
         else:
             grid.styles.max_height = None
+
+    def _grid_names(self, game: Game, room: int) -> int | None:
+        """The names' limit in the grid's headings (``short_names``) for a grid in ``room``
+        cells: whole names, else cut as little as makes it fit (a column is as wide as its
+        total, "10/10 ok", anyway: cut to six, "ANNE-…" gained nothing over "ANNE-MA…"), else
+        ``SHORT_NAME``."""
+        grid = self.query_one(HandGrid)
+        longest = max((cell_len(title(p)) for p in game.alive), default=0)
+        limits: list[int | None] = [None, *range(longest - 1, SHORT_NAME, -1)]
+        for limit in limits:
+            if grid.width_for(game, limit) <= room:
+                return limit
+        return SHORT_NAME
 
     def _show_checks(self) -> None:
         stacked = self.query_one("#reveal").has_class("stacked")

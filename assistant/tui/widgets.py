@@ -319,6 +319,7 @@ class PlayersPanel(Static):
         if one_line:  # a short screen: the name in capitals, not spaced, cut if need be
             shown = short_names(game.players, self._one_line_limit(game))
             line.append(f" {shown[player].upper()} ", style=name_style)
+            line.append(" " * (max(cell_len(n) for n in shown.values()) - cell_len(shown[player])))
             line.append(" ")
             line.append_text(hearts(lives, gap=""))
             if is_turn:

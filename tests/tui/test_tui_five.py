@@ -220,8 +220,11 @@ async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app
         assert len(lines) <= panel.budget
         assert all(line.cell_len <= panel.content_region.width for line in lines)
         text = "\n".join(line.plain for line in lines)
-        for name in FIVE:
-            assert f" {name.upper()}  ♥" in text
+        players = [line for line in text.splitlines() if "♥" in line or "♡" in line]
+        assert len(players) == 5
+        for name, line in zip(FIVE, players, strict=True):
+            assert f" {name.upper()} " in line
+        assert len({line.index("♥") for line in players}) == 1  # the hearts in one column
         assert "…" not in text
         game = app.view.game
         for p in FIVE:

@@ -107,3 +107,21 @@ async def test_five_losers_keep_the_rows_in_view(make_app, size) -> None:
         assert ended.losses[worst]
         if size[0] >= 200:
             assert shows_big("\n".join(visible), f"{worst.upper()} -{ended.losses[worst]}")
+
+
+async def test_the_grid_cuts_names_only_as_far_as_it_must_at_80x24(make_app) -> None:
+    """Large print (F4) at 80x24: the grid's columns are as wide as their totals ("10/10 ok")
+    anyway, so names were cut to "ANNE-…" for nothing: cut alike to eight cells, the grid
+    still inside the screen."""
+    from assistant.tui.widgets import short_names
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await pilot.press("f4")
+        await submit_all(pilot, TO_REVEAL)
+        grid = app.table.query_one(HandGrid)
+        labels = [str(c.label) for c in grid.columns.values()][1:]
+        assert labels == [n.upper() for n in short_names(FIVE, 8).values()]
+        assert labels[0] == "ANNE-MA…" and labels[3] == "DOROTHEA"
+        assert grid.region.right <= 80
