@@ -747,19 +747,21 @@ def _lives_cell(line: SheetLine) -> Text:
                 style="bold red" if line.out else "bold")
 
 
-#: The widest round in big type (``_big_sheet_cells``): ``SD OUT`` and `` (-2)`` beside it.
-BIG_SHEET_CELL = big_width("60 OUT") + len(" (-2)")
-
-
 def big_sheet_fits(table: TableState, width: int, height: int) -> bool:
     """The score sheet has room for its rounds in big type on a ``width`` x ``height`` screen:
-    a column a player as wide as the widest big round, and four lines a round (three and a
-    blank) with the headings, the big lives row, the notes and the frame (12 lines)."""
-    players, rounds = len(table.players), len(table.sheet)
-    notes = sum(1 for r in table.sheet if r.sudden_death)
-    round_column = big_width(str(max(rounds, 1))) + len(" SD") + 1
-    return (rounds > 0 and round_column + players * (BIG_SHEET_CELL + 1) <= width - 8
-            and 4 * rounds + 12 + notes <= height - 2)
+    a column a player as wide as the widest big round (measured as drawn, in cells, whatever
+    the language), and four lines a round (three and a blank) with the headings, the big
+    lives row, the notes and the frame (12 lines)."""
+    players = tuple(p.name for p in table.players)
+    rounds = [_big_sheet_cells(ended, players) for ended in table.sheet]
+    if not rounds or 4 * len(rounds) + 12 + sum(1 for r in table.sheet if r.sudden_death) > height - 2:
+        return False
+
+    def cells(text: Text) -> int:
+        return max(cell_len(line) for line in text.plain.split("\n"))
+
+    widest = max(cells(cell) for row in rounds for cell in row[1:])
+    return max(cells(row[0]) for row in rounds) + 1 + len(players) * (widest + 1) <= width - 8
 
 
 def _big_sheet_cells(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:

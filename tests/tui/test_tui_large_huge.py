@@ -125,3 +125,20 @@ async def test_the_grid_cuts_names_only_as_far_as_it_must_at_80x24(make_app) -> 
         assert labels == [n.upper() for n in short_names(FIVE, 8).values()]
         assert labels[0] == "ANNE-MA…" and labels[3] == "DOROTHEA"
         assert grid.region.right <= 80
+
+
+async def test_the_score_sheet_in_big_type_only_where_it_fits(make_app) -> None:
+    """Five players, five rounds: the rounds in big type need about 160 columns and 34 lines."""
+    from assistant.tui.reveal import big_sheet_fits
+
+    from .test_tui_five import GAME_FIVE
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:-1])
+        table = app.view.table
+        assert len(table.sheet) == 5
+        assert big_sheet_fits(table, 200, 50)
+        assert not big_sheet_fits(table, 150, 50)  # five columns of "11 OUT (-2)" in big type
+        assert not big_sheet_fits(table, 200, 30)  # four lines a round
