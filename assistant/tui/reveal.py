@@ -25,7 +25,8 @@ from textual.widgets import DataTable, Static
 from assistant.i18n import N_, _, animal_name, format
 from assistant.i18n.words import names
 from assistant.table import SheetLine, SheetRound, TableState
-from assistant.tui.bigtype import big, big_width
+from assistant.tui.bigtype import big, big_cut, big_width
+from assistant.tui.cells import cell_len, padded
 from assistant.tui.widgets import SHORT_NAME, KeysInOrder, animal_chip, ordinal, short_names
 from engine.actions import Action, DeclareHand
 from engine.deck import ANIMALS, COPIES, HAND_SIZE, Animal, Cards
@@ -244,9 +245,9 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         finally:
             self.players = saved
         pad = 2 * self.cell_padding
-        animal = max(Text(_("animal").upper()).cell_len,
+        animal = max(cell_len(_("animal").upper()),
                      *(animal_chip(a, large=self.large).cell_len for a in ANIMALS))
-        total = Text("10/10 " + _("ok")).cell_len
+        total = cell_len("10/10 " + _("ok"))
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
 
     def _spread_extra(self, widths: list[int]) -> list[int]:
@@ -351,17 +352,18 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
-    def checks_text(self, compact: bool = False) -> Text:
+    def checks_text(self, compact: bool = False, width: int = 0) -> Text:
         """The live checks beside the grid, one line per player with a problem; ``compact``
         (under a narrow grid, where lines are few): the player under the cursor in full, the
-        others in one line, short."""
+        others in one line, short. Roomy large print with ``width`` cells for them: the hand
+        under the cursor and its count in big type first (``CAROL 7/10``)."""
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
         if compact:
             return self._compact_checks(checks)
         gap = "\n" if self.roomy else ""  # large print: a blank line between players
-        out = Text()
+        out = self._big_count(width) if self.roomy else Text()
         for p in self.players:
             if p in self.game.declared:
                 out.append(_check_line(p, None) + f"\n{gap}", style="dim")
@@ -374,6 +376,21 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         out.append(_("* known to be in hand"), style="dim")
         return out
 
+
+    def _big_count(self, width: int) -> Text:
+        """The hand under the cursor, its name and count in big type in ``width`` cells (on
+        two big lines when one is too narrow, the name cut if need be), a blank line under."""
+        cell = self._cell()
+        if cell is None or width < big_width("10/10"):
+            return Text()
+        player = cell[0]
+        count = f"{sum(self.counts[player].values())}/10"
+        name = title(player).upper()
+        style = "bold" if self.game is not None and player not in self.game.declared else "dim"
+        words = [f"{name} {count}"] if big_width(f"{name} {count}") <= width else \
+            [big_cut(name, width), count]
+        lines = [line for w in words for line in big(w, style=style)]
+        return Text("\n").join([*lines, Text(), Text()])
 
     def _compact_checks(self, checks: dict[str, list[str]]) -> Text:
         assert self.game is not None
@@ -447,12 +464,17 @@ class ResultsView(Static):
         #: The lines the view may take (the screen sets it): a blank line between the rows
         #: only when they all still fit.
         self.budget: int | None = None
+        #: A large screen: the losses in the biggest type when there are lines for them.
+        self.huge = False
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
-    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None) -> None:
+    def set_large(self, large: bool, roomy: bool = False, budget: int | None = None,
+                  huge: bool = False) -> None:
+        """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type."""
+        self.huge = large and huge
         if (large, large and roomy, budget) != (self.large, self.roomy, self.budget):
             self.large, self.roomy, self.budget = large, large and roomy, budget
             self.set_class(large, "large")
@@ -476,6 +498,9 @@ class ResultsView(Static):
         width = (self.size.width or 100) - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
         lines = _big_lines(ended, players, losers, width)
+        scale = self._losses_scale(ended, players, losers, width)
+        if scale > 1:
+            lines = _big_lines(ended, players, losers, width, scale=scale)
         title = Text(format(_("Round {round}: lives lost"), round=ended.round), style="bold")
         # The points and lives rows (title, headings and the two rows: 4 lines) come first.
         if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
@@ -486,9 +511,21 @@ class ResultsView(Static):
                 lines, title = [], self._title_saying(ended, players, losers)
         out = [title]
         for line in lines:
-            out.extend(big(line, style="bold red"))
+            out.extend(big(line, style="bold red", scale=scale))
             out.append(Text())
         return out
+
+    def _losses_scale(self, ended: RoundEnded, players: tuple[str, ...], losers: list[str],
+                      width: int) -> int:
+        """2: the losses in the biggest type (five lines), when the names go in whole and the
+        results' rows keep their blank lines under them (a large screen); else 1."""
+        if not (self.huge and self.roomy and self.budget):
+            return 1
+        lines = _big_lines(ended, players, losers, width, scale=2)
+        whole = _big_lines(ended, players, losers, 10**6, scale=2)
+        rows = 2 + len(ended.majorities)  # the table's: points, lives, one a majority
+        fits = 1 + 6 * len(lines) + 2 + 2 * rows - 1 <= self.budget
+        return 2 if fits and sorted(" ".join(lines).split()) == sorted(" ".join(whole).split()) else 1
 
     @staticmethod
     def _title_saying(ended: RoundEnded, players: tuple[str, ...], losers: list[str]) -> Text:
@@ -504,8 +541,8 @@ class ResultsView(Static):
         """The results' table; ``above``: the lines already taken above it (the big losses)."""
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        shown = self._names(players, ended)
-        table = self._table(ended.round, players, shown)
+        shown, padding = self._names(players, ended)
+        table = self._table(ended.round, players, shown, padding)
         # The two rows that matter first: below the animals they ran off a small screen.
         rows: list[list[Text | str]] = [
             [Text(_("points"), style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
@@ -526,25 +563,29 @@ class ResultsView(Static):
             table.add_row(*row)
         return table
 
-    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> dict[str, str]:
-        """The players' names as the table has room for them: whole, else cut alike
-        (``short_names``), so that no cell wraps (five long names wrapped the majorities)."""
+    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> tuple[dict[str, str], int]:
+        """The players' names as the table has room for them, and the cells between columns
+        (each side's padding): whole, else cut alike (``short_names``), so that no cell wraps
+        (five long names wrapped the majorities). Large print gives up its wider gaps before
+        it cuts a name (at 80x24 five Korean names of six cells were cut to "김…")."""
         width = self.size.width or 200
-        pad = 4 if self.large else 2
+        pads = (2, 1) if self.large else (1,)
         for limit in (None, SHORT_NAME, 4):
             shown = short_names(players, limit)
-            longest = max((len(n) for n in shown.values()), default=0)
-            need = (Text(_("lives (lost)")).cell_len + pad + sum(max(len(shown[p]), 8) + pad for p in players)
-                    + max(Text(_("majority")).cell_len, longest + 4) + pad)
-            if need <= width:
-                return shown
-        return shown
+            longest = max((cell_len(n) for n in shown.values()), default=0)
+            for pad in pads:
+                need = (cell_len(_("lives (lost)")) + sum(max(cell_len(shown[p]), 8) for p in players)
+                        + max(cell_len(_("majority")), longest + 4) + 2 * pad * (len(players) + 2))
+                if need <= width:
+                    return shown, pad
+        return shown, pads[-1]
 
-    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str]) -> Table:
+    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str],
+               padding: int = 1) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
         table = Table(
             title=format(_("Round {round} results"), round=round_number), box=None, expand=self.large,
-            padding=(0, 2 if self.large else 1),
+            padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
@@ -552,6 +593,12 @@ class ResultsView(Static):
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
         table.add_column(_("majority"), ratio=ratio, no_wrap=True)
+        # Spread evenly with the players' columns, "Bartholomew +7" was cut at 120x40 (Rich's
+        # ratios ignore min_width): then as wide as its widest cell, the players spread.
+        longest = max((cell_len(n) for n in shown.values()), default=0)
+        share = ((self.size.width or 200) - cell_len(_("lives (lost)")) - 2 * padding) // (len(players) + 1)
+        if longest + 4 + 2 * padding > share:
+            table.columns[-1].ratio = None
         return table
 
     def on_resize(self) -> None:
@@ -576,7 +623,7 @@ class ResultsView(Static):
         text.append_text(animal_chip(animal, large=self.large, many=True))
         text.append("\n\n")
         for p in players:
-            text.append(f"{title(p):<8} " + _("lives:") + " ")
+            text.append(padded(title(p), 8) + " " + _("lives:") + " ")
             text.append_text(lives_left(ended, p))
             text.append("\n")
         return text
@@ -599,7 +646,8 @@ def lives_left(ended: RoundEnded, player: str) -> Text:
                 style="bold red" if player in ended.out else "bold")
 
 
-def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> Table | Text | Group:
+def score_sheet(table: TableState, large: bool = False, roomy: bool = False,
+                big_rows: bool = False) -> Table | Text | Group:
     """The game as a paper score sheet: per round and player the points and the lives left with
     the lives lost in brackets (``12 3 (-2)``), one column a player, as narrow as that (five
     players with 11-letter names fit in 80 columns; a column a name wide for the points and
@@ -609,14 +657,14 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
 
     ``large`` (large print, read from two metres): the sheet spread over the width, and under
     the rounds every player's lives left (the places once the game is over) in big type;
-    ``roomy``: a blank line between the rounds."""
+    ``roomy``: a blank line between the rounds; ``big_rows`` (a large screen with the room,
+    ``big_sheet_fits``): every round's points and lives in big type too."""
     sheet = table.sheet
     if not sheet:
         return Text(_("No round has been scored yet."), style="dim")
     players = tuple(p.name for p in table.players)
     grid = _sheet_grid(players, large, roomy)
-    for ended in sheet:
-        grid.add_row(*_sheet_row(ended, players))
+    _add_rounds(grid, sheet, players, big_rows)
     if large and table.phase is not Phase.GAME_OVER:
         grid.add_section()
         grid.add_row(*_big_sheet_row(table, players))
@@ -638,6 +686,17 @@ def score_sheet(table: TableState, large: bool = False, roomy: bool = False) -> 
     if not notes:
         return grid
     return Group(grid, Text("\n".join(notes), style="italic"))
+
+
+def _add_rounds(grid: Table, sheet: Sequence[SheetRound], players: tuple[str, ...],
+                big_rows: bool) -> None:
+    """The rounds' rows of the score sheet, in big type with ``big_rows`` (then the players'
+    columns alike, the round's as narrow as its numbers)."""
+    if big_rows:
+        for column in grid.columns[1:]:
+            column.ratio = 1
+    for ended in sheet:
+        grid.add_row(*(_big_sheet_cells(ended, players) if big_rows else _sheet_row(ended, players)))
 
 
 def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
@@ -714,6 +773,58 @@ def _lives_cell(line: SheetLine) -> Text:
                 style="bold red" if line.out else "bold")
 
 
+def big_sheet_fits(table: TableState, width: int, height: int) -> bool:
+    """The score sheet has room for its rounds in big type on a ``width`` x ``height`` screen:
+    a column a player as wide as the widest big round (measured as drawn, in cells, whatever
+    the language), and four lines a round (three and a blank) with the headings, the big
+    lives row, the notes and the frame (12 lines)."""
+    players = tuple(p.name for p in table.players)
+    rounds = [_big_sheet_cells(ended, players) for ended in table.sheet]
+    if not rounds or 4 * len(rounds) + 12 + sum(1 for r in table.sheet if r.sudden_death) > height - 2:
+        return False
+
+    def cells(text: Text) -> int:
+        return max(cell_len(line) for line in text.plain.split("\n"))
+
+    widest = max(cells(cell) for row in rounds for cell in row[1:])
+    return max(cells(row[0]) for row in rounds) + 1 + len(players) * (widest + 1) <= width - 8
+
+
+def _big_sheet_cells(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
+    """One round on the score sheet in big type: its number, then per player the points and
+    the lives left (``12 3``), the lives lost beside them in normal type (`` (-2)``)."""
+    label = big(str(ended.round))
+    width = big_width("10") - label[0].cell_len  # numbers right-aligned, as in normal type
+    cells = [_beside([Text(" " * width) + line for line in label], " SD" if ended.sudden_death else "",
+                     "bold red")]
+    for p in players:
+        line = ended.line(p)
+        if line is None:  # out before this round
+            cells.append(Text(""))
+            continue
+        if ended.sudden_death:
+            points = "SD" if p == ended.sudden_death[0] else "-"
+        else:
+            points = str(line.points or 0)
+        style = "bold red" if line.out else "bold"
+        left = "OUT" if line.out else str(line.lives)
+        cells.append(_beside(big(f"{points:>2} {left}", style=style),
+                             f" (-{line.penalty})" if line.penalty else "", style))
+    return cells
+
+
+def _beside(lines: list[Text], note: str, style: str) -> Text:
+    """Big type's lines as one Text, ``note`` in normal type beside the middle one (the others
+    padded as wide: a right-justified column justifies each line on its own)."""
+    middle = len(lines) // 2
+    if note:
+        lines = [Text.assemble(line, (note, style) if i == middle else " " * cell_len(note))
+                 for i, line in enumerate(lines)]
+    # left, whatever the column's justification: justified right, each line was stripped of
+    # its trailing blanks and moved on its own ("3 SD" fell apart)
+    return Text("\n", justify="left").join(lines)
+
+
 class ScoreSheet(Static):
     """The score sheet of ``score_sheet``, for the score-sheet key and the game-over screen."""
 
@@ -722,25 +833,26 @@ class ScoreSheet(Static):
         #: What is shown, as a Rich renderable (tests print it to read it back).
         self.sheet: Table | Text | Group = score_sheet(TableState.of(None))
 
-    def show(self, table: TableState, large: bool = False, roomy: bool = False) -> None:
-        """``large``, ``roomy``: large print (``score_sheet``)."""
-        self.sheet = score_sheet(table, large, roomy)
+    def show(self, table: TableState, large: bool = False, roomy: bool = False,
+             big_rows: bool = False) -> None:
+        """``large``, ``roomy``, ``big_rows``: large print (``score_sheet``)."""
+        self.sheet = score_sheet(table, large, roomy, big_rows)
         self.update(self.sheet)
 
 
 def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int,
-               what: str | None = None) -> list[str]:
+               what: str | None = None, scale: int = 1) -> list[str]:
     """The losers' ``NAME -2`` words (``NAME OUT`` with ``what`` "OUT") for big type, the
     names cut alike until each fits in ``width`` cells, as many a line as fit; nobody:
     ``NOBODY LOSES``."""
     for limit in (None, SHORT_NAME, 3):
         shown = short_names(players, limit)
         words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or [_("nobody loses").upper()]
-        if all(big_width(w) <= width for w in words):
+        if all(big_width(w, scale) <= width for w in words):
             break
     lines: list[str] = []
     for word in words:
-        if lines and big_width(lines[-1] + "  " + word) <= width:
+        if lines and big_width(lines[-1] + "  " + word, scale) <= width:
             lines[-1] += "  " + word
         else:
             lines.append(word)

@@ -39,10 +39,17 @@ from assistant.commands import name_problem
 from assistant.i18n import N_, _, current_language, format, ngettext, set_language
 from assistant.i18n.words import names as i18n_names
 from assistant.table import TableState, help_examples
-from assistant.tui.bigtype import big, big_width
+from assistant.tui.bigtype import big, big_cut, big_width, rows_of
+from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
-from assistant.tui.reveal import HandGrid, ResultsView, ScoreSheet, last_round_hands
+from assistant.tui.reveal import (
+    HandGrid,
+    ResultsView,
+    ScoreSheet,
+    big_sheet_fits,
+    last_round_hands,
+)
 from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
     CARD_WIDTH,
@@ -74,6 +81,9 @@ ROOMY_LINES = 26
 #: From this many lines large print gives the players' names in big type too (at 100x30 they
 #: squeezed the log to its last two lines).
 BIG_NAMES_FROM = 40
+#: From this many columns and lines large print's biggest type, five lines high (``big``'s
+#: ``scale`` 2), says whose turn it is, and a round's losers when the results have the lines.
+HUGE_FROM = (160, 48)
 
 #: How each house rule is labelled on the setup screen, and the words for its choices.
 #: (``N_``: translated where shown.)
@@ -193,7 +203,7 @@ def next_line(table: TableState) -> Text:
     return text
 
 
-def big_words(game: Game | None, width: int, question: bool = False) -> str:
+def big_words(game: Game | None, width: int, question: bool = False, scale: int = 1) -> str:
     """What large print says in big type at the top: whose turn it is (or whose hand, or the
     row to enter), as much of it as fits in ``width`` cells, the names cut alike if need be."""
     if game is None or game.phase is Phase.GAME_OVER:
@@ -214,9 +224,9 @@ def big_words(game: Game | None, width: int, question: bool = False) -> str:
     for limit in (None, SHORT_NAME):
         name = short_names(game.players, limit).get(who, title(who)).upper()
         for words in (format(what, name=name), name):
-            if big_width(words) <= width:
+            if big_width(words, scale) <= width:
                 return words
-    return name[: max(1, (width + 1) // 4)]
+    return big_cut(name, width, scale)
 
 
 # ============================================================================ setup
@@ -592,8 +602,10 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # giving up its padding).
         tall = large and height >= LARGE_PRINT_FROM[1]
         self.set_class(tall, "big")
+        huge = tall and width >= HUGE_FROM[0] and height >= HUGE_FROM[1]
+        self.query_one("#big").styles.height = rows_of(2 if huge else 1)
         # The log, the input and the lines around them always stay on screen.
-        main_height = max(8, height - (12 if tall else 11 if large else 9))
+        main_height = max(8, height - (12 if tall else 11 if large else 9) - (2 if huge else 0))
         self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
         if large:
@@ -607,7 +619,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy, main_height)
+        self.query_one(ResultsView).set_large(large, roomy, main_height, huge)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.big_names = large and height >= BIG_NAMES_FROM
@@ -636,8 +648,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             line = Text(line.plain.upper(), style="bold")
         self.query_one("#next", Static).update(self._fit_line(line, game))
         if self.has_class("big"):
-            self.query_one("#big", Static).update(Text("\n").join(
-                big(big_words(game, self.size.width - 4, self.view.question is not None))))
+            self.query_one("#big", Static).update(self._big_line(game))
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -662,6 +673,16 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             self._show_checks()
         elif view == "results" and game is not None:
             self.show_results(game)
+
+    def _big_line(self, game: Game | None) -> Text:
+        """Whose turn it is in big type, five lines high when the screen is huge and the words
+        fit as whole at that size as at the smaller one (else three, a blank line around)."""
+        width, asked = self.size.width - 4, self.view.question is not None
+        words = big_words(game, width, asked)
+        rows = self.query_one("#big").styles.height
+        if rows is not None and rows.value >= rows_of(2) and big_words(game, width, asked, 2) == words:
+            return Text("\n").join(big(words, scale=2))
+        return Text("\n").join([Text(), *big(words), Text()] if rows and rows.value > 3 else big(words))
 
     def _fit_line(self, line: Text, game: Game | None) -> Text:
         """The top line on one line of the screen (wrapped, it pushed the status line off at
@@ -699,17 +720,13 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         names the checks were a strip three letters wide)."""
         grid = self.query_one(HandGrid)
         room = self.size.width - 2  # inside the table's padding
-        whole, short = grid.width_for(game, None), grid.width_for(game, SHORT_NAME)
-        if whole + CHECKS_WIDTH <= room:
-            limit, stacked = None, False
-        elif short + CHECKS_WIDTH <= room:
-            limit, stacked = SHORT_NAME, False
-        else:
-            limit, stacked = (None if whole <= room else SHORT_NAME), True
+        limit, stacked = self._grid_names(game, room - CHECKS_WIDTH), False
+        if grid.width_for(game, limit) + CHECKS_WIDTH > room:
+            limit, stacked = self._grid_names(game, room), True
         grid.set_name_limit(limit)
         # Large print beside the checks: the grid takes three fifths of the width, as the rows
         # do, and the checks (a line a player) the rest.
-        natural = short if limit == SHORT_NAME else whole
+        natural = grid.width_for(game, limit)
         grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
@@ -719,9 +736,27 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         else:
             grid.styles.max_height = None
 
+    def _grid_names(self, game: Game, room: int) -> int | None:
+        """The names' limit in the grid's headings (``short_names``) for a grid in ``room``
+        cells: whole names, else cut as little as makes it fit (a column is as wide as its
+        total, "10/10 ok", anyway: cut to six, "ANNE-…" gained nothing over "ANNE-MA…"), else
+        ``SHORT_NAME``."""
+        grid = self.query_one(HandGrid)
+        longest = max((cell_len(title(p)) for p in game.alive), default=0)
+        limits: list[int | None] = [None, *range(longest - 1, SHORT_NAME, -1)]
+        for limit in limits:
+            if grid.width_for(game, limit) <= room:
+                return limit
+        return SHORT_NAME
+
     def _show_checks(self) -> None:
         stacked = self.query_one("#reveal").has_class("stacked")
-        self.query_one("#checks", Static).update(self.query_one(HandGrid).checks_text(compact=stacked))
+        grid, checks = self.query_one(HandGrid), self.query_one("#checks", Static)
+        # On a huge screen the hand under the cursor in big type above the checks, in the cells
+        # beside the grid (known before the checks are laid out: from the grid's spread).
+        huge = self.has_class("big") and self.size.width >= HUGE_FROM[0] and self.size.height >= HUGE_FROM[1]
+        width = self.size.width - 4 - (grid.spread or grid.outer_size.width) if huge else 0
+        checks.update(grid.checks_text(compact=stacked, width=width))
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None
@@ -1058,7 +1093,11 @@ class ScoreSheetScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoes
         # A blank line between the rounds when they all still fit (the border, the title,
         # the headings, the big row and the lines under the body: 13).
         roomy = large and 2 * len(table.sheet) + 13 <= self.size.height
-        self.query_one(ScoreSheet).show(table, large, roomy)
+        # On a huge screen every round in big type too (200x50 left the lower half empty).
+        width, height = self.size
+        huge = width >= HUGE_FROM[0] and height >= HUGE_FROM[1]
+        big_rows = large and huge and big_sheet_fits(table, width, height)
+        self.query_one(ScoreSheet).show(table, large, roomy or big_rows, big_rows)
 
 
 # ============================================================================ help and rules

@@ -31,7 +31,8 @@ from assistant.table.expect import (
     first_words,
     hint_parts,
 )
-from assistant.tui.bigtype import big, big_width
+from assistant.tui.bigtype import big, big_width, in_font
+from assistant.tui.cells import cell_len, centred, cut, padded, spaced
 from engine.deck import ANIMALS, ROW_SIZES, Animal, Cards
 from engine.game import Game, Phase, places
 from engine.words import title
@@ -64,10 +65,11 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
         return [Text(line[:width], style="dim") for line in lines[:height]]
     style = animal_style(animal)
     word = animal_name(animal.value).upper()
-    spaced = " ".join(word)
-    name = (spaced if width >= 12 and len(spaced) <= width - 2 else word).center(width)
+    wide = spaced(word)
+    name = centred(wide if width >= 12 and cell_len(wide) <= width - 2 else word, width)
     points_word = format(_("{n} points"), n=animal.points)  # every animal is worth 3 to 9
-    points = (points_word if width >= 12 else f"{animal.points}").center(width)
+    # In cells: a word of Hangul is twice its letters.
+    points = centred(points_word if width >= 12 else f"{animal.points}", width)
     blank = " " * width
     if height <= 2:
         body = [name, points]
@@ -79,22 +81,31 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     return [Text(line, style=style) for line in body[:height]]
 
 
-#: The letters a name keeps where space is short (``short_names``): "Barth…".
+#: The cells a name keeps where space is short (``short_names``): "Barth…", "김민…".
 SHORT_NAME = 6
 
 
 def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
-    """Each player's name as shown where space is short: whole (capitalised) when it has at
-    most ``limit`` letters, else cut to ``limit - 1`` and ``…`` ("Bartholomew" -> "Barth…" at
-    6), one length for all, made longer until no two are alike. ``limit`` None: whole names."""
+    """Each player's name as shown where space is short: whole (capitalised) when it takes at
+    most ``limit`` cells, else cut to ``limit - 1`` cells and ``…`` ("Bartholomew" -> "Barth…"
+    at 6; a Hangul syllable takes two cells), one length for all, made longer until no two are
+    alike. ``limit`` None: whole names."""
     whole = {p: title(p) for p in players}
     if limit is None:
         return whole
-    for cut in range(max(2, limit - 1), max((len(n) for n in whole.values()), default=0) + 1):
-        short = {p: n if len(n) <= cut + 1 else n[:cut] + "…" for p, n in whole.items()}
+    for size in range(max(2, limit - 1), max((cell_len(n) for n in whole.values()), default=0) + 1):
+        short = {p: cut(n, size + 1) for p, n in whole.items()}
         if len(set(short.values())) == len(short):
             return short
     return whole
+
+
+def name_limit(players: Sequence[str], room: int) -> int | None:
+    """The ``short_names`` limit for names in at most ``room`` cells: None (whole names) when
+    the longest fits, else ``room`` (never under ``SHORT_NAME``): names are cut only as far as
+    the space really asks, and all alike."""
+    longest = max((cell_len(title(p)) for p in players), default=0)
+    return None if longest <= room else max(SHORT_NAME, room)
 
 
 def animal_chip(animal: Animal, count: int | None = None, pad: bool = True,
@@ -151,22 +162,24 @@ class CardRows(Static):
     def render(self) -> Text:
         height = self.card_height()
         label_width = row_label_width()
-        out = Text()
+        lines: list[tuple[str | None, Text]] = []  # (label, cards) a line; None: a gap
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
             columns = [card_lines(a, height, self.card_width) for a in animals]
             for line in range(height):
                 label = row_label(k) if line == (height - 1) // 2 else ""
-                label += " " * (label_width - Text(label).cell_len)
-                out.append(label, style="bold" if label.strip() else "")
+                body = Text()
                 for column in columns:
-                    out.append_text(column[line])
-                    out.append(" ")
-                if line < height - 1:
-                    out.append("\n")
+                    body.append_text(column[line])
+                    body.append(" ")
+                lines.append((label, body))
             if i < len(ROW_SIZES) - 1:
-                out.append("\n\n")
-        return out
+                lines.append((None, Text()))
+        # Every label as wide as the widest, in cells (a translated label is not six letters).
+        return Text("\n").join(
+            Text() if label is None else
+            Text.assemble((padded(label, label_width), "bold" if label.strip() else ""), body)
+            for label, body in lines)
 
 
 def row_label(k: int) -> str:
@@ -242,7 +255,10 @@ class PlayersPanel(Static):
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
-        fits = self.large and self.big_names and longest + 12 <= (self.size.width or 0)
+        fits = (self.large and self.big_names and longest + 12 <= (self.size.width or 0)
+                # all or none: a name the font lacks (Hangul) stays in normal type, so big
+                # names beside it would set the table's names in two sizes
+                and all(in_font(title(p)) for p in game.players))
         wide = ((-1, True),) if fits else ()
         for tight, gaps in ((*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
                             if self.large else ((0, False),)):
@@ -291,7 +307,7 @@ class PlayersPanel(Static):
         rows = big(title(player), style=style)
         lines = [Text.assemble(("▶ " if is_turn and i == 1 else "  ", "bold"), rows[i],
                                (turn_mark() if is_turn and i == 1 else "", "bold")) for i in range(3)]
-        second = Text(f"  {' '.join(title(player).upper())}   ", style="bold")
+        second = Text(f"  {spaced(title(player).upper())}   ", style="bold")
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [*lines, second]
@@ -304,24 +320,37 @@ class PlayersPanel(Static):
         name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
         line = Text("▶ " if is_turn else "  ", style="bold")
         if not self.large:
-            line.append(f"{title(player):<8}", style=name_style)
+            line.append(padded(title(player), self._name_cells(game)), style=name_style)
             line.append(" ")
             line.append_text(hearts(lives))
             return [line]
         if one_line:  # a short screen: the name in capitals, not spaced, cut if need be
-            line.append(f" {short_names(game.players, SHORT_NAME)[player].upper()} ", style=name_style)
+            shown = short_names(game.players, self._one_line_limit(game))
+            line.append(f" {shown[player].upper()} ", style=name_style)
+            line.append(" " * (max(cell_len(n) for n in shown.values()) - cell_len(shown[player])))
             line.append(" ")
             line.append_text(hearts(lives, gap=""))
             if is_turn:
                 line.append(" ◀", style="bold")
             return [line]
-        line.append(f" {' '.join(title(player).upper())} ", style=name_style)
+        line.append(f" {spaced(title(player).upper())} ", style=name_style)
         if is_turn:
             line.append(turn_mark(), style="bold")
         second = Text("   ")
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
+
+    def _name_cells(self, game: Game) -> int:
+        """The cells a name takes before the hearts: 8, or the longest name's when it is longer
+        and the panel has room (the hearts in one column, "Bartholomew" beside "김민준")."""
+        longest = max(8, *(cell_len(title(p)) for p in game.players))
+        return longest if 2 + longest + 1 + 9 <= (self.size.width or 0) else 8
+
+    def _one_line_limit(self, game: Game) -> int | None:
+        """The names' limit on a one-line player (``name_limit``): whole names when the
+        panel's width has room for them beside the turn marks and the hearts (12 cells)."""
+        return name_limit(game.players, (self.size.width or 40) - 12)
 
     def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0,
                       short: bool = False) -> list[Text]:
@@ -442,8 +471,8 @@ def short_animal_names() -> dict[Animal, str]:
     and Schwein need four."""
     names = {a: animal_name(a.value) for a in ANIMALS}
     longest = max(len(n) for n in names.values())
-    for cut in range(SHORT_ANIMAL, longest + 1):
-        short = {a: n[:cut] for a, n in names.items()}
+    for letters in range(SHORT_ANIMAL, longest + 1):
+        short = {a: n[:letters] for a, n in names.items()}
         if len(set(short.values())) == len(short):
             return short
     return names
@@ -558,7 +587,7 @@ def fitted_hint(parts: Sequence[str], width: int | None = None) -> str:
     many as fit in ``width``."""
     hint = parts[0]
     for part in parts[1:]:
-        if width is None or len(hint) + 3 + len(part) <= width:
+        if width is None or cell_len(hint) + 3 + cell_len(part) <= width:
             hint += " · " + part
     return hint
 
@@ -783,7 +812,7 @@ class StatusLine(Static):
         for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
             text = " · ".join((part(_("mic:"), *mic, how), part(_("speech:"), *speech, how),
                                format(_("data: {file}"), file=data)))
-            if len(text) <= width:
+            if cell_len(text) <= width:
                 return text
         return text
 

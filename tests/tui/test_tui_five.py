@@ -169,9 +169,9 @@ async def test_large_print_is_big_type_at_200x50(make_app) -> None:
         await submit_all(pilot, TO_REVEAL[:6])  # the rows: Anne-Marie's turn
         assert app.table.has_class("large") and app.table.has_class("big")
         top = app.table.query_one("#big")
-        assert top.region.height == 3
+        assert top.region.height == 5  # the biggest type on a huge screen (HUGE_FROM)
         shown = [line.strip() for line in text_of(top).splitlines()]
-        assert shown == [line.plain for line in big("ANNE-MARIE'S TURN")]
+        assert shown == [line.plain.strip() for line in big("ANNE-MARIE'S TURN", scale=2)]
         panel = app.table.query_one(PlayersPanel)
         five = big("5")
         lines = [line.plain for line in panel.lines()]
@@ -203,7 +203,9 @@ async def test_the_winner_is_in_big_type_at_200x50(make_app) -> None:
 
 async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app) -> None:
     """Large print (F4) and the known cards (F8) at 80x24: the last player's cards dropped off
-    the bottom, and names in spaced capitals wrapped."""
+    the bottom, and names in spaced capitals wrapped. Each player on one line, the names whole:
+    the panel's 28 cells have room for "BARTHOLOMEW" beside the hearts (they were cut to
+    "BARTH…" though they fitted)."""
     from assistant.tui.widgets import PlayersPanel
 
     app = make_app()
@@ -218,8 +220,12 @@ async def test_large_print_with_known_cards_keeps_every_player_at_80x24(make_app
         assert len(lines) <= panel.budget
         assert all(line.cell_len <= panel.content_region.width for line in lines)
         text = "\n".join(line.plain for line in lines)
-        for name in ("ANNE-…", "BARTH…", "CHRIS…", "DOROT…", "EVANG…"):
-            assert name in text
+        players = [line for line in text.splitlines() if "♥" in line or "♡" in line]
+        assert len(players) == 5
+        for name, line in zip(FIVE, players, strict=True):
+            assert f" {name.upper()} " in line
+        assert len({line.index("♥") for line in players}) == 1  # the hearts in one column
+        assert "…" not in text
         game = app.view.game
         for p in FIVE:
             for animal in game.known[p].counts():

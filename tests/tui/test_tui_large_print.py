@@ -62,16 +62,22 @@ async def test_the_score_sheet_in_large_print(make_app, size) -> None:
         assert header.split() == list(FIVE)  # whole names
         # the lives left in big type under the rounds: three out, Christopher and Evangeline 1
         big_row = [line for line in shown.splitlines() if any(c in line for c in "┏┃┗╻╹━")]
-        assert len(big_row) == 3
+        if size[1] < 50:
+            assert len(big_row) == 3
+            assert "LIVES" in big_row[1]
+        else:  # 200x50 left the lower half empty: every round in big type too, then the lives
+            assert len(big_row) == 3 * 5 + 3
+            assert "LIVES" in big_row[-2]
+            assert shows_big(shown, "11 5") and shows_big(shown, " 7 OUT")  # round 1, round 5
         assert shows_big(shown, "OUT") and shows_big(shown, "1")
-        assert "LIVES" in big_row[1]
         # every round and the big row on screen: nothing below the fold
         assert not app.screen.query_one("#more").display
         assert sheet.region.bottom <= size[1] - 1
-        if size[1] >= 50:  # the rounds a blank line apart
-            body = shown.splitlines()[4:13]
-            assert [line.split()[0] for line in body[::2]] == ["1", "2", "3", "4", "5"]
-            assert not any(line.strip() for line in body[1::2])
+        if size[1] >= 50:  # the rounds in big type, a blank line apart
+            body = shown.splitlines()[4:23]
+            assert [body[i + 1].split()[0] for i in range(0, 19, 4)] == [
+                big(str(n))[1].plain.strip() for n in range(1, 6)]
+            assert not any(line.strip() for line in body[3::4])
 
 
 async def test_the_score_sheet_follows_large_print_switched_while_open(make_app) -> None:
