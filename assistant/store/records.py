@@ -18,7 +18,7 @@ from typing import Any
 from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
-from assistant.i18n import _, format, ngettext, pgettext
+from assistant.i18n import _, format, ngettext, npgettext, pgettext
 from assistant.i18n.refusals import refusal
 from assistant.referee import Entry, Referee
 from assistant.store import dates
@@ -209,7 +209,7 @@ def history_text(rows: list[dict[str, Any]]) -> list[str]:
             continue
         when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
         winners = shown_names(r["winners"]) or "-"
-        rounds, minutes, won = ngettext("round", "rounds", r["rounds"]), pgettext("minutes", "min"), _("winner:")
+        rounds, minutes, won = npgettext("count", "round", "rounds", r["rounds"]), pgettext("minutes", "min"), _("winner:")
         lines.append(
             f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {rounds:<6}  "
             f"{r['duration_min']:>4} {minutes}  {shown_status(r['status']):<10} {won} {winners}"
