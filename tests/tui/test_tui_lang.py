@@ -240,7 +240,7 @@ def test_the_rules_in_german_and_korean_have_the_deck_and_the_house_rules() -> N
     assert "- Giraffe: 9 Karten, 9 Punkte" in german and "- Maus: 3 Karten, 3 Punkte" in german
     assert "- Bei Gleichstand der niedrigsten Summen verliert jeder davon 1 Leben." in german
     assert "minji tauscht 2" in german
-    assert "- 기린: 9장, 9점" in korean and "- 교환할 때 먼저 줄을 가져온 뒤 내려놓습니다" in korean
+    assert "- 기린: 9장, 9점" in korean and "- 교환할 때는 먼저 줄을 가져온 뒤 내려놓습니다" in korean
     assert "{" not in german + korean
 
 

@@ -168,7 +168,7 @@ def text_of(browser: DevTools, selector: str) -> list[str]:
 UNDER_WAY: dict[str, dict[str, str]] = {
     "de": {"round": "Runde 3 · letzte Züge", "headline": "{player}: letzter Zug", "lives": "{n} Leben",
            "knocked": "geklopft", "row": "Reihe", "row_aria": "Reihe {n}", "link": "verbunden",
-           "footer": "nur zum Zuschauen", "game": "Spiel 1", "sheet": "Punktetabelle",
+           "footer": "nur zum Zuschauen", "game": "Spiel 1", "sheet": "Punkteblatt",
            "sheet_round": "Runde", "pts": "{n} Pkt.", "left": "noch {n}", "players": "Spieler"},
     "ko": {"round": "3라운드 · 마지막 차례", "headline": "{player} 마지막 차례", "lives": "목숨 {n}개",
            "knocked": "노크", "row": "줄", "row_aria": "{n}번 줄", "link": "실시간",
