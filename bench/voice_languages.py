@@ -21,6 +21,7 @@ the decoding time per command (median, 95th percentile).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -39,15 +40,24 @@ from assistant.voice.languages import read_command, spoken_language, spoken_word
 from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable, read_wav
 from assistant.voice.whisper import WhisperRecognizer
-from assistant.voice.whisper.grammar import SpokenWords
+from assistant.voice.whisper.grammar import SpokenLanguage, SpokenWords
+from assistant.voice.whisper.recognizer import (
+    DEFAULT_MIN_GAME_LOG_PROB,
+    DEFAULT_MIN_LOG_PROB,
+    DEFAULT_MIN_WORD_LOG_PROB,
+)
 from engine.actions import Action, NewGame, SetStarter
 from engine.deck import Animal
 from engine.simulate import simulate_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The voices (espeak-ng variants) and speeds each language is measured with; none was tuned on.
-VOICES = {"de": ["de", "de+m3", "de+f2", "de+m7", "de+f4"], "ko": ["ko", "ko+m3", "ko+f2", "ko+m7", "ko+f4"]}
+#: The voices (espeak-ng variants) of each split: the language's bars (``SpokenLanguage.bars``) and
+#: prompt were chosen on the tune split's; the figures that decide are the test split's.
+VOICES = {
+    "de": {"tune": ["de", "de+m3"], "test": ["de+f2", "de+m7", "de+f4", "de+m1"]},
+    "ko": {"tune": ["ko", "ko+m3"], "test": ["ko+f2", "ko+m7", "ko+f4", "ko+m1"]},
+}
 SPEEDS = (130, 175)
 PITCHES = (35, 65)
 #: Each language's player names, in place of the simulated game's.
@@ -131,9 +141,12 @@ def say_counted(animal: Animal, n: int, words: SpokenWords, rng: random.Random) 
     return [next(w for w, m in words.counts.items() if m == n), many]
 
 
-def samples(code: str, commands: int, talk: int, seed: int) -> list[Sample]:
-    """``commands`` commands and ``talk`` pieces of table talk in language ``code``."""
-    rng = random.Random(seed)
+def samples(code: str, split: str, commands: int, talk: int, seed: int) -> list[Sample]:
+    """``commands`` commands and ``talk`` pieces of table talk in language ``code``, said by the
+    ``split``'s voices (the talk: the first half of the list for tune, the second for test)."""
+    rng = random.Random(f"{seed}-{split}")
+    half = len(TALK[code]) // 2
+    talk_said = TALK[code][:half] if split == "tune" else TALK[code][half:]
     words = spoken_words(code)
     meta = [i for i in words.templates if i not in GAME_INTENTS]
     out: list[Sample] = []
@@ -146,16 +159,21 @@ def samples(code: str, commands: int, talk: int, seed: int) -> list[Sample]:
         if isinstance(actions[i], SetStarter):
             continue
         context = [_renamed(command_for(a).canonical, names) for a in actions[:i]]
-        voice = (rng.choice(VOICES[code]), rng.randint(*SPEEDS), rng.randint(*PITCHES))
-        talks = sum(s.expected is None for s in out)
-        if talks < talk and (len(out) - talks >= commands or rng.random() < talk / (commands + talk)):
-            out.append(Sample(rng.choice(TALK[code]), None, context, players, *voice))
+        voice = (rng.choice(VOICES[code][split]), rng.randint(*SPEEDS), rng.randint(*PITCHES))
+        if talk_next(out, commands, talk, rng):
+            out.append(Sample(rng.choice(talk_said), None, context, players, *voice))
             continue
         text = command_text(actions[i], names, words, rng) if rng.random() >= META_SHARE else \
             " ".join(w for element in rng.choice(expand(rng.choice(words.templates[rng.choice(meta)])))
                      for w in element)
         out.append(Sample(text, read_command(text.split(), words, players).canonical, context, players, *voice))
     return out
+
+
+def talk_next(out: list[Sample], commands: int, talk: int, rng: random.Random) -> bool:
+    """Whether the next sample is table talk: at random in proportion, until each kind is full."""
+    talks = sum(s.expected is None for s in out)
+    return talks < talk and (len(out) - talks >= commands or rng.random() < talk / (commands + talk))
 
 
 def command_text(action: Action, names: dict[str, str], words: SpokenWords, rng: random.Random) -> str:
@@ -187,15 +205,24 @@ def write(sample: Sample, out: Path, name: str, pink: bytes, offset: float) -> d
 class Result:
     sample: Sample
     condition: str
-    got: str | None
+    got: str | None  # the command taken whatever its log-probability (the bars are applied after)
     heard: str
     seconds: float
     reason: str | None
+    mean_log_prob: float
+    game_action: bool
+
+    def taken(self, bars: tuple[float, float]) -> str | None:
+        """The command taken under the bars (game action, other command)."""
+        bar = bars[0] if self.game_action else bars[1]
+        return self.got if self.got is not None and self.mean_log_prob >= bar else None
 
 
-def measure(code: str, items: list[tuple[Sample, dict[str, Path]]]) -> list[Result]:
-    """Each file decoded by Whisper base held to ``code``'s commands, in its game's moment."""
-    recognizer = WhisperRecognizer(language=spoken_language(code))
+def measure(language: SpokenLanguage, items: list[tuple[Sample, dict[str, Path]]]) -> list[Result]:
+    """Each file decoded by Whisper base held to ``language``'s commands, in its game's moment,
+    with no bar on the log-probability (``Result.taken`` applies one)."""
+    recognizer = WhisperRecognizer(language=language, min_log_prob=-99.0, min_game_log_prob=-99.0,
+                                   min_word_log_prob=-99.0)
     results = []
     for sample, paths in items:
         referee = Referee.resume(sample.context)
@@ -203,34 +230,63 @@ def measure(code: str, items: list[tuple[Sample, dict[str, Path]]]) -> list[Resu
             recognizer.set_context(sample.players, referee.game)
             decoded = recognizer.decode(read_wav(str(path)).get_raw_data())
             got = decoded.command.canonical if decoded.command else None
-            results.append(Result(sample, condition, got, decoded.text, decoded.seconds, decoded.reason))
+            mean = math.log(decoded.confidence) if decoded.confidence > 0 else -math.inf
+            game_action = decoded.command is not None and decoded.command.is_game_action
+            results.append(Result(sample, condition, got, decoded.text, decoded.seconds, decoded.reason,
+                                  mean, game_action))
     return results
 
 
-def report(code: str, results: list[Result], show: int) -> None:
-    def share(rows: list[Result], right: int) -> str:
-        return f"{right / len(rows):.1%} ({right}/{len(rows)})" if rows else "-"
+def figures(results: list[Result], bars: tuple[float, float]) -> tuple[float, float, float]:
+    """Exact commands clean, in noise, and talk rejected, under ``bars``."""
+    def share(rows: list[Result], right: int) -> float:
+        return right / len(rows) if rows else math.nan
 
-    print(f"{code} ({LANGUAGES[code]}), voices {', '.join(VOICES[code])}:")
-    for condition in ("clean", "noise"):
-        said = [r for r in results if r.condition == condition and r.sample.expected is not None]
-        print(f"  exact commands, {condition:5}: {share(said, sum(r.got == r.sample.expected for r in said))}")
+    said = {c: [r for r in results if r.condition == c and r.sample.expected is not None] for c in ("clean", "noise")}
     talk = [r for r in results if r.sample.expected is None]
-    print(f"  talk rejected (clean and noise): {share(talk, sum(r.got is None for r in talk))}")
+    clean, noise = (share(rows, sum(r.taken(bars) == r.sample.expected for r in rows)) for rows in said.values())
+    return clean, noise, share(talk, sum(r.taken(bars) is None for r in talk))
+
+
+def report(code: str, split: str, results: list[Result], bars: tuple[float, float], show: int) -> None:
+    said = sum(r.sample.expected is not None for r in results) // 2
+    clean, noise, talk = figures(results, bars)
+    print(f"{code} ({LANGUAGES[code]}), {split} split ({', '.join(VOICES[code][split])}; {said} commands, "
+          f"{len(results) // 2 - said} talk), bars {bars[0]} / {bars[1]}:")
+    print(f"  exact commands: clean {clean:.1%}, noise 10 dB {noise:.1%}; talk rejected {talk:.1%}")
     times = sorted(r.seconds for r in results if r.sample.expected is not None)
     if times:
         print(f"  decoding per command: median {statistics.median(times) * 1000:.0f} ms, "
               f"p95 {percentile(times, 95) * 1000:.0f} ms")
-    wrong = [r for r in results if r.got != r.sample.expected]
+    wrong = [r for r in results if r.taken(bars) != r.sample.expected]
     for r in wrong[:show]:
-        print(f"    {r.condition:5} said {r.sample.text!r} ({r.sample.voice}) -> {r.got!r} (heard {r.heard!r}; {r.reason})")
+        print(f"    {r.condition:5} said {r.sample.text!r} ({r.sample.voice}) -> {r.taken(bars)!r} "
+              f"(heard {r.heard!r}, {r.mean_log_prob:.2f}; {r.reason})")
+
+
+def tune(results: list[Result]) -> tuple[float, float]:
+    """The bars (game action, other command) that get most clean commands right with at least
+    95% of the talk rejected (else the most talk rejected), printed with their neighbours'."""
+    grid = [-2.0 - 0.25 * i for i in range(13)]
+    scored = []
+    for game in grid:
+        for word in grid:
+            clean, noise, talk = figures(results, (game, word))
+            scored.append(((talk >= 0.95, clean + noise, talk), (game, word), (clean, noise, talk)))
+    scored.sort(reverse=True)
+    for _, bars, (clean, noise, talk) in scored[:6]:
+        print(f"  tune: bars {bars[0]:.2f} / {bars[1]:.2f}: clean {clean:.1%}, noise {noise:.1%}, talk rejected {talk:.1%}")
+    return scored[0][1]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--langs", nargs="+", default=["de", "ko"], choices=sorted(PLAYERS))
-    parser.add_argument("--commands", type=int, default=40, help="commands per language")
-    parser.add_argument("--talk", type=int, default=12, help="pieces of table talk per language")
+    parser.add_argument("--splits", nargs="+", default=["test"], choices=["tune", "test"],
+                        help="tune: choose the bars on the tune voices (printed), then measure")
+    parser.add_argument("--commands", type=int, default=40, help="commands per language and split")
+    parser.add_argument("--talk", type=int, default=12, help="pieces of table talk per language and split")
+    parser.add_argument("--no-card-prompt", action="store_true", help="leave the animals out of Whisper's prompt")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "voice_languages")
     parser.add_argument("--show", type=int, default=8, help="wrong decodings printed per language")
@@ -238,20 +294,27 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     pink = pink_noise(30, args.out)
     for code in args.langs:
-        started = time.perf_counter()
-        rng = random.Random(args.seed)
-        items = [(s, write(s, args.out, f"{code}{i:03d}", pink, rng.random()))
-                 for i, s in enumerate(samples(code, args.commands, args.talk, args.seed))]
-        made = time.perf_counter() - started
-        try:
-            results = measure(code, items)
-        except RecognizerUnavailable as err:
-            print(f"{code}: Whisper unavailable ({err})")
-            return 1
-        report(code, results, args.show)
-        print(f"  ({len(items)} utterances x 2 conditions; synthesis {made:.0f} s, "
-              f"decoding {time.perf_counter() - started - made:.0f} s)")
-        sys.stdout.flush()
+        language = spoken_language(code)
+        if args.no_card_prompt:
+            language = replace(language, words=replace(language.words, prompt_animals=()))
+        bars = (language.bars or (DEFAULT_MIN_LOG_PROB, DEFAULT_MIN_GAME_LOG_PROB, DEFAULT_MIN_WORD_LOG_PROB))[1:]
+        for split in args.splits:
+            started = time.perf_counter()
+            rng = random.Random(args.seed)
+            items = [(s, write(s, args.out, f"{code}-{split}{i:03d}", pink, rng.random()))
+                     for i, s in enumerate(samples(code, split, args.commands, args.talk, args.seed))]
+            made = time.perf_counter() - started
+            try:
+                results = measure(language, items)
+            except RecognizerUnavailable as err:
+                print(f"{code}: Whisper unavailable ({err})")
+                return 1
+            if split == "tune":
+                bars = tune(results)
+            report(code, split, results, bars, args.show)
+            print(f"  ({len(items)} utterances x 2 conditions; synthesis {made:.0f} s, "
+                  f"decoding {time.perf_counter() - started - made:.0f} s)")
+            sys.stdout.flush()
     return 0
 
 

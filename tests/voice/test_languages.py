@@ -151,3 +151,45 @@ def test_german_speech_is_heard_as_the_canonical_command(synth: Callable[..., Pa
             convert_rate=16000, convert_width=2))
         heard[said] = decoded.command.canonical if decoded.command else decoded.reason
     assert heard == {"jonas klopft": "jonas knocks", "lea passt": "lea passes", "hilfe": "help"}
+
+
+@pytest.mark.parametrize("code", ["de", "ko"])
+def test_a_language_without_voice_input_is_refused_in_a_sentence(code: str) -> None:
+    """Where voice input is not offered, no recogniser listens in English instead: the sentence
+    says typing is the way (the table types and speaks on)."""
+    from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
+
+    offered, reason = voice_input_available(code)
+    if offered:
+        pytest.skip(f"voice input is offered in {code}")
+    with pytest.raises(RecognizerUnavailable) as refused:
+        make_recognizer("whisper", ("anna",), language=code)
+    assert str(refused.value) == reason and "typing only" in reason
+
+
+def test_the_listener_in_a_language_without_voice_input_says_typing_only(tmp_path: Path) -> None:
+    """A German table's microphone (German not offered): the listener stops at once with the
+    sentence, and never loads an English recogniser that would mishear German as English."""
+    import queue
+
+    from assistant import i18n
+    from assistant.config import VoiceSettings
+    from assistant.voice.listener import ListenContext, Listener, ListenerState
+
+    offered, reason = voice_input_available("de")
+    if offered:
+        pytest.skip("voice input is offered in German")
+    events: queue.Queue[object] = queue.Queue()
+    i18n.set_language("de")
+    try:
+        listener = Listener(VoiceSettings(), lambda: ListenContext(GERMAN_PLAYERS, None), events.put,
+                            audio_input=[str(tmp_path / "unused.wav")])
+        listener.start()
+        state = None
+        while state is None or state.state != "unavailable":
+            event = events.get(timeout=20)
+            state = event if isinstance(event, ListenerState) else state
+        listener.close()
+    finally:
+        i18n.set_language("en")
+    assert state.reason == reason and listener.recognizer is None

@@ -110,6 +110,10 @@ class SpokenLanguage:
     code: str
     words: SpokenWords
     parse: Callable[[str, Sequence[str] | None], Command]
+    #: The least mean log-probability per token taken for the awaited answer, a game action and
+    #: any other command (``WhisperRecognizer``'s ``min_log_prob``, ``min_game_log_prob``,
+    #: ``min_word_log_prob``), tuned for this language's model; None: the English defaults.
+    bars: tuple[float, float, float] | None = None
 
 
 #: English: tiny.en, the English tables and the typed parser (the default).

@@ -257,9 +257,9 @@ class WhisperRecognizer:
     engine = "whisper"
 
     def __init__(self, players: Sequence[str] = (), game: Game | None = None, model: str = "",
-                 min_log_prob: float = DEFAULT_MIN_LOG_PROB,
-                 min_game_log_prob: float = DEFAULT_MIN_GAME_LOG_PROB,
-                 min_word_log_prob: float = DEFAULT_MIN_WORD_LOG_PROB,
+                 min_log_prob: float | None = None,
+                 min_game_log_prob: float | None = None,
+                 min_word_log_prob: float | None = None,
                  language: SpokenLanguage = ENGLISH_SPEECH) -> None:
         #: The language listened for: English with tiny.en, another with the multilingual base
         #: held to that language's commands (``assistant.voice.languages``).
@@ -270,9 +270,11 @@ class WhisperRecognizer:
             self.task = self.model.task(language.code)
         except ModelUnavailable as err:
             raise RecognizerUnavailable(str(err)) from None
-        self.min_log_prob = min_log_prob
-        self.min_game_log_prob = min_game_log_prob
-        self.min_word_log_prob = min_word_log_prob
+        # The bars given, else the language's own (``SpokenLanguage.bars``), else English's.
+        bars = language.bars or (DEFAULT_MIN_LOG_PROB, DEFAULT_MIN_GAME_LOG_PROB, DEFAULT_MIN_WORD_LOG_PROB)
+        self.min_log_prob = bars[0] if min_log_prob is None else min_log_prob
+        self.min_game_log_prob = bars[1] if min_game_log_prob is None else min_game_log_prob
+        self.min_word_log_prob = bars[2] if min_word_log_prob is None else min_word_log_prob
         self._lock = threading.RLock()
         self._contexts: dict[tuple[tuple[str, ...], tuple[str, ...], bool], _Context] = {}
         self._context: _Context | None = None
@@ -322,7 +324,7 @@ class WhisperRecognizer:
         words = self.language.words
         text = (f" {words.prompt_players}: " + ", ".join(p.capitalize() for p in players) + "."
                 if players else words.prompt_commands)
-        if cards:
+        if cards and words.prompt_animals:
             text += f" {words.prompt_cards}: " + ", ".join(words.prompt_animals) + "."
             if moves:
                 text += words.prompt_moves
