@@ -101,18 +101,30 @@ def say(command: Command, words: SpokenWords, rng: random.Random) -> str:
     reader must take it back to the same canonical command."""
     pattern = rng.choice(expand(rng.choice(words.templates[command.intent])))
     said: list[str] = []
-    for element in pattern:
+    for k, element in enumerate(pattern):
         if isinstance(element, tuple):
             said.extend(element)
         elif element == "player":
             said.append(command.player or "")
         elif element == "row":
-            said.append(rng.choice([w for w, n in words.rows.items() if n == command.row]))
+            said.append(row_word(command.row or 0, words, pattern[k + 1:k + 2]))
         elif element == "sd_animal":
             said.append(next(w for w, a in words.sudden_death.items() if a == command.animal))
         elif element == "cards":
             said.extend(say_cards(command, words, rng))
     return " ".join(said)
+
+
+#: The row words said: German's cardinals, Korean's Sino-Korean before 번 and native before 번째.
+ROW_WORDS = {"eins": 1, "zwei": 2, "drei": 3, "vier": 4, "일": 1, "이": 2, "삼": 3, "사": 4}
+ORDINAL_ROW_WORDS = {"첫": 1, "두": 2, "세": 3, "네": 4}
+
+
+def row_word(row: int, words: SpokenWords, following: tuple[tuple[str, ...] | str, ...]) -> str:
+    """How row ``row`` is said before ``following`` ("삼 번", "세 번째", "reihe drei")."""
+    ordinal = bool(following) and isinstance(following[0], tuple) and following[0][:1] == ("번째",)
+    table = ORDINAL_ROW_WORDS if ordinal else ROW_WORDS
+    return next(w for w, n in table.items() if n == row and w in words.rows)
 
 
 def say_cards(command: Command, words: SpokenWords, rng: random.Random) -> list[str]:
@@ -132,9 +144,9 @@ def say_cards(command: Command, words: SpokenWords, rng: random.Random) -> list[
 def say_counted(animal: Animal, n: int, words: SpokenWords, rng: random.Random) -> list[str]:
     """``n`` of ``animal`` counted: "zwei schweine", "eine katze" or "katze"; "돼지 두마리"."""
     one = next(w for w, a in words.one.items() if a == animal)
-    if words.counts_after:
-        after = [w for w, m in words.counts_after.items() if m == n]
-        return [one, rng.choice(after)] if n > 1 or rng.random() < 0.5 else [one]
+    if words.counts_after:  # "돼지 두 장", "고양이 한 마리", "쥐"
+        count = [next(w for w, m in words.counts_after.items() if m == n)]
+        return [one, *count, rng.choice(sorted(words.counters))] if n > 1 or rng.random() < 0.5 else [one]
     if n == 1:
         return [ARTICLES.get(animal, "ein"), one] if rng.random() < 0.6 else [one]
     many = next(w for w, a in words.many.items() if a == animal)

@@ -7,11 +7,12 @@ with tiny.en and the typed parser's own tables (``whisper.grammar.ENGLISH_SPEECH
 Korean with the multilingual Whisper base (``whisper.modelfile.multilingual_model_dir``), its
 decoding held to the tables below.
 
-The tables here are the spoken side only, and provisional: the command language's own German
-and Korean templates (issue 39, item 3: ``assistant/commands/languages/{de,ko}.toml``) are to
-replace them when they land, as the English ones come from ``assistant.commands.grammar``. The
-animals' names are the catalogs' (``assistant.i18n``), never written twice. What a command is
-stays the canonical English form (``Command``), whatever language it was said in.
+The spoken tables are read from the command language's own record (``assistant.commands.language``,
+``languages/{de,ko}.toml``), as the English ones come from ``assistant.commands.grammar``: one
+source for typed and spoken commands. What a command is stays the canonical English form
+(``Command``), whatever language it was said in. ``read_command`` reads the words the grammar
+heard back into that form (the typed parser reads a language's lines on the command-language
+branch; once it does on main, it can take the reader's place).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from assistant.commands import Command, IntentName, ParseError
+from assistant.commands.language import languages
 from assistant.commands.parser import expand
-from assistant.i18n import LANGUAGES, translations
+from assistant.commands.text import fold
+from assistant.i18n import LANGUAGES
 from assistant.voice.whisper.grammar import ENGLISH_SPEECH, SpokenLanguage, SpokenWords
 from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal, Cards
 
@@ -54,7 +57,7 @@ def voice_input_available(code: str) -> tuple[bool, str]:
     if code == "en":
         return True, ""
     measured = MEASURED.get(code)
-    if code not in _TABLES:
+    if code not in _PROMPTS:
         return False, f"voice in: typing only for {name} (no spoken commands for it)"
     if measured is None:
         return False, f"voice in: typing only for {name} (its recognition is not measured)"
@@ -78,115 +81,47 @@ def spoken_language(code: str) -> SpokenLanguage:
 
 
 # --------------------------------------------------------------------------- the tables
-@dataclass(frozen=True)
-class _Tables:
-    """A language's spoken commands, as data: templates (``parser.expand``'s syntax, lower case)
-    and its words; the animals' names come from the catalogs."""
-
-    templates: Mapping[str, tuple[str, ...]]
-    counts: Mapping[str, int]  # before an animal
-    counts_after: Mapping[str, tuple[int, tuple[str, ...]]]  # after it, with written forms
-    rows: Mapping[str, tuple[int, tuple[str, ...]]]  # with written forms
-    separators: frozenset[str]
-    prompt: tuple[str, str, str, str]  # players, cards, moves sentence, no players
-
-
-_GERMAN = _Tables(
-    templates={
-        IntentName.STARTS: ("{player} (beginnt|fängt an|ist zuerst)",),
-        IntentName.ROW: ("reihe {row} [hat|ist|mit|zeigt] {cards}",),
-        IntentName.SWAP: ("{player} (tauscht|nimmt) [reihe|die reihe] {row} [und] [legt|gibt|für|mit] {cards}",),
-        IntentName.KNOCK: ("{player} klopft",),
-        IntentName.PASS: ("{player} passt",),
-        IntentName.HAND: ("{player} (hat|zeigt) {cards}",),
-        IntentName.SUDDEN_DEATH: ("{player} hat alle [vier|fünf] {sd_animal}",),
-        IntentName.UNDO: ("rückgängig", "nimm das zurück"),
-        IntentName.REDO: ("wiederherstellen",),
-        IntentName.NO: ("nein", "falsch", "abbrechen"),
-        IntentName.YES: ("ja", "richtig", "bestätigen"),
-        IntentName.STATUS: ("stand", "wo sind wir", "wer ist dran"),
-        IntentName.REPEAT: ("wiederholen", "noch einmal"),
-        IntentName.HELP: ("hilfe", "was kann ich sagen"),
-    },
-    counts={"ein": 1, "eine": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6,
-            "sieben": 7, "acht": 8, "neun": 9, "zehn": 10},
-    counts_after={},
-    rows={"eins": (1, ("1",)), "zwei": (2, ("2",)), "drei": (3, ("3",)), "vier": (4, ("4",))},
-    separators=frozenset({"und", "plus", "mit"}),
-    prompt=("Spieler", "Karten", " Züge: tauschen, klopfen, passen.", " Befehle."),
-)
-
-#: Korean counts a card after it, native numbers with a counter ("돼지 두 마리", "고양이 한 장");
-#: rows are Sino-Korean with 번 ("삼번 줄"). Each is one word of the grammar, written by Whisper
-#: with or without the space, or with digits ("2마리", "3번").
-_NATIVE = ("한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
-_SINO = ("일", "이", "삼", "사")
-
-
-def _korean_counts() -> dict[str, tuple[int, tuple[str, ...]]]:
-    counts: dict[str, tuple[int, tuple[str, ...]]] = {}
-    for n, native in enumerate(_NATIVE, start=1):
-        for counter in ("마리", "장"):
-            counts[native + counter] = (n, (f"{native} {counter}", f"{n}{counter}", f"{n} {counter}"))
-    return counts
-
-
-_KOREAN = _Tables(
-    templates={
-        IntentName.STARTS: ("{player} (먼저|시작)",),
-        IntentName.ROW: ("{row} 줄 {cards}",),
-        IntentName.SWAP: ("{player} {row} 줄 (교환|바꿈) {cards}",),
-        IntentName.KNOCK: ("{player} 노크",),
-        IntentName.PASS: ("{player} 패스",),
-        IntentName.HAND: ("{player} 패 {cards}",),
-        IntentName.SUDDEN_DEATH: ("{player} {sd_animal} 전부",),
-        IntentName.UNDO: ("되돌리기", "실행 취소"),
-        IntentName.REDO: ("다시 실행",),
-        IntentName.NO: ("아니요", "아니", "틀렸어요"),
-        IntentName.YES: ("네", "예", "맞아요"),
-        IntentName.STATUS: ("상황", "점수", "누구 차례"),
-        IntentName.REPEAT: ("다시 말해 주세요", "반복"),
-        IntentName.HELP: ("도움말", "뭐라고 말해요"),
-    },
-    counts={},
-    counts_after=_korean_counts(),
-    rows={f"{sino}번": (n, (f"{n}번", f"{sino} 번", f"{n} 번")) for n, sino in enumerate(_SINO, start=1)},
-    separators=frozenset({"그리고", "하고"}),
-    prompt=("참가자", "카드", " 동작: 교환, 노크, 패스.", " 명령."),
-)
-
-_TABLES: dict[str, _Tables] = {"de": _GERMAN, "ko": _KOREAN}
-
-
-def _animal_names(code: str, n: int) -> dict[str, Animal]:
-    """The catalog's name of each animal for ``n`` of them, lower case -> the animal."""
-    catalog = translations(code)
-    return {catalog.npgettext("animal", a.value, a.value + "s", n).lower(): a for a in ANIMALS}
+#: Whisper's prompt in each language: the players' label, the cards' label, the moves' sentence
+#: (in turns) and what is written when no player is known (``SpokenWords.prompt_*``).
+_PROMPTS = {
+    "de": ("Spieler", "Karten", " Züge: tauschen, klopfen, passen.", " Befehle."),
+    "ko": ("참가자", "카드", " 동작: 교환, 노크, 패스.", " 명령."),
+}
 
 
 @cache
 def spoken_words(code: str) -> SpokenWords:
-    """The spoken tables of language ``code`` (not English: ``ENGLISH_SPEECH``). Raises
-    ``KeyError`` for a language with no spoken commands."""
-    tables = _TABLES[code]
-    one, many = _animal_names(code, 1), _animal_names(code, 2)
-    written: dict[str, tuple[str, ...]] = {word: (str(n),) for word, n in tables.counts.items() if n > 1}
-    written |= {word: forms for word, (_, forms) in (*tables.rows.items(), *tables.counts_after.items())}
+    """The spoken tables of language ``code`` (not English: ``ENGLISH_SPEECH``), read from the
+    command language's record (``assistant.commands.language``: its templates, numbers, rows,
+    animals, separators, counters, particles and endings). Raises ``KeyError`` for a language
+    with no spoken commands."""
+    language = languages(code)
+    prompt = _PROMPTS[code]
+    forms = language.animal_forms
+    one = {fold(f.singular): a for a, f in forms.items()}
+    many = {fold(f.plural): a for a, f in forms.items() if fold(f.plural) != fold(f.singular)}
+    numbers = dict(language.numbers)
+    written: dict[str, tuple[str, ...]] = {
+        word: (str(n),) for word, n in (*numbers.items(), *language.row_words.items()) if n > 1 or word == "eins"}
+    after = language.count_after_animal
     return SpokenWords(
-        templates={str(intent): templates for intent, templates in tables.templates.items()},
-        counts=tables.counts,
-        rows={word: n for word, (n, _) in tables.rows.items()},
+        templates={str(intent): templates for intent, templates in language.templates.items()},
+        counts={} if after else numbers,
+        rows=dict(language.row_words),
         one=one,
-        many=many if many != one else {},
-        sudden_death={w: a for w, a in many.items() if a in SUDDEN_DEATH_ANIMALS},
-        separators=tables.separators,
+        many=many,
+        sudden_death={fold(forms[a].plural): a for a in SUDDEN_DEATH_ANIMALS},
+        separators=language.list_separators,
         written=written,
-        counts_after={word: n for word, (n, _) in tables.counts_after.items()},
-        prompt_players=tables.prompt[0],
-        prompt_cards=tables.prompt[1],
-        prompt_moves=tables.prompt[2],
-        prompt_commands=tables.prompt[3],
-        prompt_animals=tuple(next(w for w, x in one.items() if x is a).capitalize() for a in ANIMALS),
+        counts_after=numbers if after else {},
+        counters=language.counters,
+        glued=frozenset(language.endings) | language.counters | {"번"},
+        particles=language.particles,
+        prompt_players=prompt[0],
+        prompt_cards=prompt[1],
+        prompt_moves=prompt[2],
+        prompt_commands=prompt[3],
+        prompt_animals=tuple(forms[a].singular for a in ANIMALS),
     )
 
 
@@ -209,27 +144,29 @@ def read_command(words: Sequence[str], tables: SpokenWords, players: Sequence[st
 _Slots = dict[str, object]
 
 
-def _match(pattern: Sequence[tuple[str, ...] | str], words: list[str], tables: SpokenWords,
-           players: Mapping[str, str]) -> _Slots | None:
-    """The slots of ``words`` read by one expanded template, or None when it does not fit."""
-    slots: _Slots = {}
-    at = 0
-    for element in pattern:
-        if isinstance(element, tuple):
-            if tuple(words[at:at + len(element)]) != element:
-                return None
-            at += len(element)
-        elif element == "cards":
-            cards = read_cards(words[at:], tables)
-            if cards is None:
-                return None
-            slots["cards"], at = cards, len(words)
-        elif at < len(words) and (value := _slot(element, words[at], tables, players)) is not None:
-            slots[_FIELDS[element]] = value
-            at += 1
-        else:
-            return None
-    return slots if at == len(words) else None
+def _match(pattern: Sequence[tuple[str, ...] | str], words: Sequence[str], tables: SpokenWords,
+           players: Mapping[str, str], slots: _Slots | None = None) -> _Slots | None:
+    """The slots of ``words`` read by one expanded template, or None when it does not fit. The
+    cards may stand anywhere (Korean puts the verb after them): the longest list of cards after
+    which the rest of the template fits."""
+    slots = slots or {}
+    if not pattern:
+        return slots if not words else None
+    element, rest = pattern[0], pattern[1:]
+    if isinstance(element, tuple):
+        fits = tuple(words[:len(element)]) == element
+        return _match(rest, words[len(element):], tables, players, slots) if fits else None
+    if element == "cards":
+        for end in range(len(words), 0, -1):
+            cards = read_cards(words[:end], tables)
+            if cards is not None:
+                found = _match(rest, words[end:], tables, players, {**slots, "cards": cards})
+                if found is not None:
+                    return found
+        return None
+    if words and (value := _slot(element, words[0], tables, players)) is not None:
+        return _match(rest, words[1:], tables, players, {**slots, _FIELDS[element]: value})
+    return None
 
 
 _FIELDS = {"player": "player", "row": "row", "sd_animal": "animal"}
@@ -251,6 +188,7 @@ def read_cards(words: Sequence[str], tables: SpokenWords) -> Cards | None:
     animals: list[Animal] = []
     pending = 0  # a count said, its animal to come
     last: Animal | None = None  # the animal just said alone (a count after it may follow)
+    counted = False  # a count after an animal was just said (a counter word may follow)
     for word in words:
         if word in tables.separators and animals and not pending:
             last = None
@@ -261,7 +199,9 @@ def read_cards(words: Sequence[str], tables: SpokenWords) -> Cards | None:
             last, pending = (None if pending else animal), 0
         elif word in tables.counts_after and last is not None:
             animals += [last] * (tables.counts_after[word] - 1)
-            last = None
+            last, counted = None, True
+        elif word in tables.counters and counted:
+            counted = False
         else:
             return None
     return Cards(animals) if animals and not pending else None

@@ -36,9 +36,9 @@ KOREAN_PLAYERS = ("민준", "서연", "지호")
     ("de", "lea hat drei giraffen zwei bären fünf hunde", "lea has 3 giraffe 2 bear 5 dog"),
     ("de", "anna hat alle katzen", "anna has all cats"),
     ("de", "rückgängig", "undo"),
-    ("ko", "삼번 줄 돼지 두마리 고양이", "row 3 pig pig cat"),
-    ("ko", "민준 이번 줄 교환 곰 개", "민준 swaps 2 bear dog"),
-    ("ko", "서연 패 기린 세마리 곰 두장 개 다섯마리", "서연 has 3 giraffe 2 bear 5 dog"),
+    ("ko", "삼 번 줄 돼지 두 마리 고양이", "row 3 pig pig cat"),
+    ("ko", "민준 이 번 줄 교환 곰 개", "민준 swaps 2 bear dog"),
+    ("ko", "서연 패 기린 세 마리 곰 두 장 개 다섯", "서연 has 3 giraffe 2 bear 5 dog"),
     ("ko", "지호 노크", "지호 knocks"),
     ("ko", "네", "yes"),
 ])
@@ -51,7 +51,7 @@ def test_a_command_said_in_the_language_reads_as_its_canonical_form(code: str, s
     ("de", "reihe drei zwei"),  # a count with no animal
     ("de", "bob klopft"),  # not a player
     ("de", "gib mir das salz"),
-    ("ko", "두마리 돼지"),  # a count before any animal
+    ("ko", "두 마리 돼지"),  # a count before any animal
     ("ko", "소금 좀 주세요"),
 ])
 def test_words_that_say_no_command_are_refused(code: str, said: str) -> None:
@@ -60,11 +60,12 @@ def test_words_that_say_no_command_are_refused(code: str, said: str) -> None:
         read_command(said.split(), spoken_words(code), players)
 
 
-def test_the_animals_are_the_catalogs_names() -> None:
+def test_the_spoken_words_are_the_command_language_s() -> None:
     german, korean = spoken_words("de"), spoken_words("ko")
     assert german.one["bär"].value == "bear" and german.many["maulwürfe"].value == "mole"
     assert korean.one["두더지"].value == "mole" and not korean.many
     assert set(german.sudden_death) == {"katzen", "hasen", "schweine"}
+    assert korean.counts_after["두"] == 2 and "장" in korean.counters and not korean.counts
 
 
 @pytest.mark.parametrize("code", ["de", "ko"])
@@ -72,7 +73,7 @@ def test_every_template_of_a_language_is_a_path_of_its_grammar(code: str) -> Non
     """The grammar Whisper is held to says exactly the language's templates: every literal
     sentence completes, with its own intent."""
     words = spoken_words(code)
-    grammar = WordGrammar((), list(words.templates), words)
+    grammar = WordGrammar(("anna",), list(words.templates), words)
     for intent, templates in words.templates.items():
         for template in templates:
             for pattern in expand(template):
@@ -84,9 +85,10 @@ def test_every_template_of_a_language_is_a_path_of_its_grammar(code: str) -> Non
 def test_a_korean_count_after_the_animal_completes_a_row_of_exactly_its_size() -> None:
     words = spoken_words("ko")
     grammar = WordGrammar((), ["row"], words)
-    assert grammar.intents_of("삼번 줄 돼지 두마리 고양이".split()) == ("row",)
-    assert grammar.intents_of("삼번 줄 돼지 세마리 고양이".split()) == ()  # four cards in row three
-    assert grammar.intents_of("삼번 줄 돼지 두마리".split()) == ()  # two of three
+    assert grammar.intents_of("삼 번 줄 돼지 두 마리 고양이".split()) == ("row",)
+    assert grammar.intents_of("삼 번 줄 돼지 두 고양이 한 장".split()) == ("row",)
+    assert grammar.intents_of("삼 번 줄 돼지 세 마리 고양이".split()) == ()  # four cards in row three
+    assert grammar.intents_of("삼 번 줄 돼지 두 마리".split()) == ()  # two of three
 
 
 def test_english_is_the_grammar_s_default_tables() -> None:

@@ -13,7 +13,7 @@ language's (``assistant.voice.languages``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from assistant.commands.grammar import (
@@ -62,6 +62,13 @@ class SpokenWords:
     #: Count words said after the animal they count, as Korean does ("돼지 두 마리": two pigs);
     #: such a count names the animal's cards in all, the animal word among them.
     counts_after: Mapping[str, int] = field(default_factory=dict)
+    #: Words that may follow a count said after its animal and mean nothing else ("장", "마리").
+    counters: frozenset[str] = frozenset()
+    #: Words Whisper may write glued to the word before, with no space ("3번", "노크해요").
+    glued: frozenset[str] = frozenset()
+    #: Suffixes a word may carry as written, dropped from the word read (Korean particles:
+    #: "민준이" is "민준").
+    particles: tuple[str, ...] = ()
     #: Whisper's prompt: the players' label, the cards' label, the moves' sentence and what is
     #: written when no player is known (``WhisperRecognizer._prompt``).
     prompt_players: str = "Players"
@@ -133,6 +140,7 @@ class _Position:
     pending: int = 0  # a number said, its animal still to come
     separated: bool = False  # a list separator was just said
     animal: bool = False  # an animal was just said alone: a count after it may follow (Korean)
+    counter: bool = False  # a count after an animal was just said: a counter word may follow
 
 
 @dataclass(frozen=True)
@@ -255,8 +263,10 @@ class WordGrammar:
                 moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
         if p.animal:  # "돼지 두 마리": the pig just said is one of the two
             for word, n in tables.counts_after.items():
-                if 1 < n <= left + 1:
-                    moves.append((word, [_card_position(p, p.cards - 1 + n)]))
+                if n <= left + 1:
+                    moves.append((word, [replace(_card_position(p, p.cards - 1 + n), counter=True)]))
+        if p.counter:
+            moves += [(word, [replace(p, counter=False)]) for word in tables.counters]
         if left >= 1:
             after_animal = bool(tables.counts_after)
             for word in tables.one:
@@ -330,11 +340,13 @@ class TokenGrammar:
         if cached is None:
             tables = self.words.tables
             forms = {word, word[:1].upper() + word[1:], *tables.written.get(word, ())}
+            forms |= {form + particle for form in forms for particle in tables.particles}
             sounds = {form for sound in tables.homophones.get(word, ())
                       for form in (sound, sound.capitalize())}
-            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids),
+            spaces = ("", " ") if word in tables.glued else (" ",)
+            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(space + form, add_special_tokens=False).ids),
                                      form in sounds)
-                           for form in sorted(forms | sounds))
+                           for form in sorted(forms | sounds) for space in spaces)
             self._spellings[word] = cached
         return cached
 
