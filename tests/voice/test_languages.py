@@ -142,17 +142,20 @@ def test_a_missing_model_package_is_one_sentence(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.slow
 @needs_espeak
 def test_german_speech_is_heard_as_the_canonical_command(synth: Callable[..., Path]) -> None:
-    """A German espeak-ng WAV through the real Whisper base, held to the German commands."""
+    """German espeak-ng WAVs through the real Whisper base, held to the German commands: moves
+    heard as the canonical commands, table talk refused. (German voice input is not offered: on
+    the benchmark's held-out voices it gets under half of all clean commands right, bench/NOTES.md;
+    these short ones it hears.)"""
     from assistant.voice.recognizer import read_wav
     from assistant.voice.whisper import WhisperRecognizer
 
     recognizer = WhisperRecognizer(GERMAN_PLAYERS, language=spoken_language("de"))
-    heard = {}
-    for said in ("jonas klopft", "lea passt", "hilfe"):
+    heard: dict[str, str | None] = {}
+    for said in ("jonas klopft", "lea passt", "wo ist meine brille"):
         decoded = recognizer.decode(read_wav(str(synth(said, voice="de", speed=150))).get_raw_data(
             convert_rate=16000, convert_width=2))
-        heard[said] = decoded.command.canonical if decoded.command else decoded.reason
-    assert heard == {"jonas klopft": "jonas knocks", "lea passt": "lea passes", "hilfe": "help"}
+        heard[said] = decoded.command.canonical if decoded.command else None
+    assert heard == {"jonas klopft": "jonas knocks", "lea passt": "lea passes", "wo ist meine brille": None}
 
 
 @pytest.mark.parametrize("code", ["de", "ko"])

@@ -261,12 +261,7 @@ class WordGrammar:
         for word, n in tables.counts.items():
             if n <= left:
                 moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
-        if p.animal:  # "돼지 두 마리": the pig just said is one of the two
-            for word, n in tables.counts_after.items():
-                if n <= left + 1:
-                    moves.append((word, [replace(_card_position(p, p.cards - 1 + n), counter=True)]))
-        if p.counter:
-            moves += [(word, [replace(p, counter=False)]) for word in tables.counters]
+        moves += self._counted_after(p, left)
         if left >= 1:
             after_animal = bool(tables.counts_after)
             for word in tables.one:
@@ -274,6 +269,18 @@ class WordGrammar:
         if p.cards and not p.separated:
             for word in tables.separators:
                 moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, 0, True)]))
+        return moves
+
+    def _counted_after(self, p: _Position, left: int) -> list[tuple[str, list[_Position]]]:
+        """A count after the animal just said ("돼지 두": the pig is one of the two), and a
+        counter word after such a count ("두 장")."""
+        moves: list[tuple[str, list[_Position]]] = []
+        if p.animal:
+            for word, n in self.tables.counts_after.items():
+                if n <= left + 1:
+                    moves.append((word, [replace(_card_position(p, p.cards - 1 + n), counter=True)]))
+        if p.counter:
+            moves += [(word, [replace(p, counter=False)]) for word in self.tables.counters]
         return moves
 
     def _closure(self, positions: set[_Position] | frozenset[_Position]) -> frozenset[_Position]:
