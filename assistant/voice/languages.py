@@ -142,12 +142,19 @@ def read_command(words: Sequence[str], tables: SpokenWords, players: Sequence[st
         for template in templates:
             for pattern in expand(template):
                 slots = _match(pattern, folded, tables, known)
-                if slots is not None:
+                if slots is not None and _fits_its_row(slots):
                     return Command(IntentName(intent), **slots)  # type: ignore[arg-type]
     raise ParseError(f"not a command: {' '.join(words)}")
 
 
 _Slots = dict[str, object]
+
+
+def _fits_its_row(slots: _Slots) -> bool:
+    """Whether the cards of a row or a swap are as many as the row holds (the grammar counts
+    them; the reader checks what it is given)."""
+    cards, row = slots.get("cards"), slots.get("row")
+    return not isinstance(cards, Cards) or not isinstance(row, int) or len(list(cards)) == row
 
 
 def _match(pattern: Sequence[tuple[str, ...] | str], words: Sequence[str], tables: SpokenWords,

@@ -198,3 +198,16 @@ def test_the_listener_in_a_language_without_voice_input_says_typing_only(tmp_pat
     finally:
         i18n.set_language("en")
     assert state.reason == reason and listener.recognizer is None
+
+
+def test_cards_said_before_their_row_are_as_many_as_it_holds() -> None:
+    """Korean may name the cards before the row ("민준 곰 개 이 번 줄 교환"): the grammar then
+    takes only the row that holds as many, never ten cards for row two."""
+    words = spoken_words("ko")
+    grammar = WordGrammar(KOREAN_PLAYERS, ["swap"], words)
+    assert grammar.intents_of("민준 곰 개 이 번 줄 교환".split()) == ("swap",)
+    assert grammar.intents_of("민준 곰 개 삼 번 줄 교환".split()) == ()
+    assert grammar.intents_of(("민준 " + "쥐 " * 10 + "이 번 줄 교환").split()) == ()
+    assert read_command("민준 곰 개 이 번 줄 교환".split(), words, KOREAN_PLAYERS).canonical == "민준 swaps 2 bear dog"
+    with pytest.raises(ParseError):
+        read_command("민준 곰 개 삼 번 줄 교환".split(), words, KOREAN_PLAYERS)

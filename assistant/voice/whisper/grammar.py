@@ -227,8 +227,9 @@ class WordGrammar:
                 return [(name, [nxt]) for name in self.players]
             case "names":  # the current players again, in seating order ("a, b and c")
                 return self._name_moves(p, nxt)
-            case "row":
-                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in self.tables.rows.items()]
+            case "row":  # after its cards (``_closure``), only the row that holds as many
+                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in self.tables.rows.items()
+                        if not p.target or n == p.target]
             case "sd_animal":
                 return [(w, [nxt]) for w in self.tables.sudden_death]
             case "cards":
@@ -284,13 +285,19 @@ class WordGrammar:
         return moves
 
     def _closure(self, positions: set[_Position] | frozenset[_Position]) -> frozenset[_Position]:
-        """Positions whose {cards} slot is complete also stand at the element after it."""
+        """Positions whose {cards} slot is complete also stand at the element after it. Cards
+        said before their row (Korean: "민준 곰 개 2번 줄 교환") are complete at one to four,
+        and the row then named must hold as many (``_slot_moves``)."""
         out = set(positions)
         for p in positions:
             elements = self.patterns[p.pattern].elements
-            if (p.element < len(elements) and elements[p.element] == "cards"
-                    and p.cards == (p.target or HAND_SIZE) and not p.pending and not p.separated
-                    and p.cards):
+            if (p.element >= len(elements) or elements[p.element] != "cards" or p.pending
+                    or p.separated or not p.cards):
+                continue
+            if "row" in elements[p.element + 1:]:  # no row before: the count is open
+                if p.cards <= max(self.tables.rows.values(), default=0):
+                    out.add(_Position(p.pattern, p.element + 1, target=p.cards))
+            elif p.cards == (p.target or HAND_SIZE):
                 out.add(_Position(p.pattern, p.element + 1))
         return frozenset(out)
 
