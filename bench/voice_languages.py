@@ -1,17 +1,18 @@
 """Speech in for German and Korean: Whisper base (multilingual) held to each language's commands,
 measured on synthetic speech (issue 39, item 5).
 
-Run: ``.venv/bin/python bench/voice_languages.py [--commands 40] [--talk 12] [--langs de ko]``
-(about 5 minutes on 2 busy cores at the defaults: 2 x (40 + 12) utterances, each clean and in
-pink noise).
+Run: ``.venv/bin/python bench/voice_languages.py [--commands 40] [--talk 12] [--langs de ko]
+[--splits tune test]`` (4 to 8 minutes on 2 busy cores at the defaults: the test split, 2 x (40 +
+12) utterances, each clean and in pink noise; ``tune`` first sweeps the bars on the tune voices).
 
 Each command is a moment of a simulated (seeded) game: the canonical command of its next action,
 said in the language by a random template of its spoken tables (``assistant.voice.languages``),
 with the language's own player names; the game so far is the recogniser's context, as in
 ``bench/voice_run.py``. Table talk in the language must be rejected. espeak-ng speaks everything
 (Debian's mirror has no MBROLA voices: ``apt-cache search mbrola`` finds nothing, so espeak-ng's
-``mb-de*`` voices cannot be used). Nothing was tuned on these files: the recogniser's constants
-are the English ones, and every voice here is held out. Each file is written clean and with pink
+``mb-de*`` voices cannot be used). The tune split's voices chose the prompt and the bars; the
+test split's voices (the figures that decide, ``assistant.voice.languages.MEASURED``) were never
+tuned on. Each file is written clean and with pink
 noise at 10 dB SNR (sox, as ``bench/voice_corpus.py`` does), under a git-ignored folder.
 
 Printed per language: exact commands (clean, noise), talk rejected (clean and noise together) and
