@@ -121,11 +121,14 @@ bench: setup
 # minutes: bench/table_memory.py), then barge-in in a simulated room (bench/room_echo.py, about
 # 5 minutes). One engine at a time, so each step uses at most the 2 cores.
 # First, how long the referee talks against the players in each [voice] speech setting (espeak-ng,
-# half a minute: bench/talk_time.py).
+# half a minute: bench/talk_time.py). After the English engines, German and Korean speech in with
+# Whisper base (bench/voice_languages.py: 52 utterances a language in held-out voices, clean and in
+# pink noise, 4 to 8 minutes).
 bench-voice: setup
 	$(BIN)/python bench/talk_time.py
 	$(BIN)/python bench/voice_corpus.py --jobs 2
 	$(BIN)/python bench/voice_run.py --engine both --voices --intents
+	$(BIN)/python bench/voice_languages.py --commands 40 --talk 12
 	$(BIN)/python bench/voice_game.py --engine both
 	$(BIN)/python bench/table_memory.py
 	$(BIN)/python bench/room_echo.py

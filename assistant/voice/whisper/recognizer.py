@@ -47,8 +47,7 @@ from difflib import SequenceMatcher
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from assistant.commands import Command, ParseError, parse
-from assistant.commands.grammar import ANIMAL_WORDS, NUMBERS
+from assistant.commands import Command, ParseError
 from assistant.commands.intents import INTENTS
 from assistant.table.expect import intent_weights
 from assistant.voice.recognizer import (
@@ -64,7 +63,16 @@ from assistant.voice.recognizer import (
 )
 from assistant.voice.recording import MAX_UTTERANCE_SECONDS, SAMPLE_RATE
 from assistant.voice.whisper.decoder import Cross
-from assistant.voice.whisper.grammar import HOMOPHONE_COST, TokenGrammar, TokenState, WordGrammar
+from assistant.voice.whisper.grammar import (
+    ENGLISH,
+    ENGLISH_SPEECH,
+    HOMOPHONE_COST,
+    SpokenLanguage,
+    SpokenWords,
+    TokenGrammar,
+    TokenState,
+    WordGrammar,
+)
 from assistant.voice.whisper.model import shared_model
 from assistant.voice.whisper.modelfile import ModelUnavailable
 from engine.deck import HAND_SIZE, Animal
@@ -87,7 +95,8 @@ PLAYER_INTENTS = tuple(i.name for i in INTENTS if i.names_players)
 #: 99.3 / 92.6 -> 97.3 / 99.3 / 90.5% (3 more heard as "help" or "status", none as a game action);
 #: whole games by voice 272 -> 273 of 278 lines.
 #: Named in every game phase, the rows lost cards ("row three has bear bear goat" -> "bear goat cat").
-MOVES_PROMPT = " Moves: swap, knock, pass."
+#: (Another language's is its ``SpokenWords.prompt_moves``.)
+MOVES_PROMPT = ENGLISH_SPEECH.words.prompt_moves
 MOVE_INTENT = "knock"
 # Tried: ranking finished commands with the game state's intent weights (``intent_weights``) as
 # a prior, 0.3 x log(weight) added to the mean log-probability: on the tune split 94.0 / 81.0 /
@@ -248,16 +257,24 @@ class WhisperRecognizer:
     engine = "whisper"
 
     def __init__(self, players: Sequence[str] = (), game: Game | None = None, model: str = "",
-                 min_log_prob: float = DEFAULT_MIN_LOG_PROB,
-                 min_game_log_prob: float = DEFAULT_MIN_GAME_LOG_PROB,
-                 min_word_log_prob: float = DEFAULT_MIN_WORD_LOG_PROB) -> None:
+                 min_log_prob: float | None = None,
+                 min_game_log_prob: float | None = None,
+                 min_word_log_prob: float | None = None,
+                 language: SpokenLanguage = ENGLISH_SPEECH) -> None:
+        #: The language listened for: English with tiny.en, another with the multilingual base
+        #: held to that language's commands (``assistant.voice.languages``).
+        self.language = language
         try:
-            self.model = shared_model(model or "")
+            self.model = shared_model(model or "", language.code != "en")
+            #: The tokens after start-of-transcript (``WhisperModel.task``).
+            self.task = self.model.task(language.code)
         except ModelUnavailable as err:
             raise RecognizerUnavailable(str(err)) from None
-        self.min_log_prob = min_log_prob
-        self.min_game_log_prob = min_game_log_prob
-        self.min_word_log_prob = min_word_log_prob
+        # The bars given, else the language's own (``SpokenLanguage.bars``), else English's.
+        bars = language.bars or (DEFAULT_MIN_LOG_PROB, DEFAULT_MIN_GAME_LOG_PROB, DEFAULT_MIN_WORD_LOG_PROB)
+        self.min_log_prob = bars[0] if min_log_prob is None else min_log_prob
+        self.min_game_log_prob = bars[1] if min_game_log_prob is None else min_game_log_prob
+        self.min_word_log_prob = bars[2] if min_word_log_prob is None else min_word_log_prob
         self._lock = threading.RLock()
         self._contexts: dict[tuple[tuple[str, ...], tuple[str, ...], bool], _Context] = {}
         self._context: _Context | None = None
@@ -286,7 +303,8 @@ class WhisperRecognizer:
             if context is None:
                 grammar = next((c.grammar for k, c in self._contexts.items() if k[:2] == key[:2]), None)
                 if grammar is None:
-                    grammar = TokenGrammar(WordGrammar(players, intents), self.model.tokenizer, self.model.specials)
+                    grammar = TokenGrammar(WordGrammar(players, intents, self.language.words),
+                                           self.model.tokenizer, self.model.specials)
                 free_prompt = self._prompt(players, False)
                 prompt = self._prompt(players, True, MOVE_INTENT in intents) if cards else free_prompt
                 context = _Context(players, grammar, prompt, free_prompt)
@@ -303,11 +321,13 @@ class WhisperRecognizer:
         (``MOVES_PROMPT``). (Example
         commands in the prompt were tried too: on the tune split they pulled the decoding
         towards the examples' own words: 83% exact clean and noisy against 92%.)"""
-        text = " Players: " + ", ".join(p.capitalize() for p in players) + "." if players else " Commands."
-        if cards:
-            text += " Cards: " + ", ".join(animal.value for animal in Animal) + "."
+        words = self.language.words
+        text = (f" {words.prompt_players}: " + ", ".join(p.capitalize() for p in players) + "."
+                if players else words.prompt_commands)
+        if cards and words.prompt_animals:
+            text += f" {words.prompt_cards}: " + ", ".join(words.prompt_animals) + "."
             if moves:
-                text += MOVES_PROMPT
+                text += words.prompt_moves
         return [self.model.specials["prev"], *self.model.text_tokens(text)]
 
     # ------------------------------------------------------------------ decoding
@@ -397,7 +417,7 @@ class WhisperRecognizer:
         if found.heard_freely and answer:
             if len(set(found.heard_freely) - set(words)) > MAX_ANSWER_OTHER_WORDS:
                 return TALK_REASON
-        elif found.heard_freely and _likeness(words, found.heard_freely) < MIN_FREE_LIKENESS:
+        elif found.heard_freely and _likeness(words, found.heard_freely, self.language.words) < MIN_FREE_LIKENESS:
             return TALK_REASON
         return None
 
@@ -411,7 +431,7 @@ class WhisperRecognizer:
         state = decoder.start([*context.prompt, model.specials["sot"]], cross)
         assert state.log_probs is not None
         no_speech = math.exp(float(state.log_probs[0, model.specials["nospeech"]]))
-        state = decoder.step(state, np.array([[model.specials["notimestamps"]]]))
+        state = decoder.step(state, np.array([self.task]))
         beam = [_Hypothesis([], 0.0, grammar.start)]
         finished: list[tuple[float, _Hypothesis]] = []
         for _ in range(MAX_TOKENS):
@@ -434,7 +454,8 @@ class WhisperRecognizer:
         # first breath of a hand) may not ask to stop there: the same test of the free
         # transcription decides (the first part of a quiet player's hand was otherwise taken as a
         # hand of its own, now and then: whether the stop was asked for was on a knife edge).
-        incomplete = (best.cut or _counts_an_animal_twice(_words(self._written(best.tokens)))) \
+        counted_twice = _counts_an_animal_twice(_words(self._written(best.tokens)), self.language.words)
+        incomplete = (best.cut or counted_twice) \
             and self._invented(cross, context, best.tokens)
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
                             closed=not grammar.could_go_on(best.state), cross=cross)
@@ -462,7 +483,7 @@ class WhisperRecognizer:
     def _command(self, tokens: list[int], context: _Context) -> tuple[Command | None, str | None]:
         """The command the tokens stand for, or None and why the parser refused them."""
         try:
-            return parse(" ".join(self._said(tokens, context)), context.players or None), None
+            return self.language.parse(" ".join(self._said(tokens, context)), context.players or None), None
         except ParseError as err:
             return None, err.message
 
@@ -536,7 +557,7 @@ class WhisperRecognizer:
         writes for sounds ("[Music]", "(laughs)")."""
         model = self.model
         decoder = model.decoder
-        state = decoder.start([*context.free_prompt, model.specials["sot"], model.specials["notimestamps"]], cross)
+        state = decoder.start([*context.free_prompt, model.specials["sot"], *self.task], cross)
         free: list[int] = []
         for _ in range(limit):
             assert state.log_probs is not None
@@ -575,19 +596,20 @@ def _first_time_round(words: list[str]) -> list[str]:
     return words
 
 
-def _counts_an_animal_twice(words: list[str]) -> bool:
+def _counts_an_animal_twice(words: list[str], tables: SpokenWords = ENGLISH) -> bool:
     """Whether a list of counted cards counts an animal twice ("3 giraffes, 2 bears and 3
     giraffes, 2 bears"): people counting their hand name each animal once; a looping decoder
-    does not."""
+    does not. (A number is a word written as digits too, ``SpokenWords.written``.)"""
+    animals = {**tables.one, **tables.many}
     counted: set[Animal] = set()
     after_number = False
     for word in words:
-        animal = ANIMAL_WORDS.get(word)
+        animal = animals.get(word)
         if after_number and animal is not None:
             if animal in counted:
                 return True
             counted.add(animal)
-        after_number = word.isdigit() or (word in NUMBERS and word not in ("a", "an"))
+        after_number = word.isdigit() or word in tables.written
     return False
 
 
@@ -607,11 +629,11 @@ def _words(text: str) -> list[str]:
     return [w for w in "".join(c if c.isalnum() or c in "'-" else " " for c in text.lower()).split()]
 
 
-def _likeness(command: list[str], free: list[str]) -> float:
+def _likeness(command: list[str], free: list[str], tables: SpokenWords = ENGLISH) -> float:
     """How alike a command's words are to the closest run of about as many words in a free
     transcription (``difflib`` ratio of the letters: "cancel" and "council" 0.62)."""
-    said = " ".join(_spelt(command))
-    written = _spelt(free)
+    said = " ".join(_spelt(command, tables))
+    written = _spelt(free, tables)
     best = 0.0
     for size in range(max(1, len(command) - 1), len(command) + 2):
         for start in range(max(1, len(written) - size + 1)):
@@ -619,11 +641,9 @@ def _likeness(command: list[str], free: list[str]) -> float:
     return best
 
 
-#: Digits as the words the grammar spells them with ("2" -> "two").
-_SPELT_NUMBERS = {str(n): word for word, n in NUMBERS.items() if word not in ("a", "an")}
-
-
-def _spelt(words: list[str]) -> list[str]:
-    """Numbers written as words ("2" -> "two"), as the grammar and the free text differ there."""
-    return [_SPELT_NUMBERS.get(w, w) for w in words]
+def _spelt(words: list[str], tables: SpokenWords = ENGLISH) -> list[str]:
+    """Numbers written as words ("2" -> "two"; a language's other written forms of its words,
+    ``SpokenWords.written``), as the grammar and the free text differ there."""
+    spelt = {form: word for word, forms in tables.written.items() for form in forms}
+    return [spelt.get(w, w) for w in words]
 
