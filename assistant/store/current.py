@@ -12,12 +12,14 @@ without replaying them (the table's clock and log), and ``table_state`` makes th
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant import announce
 from assistant.commands import ParseError, parse
 from assistant.commands.text import printable
 from assistant.i18n import _, format
@@ -25,8 +27,9 @@ from assistant.referee import Referee
 from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.decode import stored_command
 from assistant.table import Announcement, StoredGame, TableState
+from engine.actions import NewGame, SetStarter
 from engine.errors import RuleError
-from engine.log import MAX_ACTIONS
+from engine.log import MAX_ACTIONS, GameLog
 
 
 @dataclass(frozen=True)
@@ -125,9 +128,36 @@ def stored_game(row: GameRow) -> StoredGame:
 
 
 def announcements(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[Announcement, ...]:
-    """The last ``RECENT`` commands in play and what was said to each, newest first."""
-    return tuple(Announcement(lines[i].command, said_of(lines, i))
-                 for i in reversed(command_starts(lines, 0, row.cursor)))[:RECENT]
+    """The last ``RECENT`` commands in play and what was said to each, newest first, in the
+    reader's language (``retold``)."""
+    told = retold(row, lines)
+    return tuple(Announcement(told[i].command, said_of(told, i))
+                 for i in reversed(command_starts(told, 0, row.cursor)))[:RECENT]
+
+
+def retold(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[StoredEntry, ...]:
+    """``lines`` with what was said of each told again in the reader's language, from the
+    events its command makes. The store keeps the canonical commands (language-neutral) and the
+    words the table said, in the table's language: a game played at a Korean table is shown in
+    German to a German reader. What the referee stores for an entry is exactly the announcement
+    of its events (``Referee.execute``, ``_start``), so in the table's own language the words
+    are the same; an imported game, which has none stored, gets them too. Lines that cannot be
+    replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
+    try:
+        log = GameLog(row.house_rules())
+        players: tuple[str, ...] | None = None
+        told: list[StoredEntry] = []
+        for line in lines:
+            action = stored_command(line.command, players).to_action()
+            if isinstance(action, NewGame):
+                players = tuple(action.players)
+            elif isinstance(action, SetStarter) and line.joined:
+                action = SetStarter(action.player, by_lot=True)  # drawn by the referee at the start
+            events = log.apply(action, joined=line.joined)
+            told.append(dataclasses.replace(line, said=" ".join(announce.announce(events))))
+        return tuple(told)
+    except (ParseError, RuleError, TypeError, ValueError):
+        return tuple(lines)
 
 
 def table_state(row: GameRow, lines: Sequence[StoredEntry], path: Path,

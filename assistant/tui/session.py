@@ -70,8 +70,10 @@ class TableSession:
         """The current game's accepted commands and what was said to each, oldest first, from
         the store (a command joined to the one before, like the start player drawn by lot,
         adds its words to that one). Empty when there is no store or nothing stored."""
+        from assistant.store.current import retold
+
         game = self._stored_game()
-        entries = game[1] if game else []
+        entries = retold(*game) if game else ()  # said again in this table's language
         log: list[tuple[str, list[str]]] = []
         for entry in entries:
             said = [entry.said] if entry.said else []
