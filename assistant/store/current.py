@@ -22,7 +22,7 @@ from typing import Any
 from assistant import announce
 from assistant.commands import ParseError, parse
 from assistant.commands.text import printable
-from assistant.i18n import _, format
+from assistant.i18n import SOURCE_LANGUAGE, _, current_language, format
 from assistant.referee import Referee
 from assistant.store.db import DamagedGame, GameRow, GameStore, StoredEntry, StoreError
 from assistant.store.decode import stored_command
@@ -141,8 +141,11 @@ def retold(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[StoredEntry, ...
     words the table said, in the table's language: a game played at a Korean table is shown in
     German to a German reader. What the referee stores for an entry is exactly the announcement
     of its events (``Referee.execute``, ``_start``), so in the table's own language the words
-    are the same; an imported game, which has none stored, gets them too. Lines that cannot be
-    replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
+    are the same. An English reader reads what is stored, as before (an imported game shows its
+    commands alone; a game played in German shows German words: the one case not told again).
+    Lines that cannot be replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
+    if current_language() == SOURCE_LANGUAGE:
+        return tuple(lines)
     try:
         log = GameLog(row.house_rules())
         players: tuple[str, ...] | None = None
