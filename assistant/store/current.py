@@ -103,7 +103,7 @@ def rebuild(
 RECENT = 10
 
 
-def command_starts(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
+def commands_started_between(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
     """Where each command begins in ``lines[start:end]``: a command is an entry with the
     entries joined to it (a new game and its start player drawn by lot)."""
     return [i for i in range(start, end) if i == 0 or not lines[i].joined]
@@ -126,7 +126,7 @@ def stored_game(row: GameRow) -> StoredGame:
 def announcements(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[Announcement, ...]:
     """The last ``RECENT`` commands in play and what was said to each, newest first."""
     return tuple(Announcement(lines[i].command, said_of(lines, i))
-                 for i in reversed(command_starts(lines, 0, row.cursor)))[:RECENT]
+                 for i in reversed(commands_started_between(lines, 0, row.cursor)))[:RECENT]
 
 
 def table_state(row: GameRow, lines: Sequence[StoredEntry], path: Path,
