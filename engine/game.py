@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import assert_never
 
 from engine.actions import (
     Action,
@@ -655,36 +655,6 @@ class Game:
         self, rows: Sequence[Cards | None], hands: dict[str, Cards], what: Phrase
     ) -> None:
         refuse_overflow(self.overflowing(hands.values(), rows), what)
-
-    # ----------------------------------------------------------------- views
-    def snapshot(self) -> dict[str, Any]:
-        """The public state as plain data (JSON-ready), in seating order."""
-        return {
-            "players": [
-                {
-                    "name": p,
-                    "lives": self.lives[p],
-                    "out": self.lives[p] == 0,
-                    "known": [a.value for a in self.known[p]],
-                    "swapped": p in self.swapped,
-                    "knocked": p == self.knocker,
-                    "declared": [a.value for a in self.declared[p]] if p in self.declared else None,
-                }
-                for p in self.players
-            ],
-            "winners": list(self.winners),
-            "round": self.round,
-            "phase": self.phase.value,
-            "starter": self.starter,
-            "turn": self.turn,
-            "knocker": self.knocker,
-            "rows": [
-                [a.value for a in cards] if cards is not None else None for cards in self.rows
-            ],
-            "out_order": list(self.out_order),
-            "places": [{"name": p, "place": n} for p, n in places(self)] if self.is_over else [],
-            "rules": {name: getattr(self.rules, name) for name in HouseRules.field_names()},
-        }
 
 
 #: How the refusals name the turn commands (``'bob swaps' or 'bob knocks'``).

@@ -63,13 +63,68 @@ SLOW_MODULES = (
 )
 
 
+#: The longest tests (each over ~10 s alone on a busy machine, most of it real-time audio or a
+#: child process; longest first). ``make test`` starts them first, one at the head of each
+#: worker's share of the suite, so that none of them starts late and keeps one worker busy
+#: after the others have finished (the tail bounds the whole run). Node ids below ``tests/``,
+#: without parameters: every parameter of a test listed is one of them.
+LONGEST = (
+    "voice/test_listen_loop.py::test_the_commands_heard_do_not_depend_on_the_machines_speed",
+    "voice/test_long_audio.py::test_hear_and_listen_on_an_hour_of_4khz_8bit_audio_stay_under_600_mb",
+    "voice/test_whisper.py::test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights",
+    "voice/test_listen_loop.py::test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk",
+    "voice/test_listen_loop.py::test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk",
+    "voice/test_listen_loop.py::test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it",
+    "voice/test_listen_loop.py::test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase",
+    "voice/test_listen_loop.py::test_a_last_card_after_a_short_gap_is_the_card_said",
+    "voice/test_long_audio.py::test_hear_a_recording_longer_than_whisper_s_window_hears_each_command",
+    "voice/test_barge_in.py::test_speaking_over_an_announcement_stops_it_and_is_heard_and_applied",
+    "voice/test_cli.py::test_listen_session_reads_back_applies_and_take_that_back_undoes",
+    "tui/test_tui_voice.py::test_talk_is_written_down_and_an_unfinished_command_is_said",
+    "web/test_connections.py::test_at_a_low_file_limit_the_server_sheds_and_says_no_traceback",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the slow modules' tests ``slow``, and run the slow tests first (each group in its
     collection order): with several workers the long ones start at once rather than leaving one
-    worker busy at the end while the others wait."""
+    worker busy at the end while the others wait. Under xdist the ``LONGEST`` tests are dealt
+    out to the heads of the workers' shares (``spread_longest``)."""
     tests = Path(__file__).resolve().parent
     for item in items:
         relative = item.path.resolve().relative_to(tests).as_posix()
         if relative.startswith(SLOW_MODULES):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0") or 0)
+    if workers > 1:
+        items[:] = spread_longest(items, workers, tests)
+
+
+def spread_longest(items: list[pytest.Item], workers: int, tests: Path) -> list[pytest.Item]:
+    """``items`` reordered for ``--dist worksteal``, which first hands each of ``workers`` an
+    equal run of the collection in order (the first third to one, the next to another, ...),
+    then moves tests from the end of a long queue to a worker left idle: the ``LONGEST`` tests,
+    longest first, go one to the head of each run in turn; every other test keeps its place.
+    Each worker collects the same order (xdist checks that)."""
+    def rank(item: pytest.Item) -> int | None:
+        node = item.nodeid.split("[", 1)[0]
+        relative = (item.path.resolve().relative_to(tests).as_posix() + "::"
+                    + node.split("::", 1)[1]) if "::" in node else node
+        return LONGEST.index(relative) if relative in LONGEST else None
+
+    longest = sorted((i for i in items if rank(i) is not None), key=lambda i: rank(i) or 0)
+    rest = [i for i in items if rank(i) is None]
+    sizes, left = [], len(items)
+    for share in range(workers, 0, -1):  # as xdist's WorkStealingScheduling.check_schedule
+        sizes.append(left // share)
+        left -= sizes[-1]
+    runs: list[list[pytest.Item]] = [[] for _ in sizes]
+    for n, item in enumerate(longest):
+        runs[n % workers].append(item)
+    taken = 0
+    for run, size in zip(runs, sizes, strict=True):
+        more = max(0, size - len(run))
+        run.extend(rest[taken:taken + more])
+        taken += more
+    return [item for run in runs for item in run] + rest[taken:]

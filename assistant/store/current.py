@@ -107,7 +107,7 @@ def rebuild(
 RECENT = 10
 
 
-def command_starts(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
+def commands_started_between(lines: Sequence[StoredEntry], start: int, end: int) -> list[int]:
     """Where each command begins in ``lines[start:end]``: a command is an entry with the
     entries joined to it (a new game and its start player drawn by lot)."""
     return [i for i in range(start, end) if i == 0 or not lines[i].joined]
@@ -132,7 +132,7 @@ def announcements(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[Announcem
     reader's language (``retold``)."""
     told = retold(row, lines)
     return tuple(Announcement(told[i].command, said_of(told, i))
-                 for i in reversed(command_starts(told, 0, row.cursor)))[:RECENT]
+                 for i in reversed(commands_started_between(told, 0, row.cursor)))[:RECENT]
 
 
 def retold(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[StoredEntry, ...]:

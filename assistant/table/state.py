@@ -171,7 +171,10 @@ class TableState:
         return data
 
     def status_json(self) -> JSON:
-        """``Game.snapshot`` and the sentence of what is expected (``replay --json``)."""
+        """The game's public state as plain data, players in seating order, and the sentence
+        of what is expected: ``status --json`` and ``replay --json`` (``Referee.state``). The
+        one place that says what of a game is shown (the engine's ``Game.snapshot`` said it
+        too, for the tests only; they read this now)."""
         if self.phase is None:
             return {"players": [], "winners": [], "round": 0, "phase": "no_game"}
         return {

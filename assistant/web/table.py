@@ -25,7 +25,7 @@ from pathlib import Path
 from assistant import i18n
 from assistant.commands import Command, parse
 from assistant.i18n import _
-from assistant.store.current import RECENT, command_starts, said_of
+from assistant.store.current import RECENT, commands_started_between, said_of
 from assistant.store.current import table_state as stored_table_state
 from assistant.store.db import (
     DB_NAME,
@@ -40,8 +40,8 @@ from assistant.store.db import data_dir as default_data_dir
 from assistant.table import TableState, last_turn_taken, points_table
 from assistant.table.state import JSON
 
-__all__ = ["RECENT", "Change", "Seen", "TableWatch", "changes_between", "command_starts",
-           "last_turn_taken", "no_game_state", "parse_once", "points_table", "said_of",
+__all__ = ["RECENT", "Change", "Seen", "TableWatch", "changes_between",
+           "commands_started_between", "last_turn_taken", "no_game_state", "parse_once", "points_table", "said_of",
            "table_model", "table_state"]
 
 @dataclass(frozen=True)
@@ -199,9 +199,9 @@ def changes_between(before: Seen | None, after: Seen | None) -> list[Change]:
         return _cursor_moved(game, old, new, c0, c1)
     if c0 > same:  # taken back first, then replaced
         out += [Change("undo", game, old[i].command, "")
-                for i in reversed(command_starts(old, same, c0))]
+                for i in reversed(commands_started_between(old, same, c0))]
     out += [Change("new_game" if i == 0 else "command", game, new[i].command, said_of(new, i))
-            for i in command_starts(new, same, c1)]
+            for i in commands_started_between(new, same, c1)]
     return out
 
 
@@ -211,7 +211,7 @@ def _new_game(after: Seen) -> list[Change]:
     game = after.row.id
     end = after.row.cursor if after.row.source == "played" else min(1, after.row.cursor)
     return [Change("new_game" if i == 0 else "command", game, after.lines[i].command,
-                   said_of(after.lines, i)) for i in command_starts(after.lines, 0, end)]
+                   said_of(after.lines, i)) for i in commands_started_between(after.lines, 0, end)]
 
 
 def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEntry],
@@ -219,9 +219,9 @@ def _cursor_moved(game: int, old: Sequence[StoredEntry], new: Sequence[StoredEnt
     """Undos (the cursor moved back) or redos (forward) over entries that did not change."""
     if c1 < c0:
         return [Change("undo", game, old[i].command, "")
-                for i in reversed(command_starts(old, c1, c0))]
+                for i in reversed(commands_started_between(old, c1, c0))]
     return [Change("redo", game, new[i].command, said_of(new, i))
-            for i in command_starts(new, c0, c1)]
+            for i in commands_started_between(new, c0, c1)]
 
 
 # ---------------------------------------------------------------------------- the state

@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import json
 import re
+from typing import Any
 
+from assistant.table import TableState
 from engine.actions import DeclareHand, Knock, NewGame, Pass, SetRow, SetStarter
 from engine.deck import Animal, Cards
 from engine.events import RoundEnded
@@ -100,9 +102,15 @@ def play_round(game: Game, hands: dict[str, str], rows: dict[int, str] | None = 
     return game.rounds[-1]
 
 
+def public(game: Game) -> dict[str, Any]:
+    """The game's public state as plain data: the table model's (``lifeguard status --json``),
+    the one place that says what of a game is shown."""
+    return TableState.of(game).status_json()
+
+
 def frozen(game: Game) -> str:
     """The whole public state as one comparable string."""
-    return json.dumps(copy.deepcopy(game.snapshot()), sort_keys=True)
+    return json.dumps(copy.deepcopy(public(game)), sort_keys=True)
 
 
 #: What a sentence for the table looks like: a capital (or a quote) first, an end mark last,

@@ -20,6 +20,7 @@ from tests.engine.tables import (
     cards,
     new_game,
     play_round,
+    public,
     set_rows,
 )
 
@@ -45,7 +46,7 @@ def test_places_share_a_round_and_skip_the_next_place() -> None:
     _out_in(game, [hands] * 3)  # dave: 5 -> 3 -> 1 -> out in round 3
     assert game.out_order == ["dave"]
     assert places(game) == [("dave", 4)]  # everyone still in finishes ahead of him
-    assert "places" in game.snapshot() and game.snapshot()["places"] == []  # not over yet
+    assert "places" in public(game) and public(game)["places"] == []  # not over yet
 
 
 def test_places_winner_first_then_by_round_out_later_is_better() -> None:
@@ -59,7 +60,7 @@ def test_places_winner_first_then_by_round_out_later_is_better() -> None:
         play_round(game, {"alice": TWO_ALIVE_BOB_LOSES["bob"], "carol": TWO_ALIVE_BOB_LOSES["alice"]})
     assert game.winners == ("carol",)
     assert places(game) == [("carol", 1), ("alice", 2), ("bob", 3)]
-    assert game.snapshot()["places"] == [
+    assert public(game)["places"] == [
         {"name": "carol", "place": 1}, {"name": "alice", "place": 2}, {"name": "bob", "place": 3},
     ]
 

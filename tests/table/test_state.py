@@ -176,20 +176,23 @@ def stored_state_or_error(data: Path) -> dict[str, Any]:
 
 def test_status_json_is_the_referees_state_at_every_command() -> None:
     """``replay --json`` and ``status --json`` (``Referee.state``, which reads the model's
-    ``status_json``) say, key for key and in order, what they said before the model: the
-    engine's own ``Game.snapshot`` and the sentence of what is expected."""
+    ``status_json``) say, key for key and in order, what they said before the model:
+    ``status_json.json`` holds, for each command of the playthrough, what the engine's own
+    ``Game.snapshot`` (since folded into the model) and the sentence of what is expected said."""
     from assistant.referee import Referee
 
     referee = Referee(Settings().rules, random.Random(1), confirm_new_game=False)
     assert TableState.of(None).status_json() == referee.state() == {
         "players": [], "winners": [], "round": 0, "phase": "no_game"}
-    for line in playthrough():
+    before = json.loads((HERE / "status_json.json").read_text())
+    assert [b["command"] for b in before] == playthrough()
+    for line, stage in zip(playthrough(), before, strict=True):
         assert referee.handle(line).ok
         game = referee.game
         assert game is not None
-        before = {**game.snapshot(), "expecting": expecting(game)}
-        assert json.dumps(TableState.of(game).status_json()) == json.dumps(before)
-        assert referee.state() == before
+        assert json.dumps(TableState.of(game).status_json()) == json.dumps(stage["status"])
+        assert stage["status"]["expecting"] == expecting(game)
+        assert referee.state() == stage["status"]
 
 
 def test_the_table_model_is_headless_and_below_the_store(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from assistant.tui.screens import GameOverScreen, HelpScreen, RulesScreen, Setup
 from assistant.tui.widgets import PlayersPanel
 from engine.deck import Animal
 from engine.game import Phase
+from tests.engine.tables import public
 
 from .conftest import OPENING, game_lines, history, play, submit_all, type_command
 
@@ -68,12 +69,12 @@ async def test_refused_command_is_marked_and_changes_nothing(make_app) -> None:
     async with app.run_test() as pilot:
         await pilot.press("escape")
         await play(pilot, OPENING)
-        before = app.view.game.snapshot()
+        before = public(app.view.game)
         await type_command(pilot, "bob swaps 2 bear dog")
         await type_command(pilot, "alice knocks")
         await type_command(pilot, "alice swaps 2 bear dog")  # the very same animals: not a swap
         await type_command(pilot, "florp the pig")
-        assert app.view.game.snapshot() == before
+        assert public(app.view.game) == before
         refused = [line for line in app.table_log.plain if line.startswith("✗")]
         assert refused[0] == "✗ bob swaps 2 bear dog refused: It's Alice's turn, not Bob's: expected 'alice swaps'."
         assert "cannot knock yet" in refused[1]
@@ -372,11 +373,11 @@ async def test_game_over_setup_key_keeps_the_players(make_app) -> None:
         # typing adds a player (the first empty field has the focus), and Ctrl+Z there takes
         # nothing back from the finished game
         assert app.focused is app.screen.query_one("#name-3")
-        finished = app.view.game.snapshot()
+        finished = public(app.view.game)
         await pilot.press("D", "ctrl+z")
         await pilot.pause()
         assert app.screen.query_one("#name-3").value == "D"
-        assert app.view.game.snapshot() == finished and app.view.game.is_over
+        assert public(app.view.game) == finished and app.view.game.is_over
         offered = {binding.action for _node, binding, enabled, _tip in app.screen.active_bindings.values()
                    if enabled}
         assert "undo" not in offered and "redo" not in offered

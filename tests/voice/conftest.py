@@ -16,17 +16,28 @@ needs_espeak = pytest.mark.skipif(
 )
 
 
+#: What espeak-ng said for each (text, voice, speed, pitch) in this process: it says the same
+#: bytes every time, and the same sentences recur across the voice tests.
+_SAID: dict[tuple[str, str, int, int], bytes] = {}
+
+
 @pytest.fixture
 def synth(tmp_path: Path) -> Callable[..., Path]:
-    """``synth("alice knocks")`` -> a WAV of espeak-ng saying it (22050 Hz mono, as espeak writes)."""
+    """``synth("alice knocks")`` -> a WAV of espeak-ng saying it (22050 Hz mono, as espeak writes),
+    a file of the test's own (espeak-ng runs once a process for each sentence and voice)."""
     counter = iter(range(10_000))
 
     def make(text: str, voice: str = "en-us", speed: int = 160, pitch: int = 50) -> Path:
         path = tmp_path / f"say{next(counter):03d}.wav"
+        key = (text, voice, speed, pitch)
+        if key in _SAID:
+            path.write_bytes(_SAID[key])
+            return path
         subprocess.run(
             ["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", str(path), text],
             check=True, capture_output=True,
         )
+        _SAID[key] = path.read_bytes()
         return path
 
     return make

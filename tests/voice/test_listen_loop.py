@@ -246,7 +246,10 @@ def test_a_last_card_after_a_short_gap_is_the_card_said(synth, tmp_path: Path) -
 
 
 class Slowed:
-    """The real recogniser, each decoding taking ``factor`` times as long (a busy machine)."""
+    """The real recogniser, each decoding taking ``factor`` times as long (a busy machine).
+    The decoding's own time is the lesser of its wall-clock time and the processor time it
+    took: on a machine already busy (the suite on shared cores) the wall-clock time is mostly
+    waiting for a core, and the test waited ``factor`` times that again (over three minutes)."""
 
     def __init__(self, recognizer, factor: float) -> None:
         self._recognizer = recognizer
@@ -256,17 +259,26 @@ class Slowed:
         return getattr(self._recognizer, name)
 
     def finish(self):
-        started = time.monotonic()
+        started, worked = time.monotonic(), time.process_time()
         result = self._recognizer.finish()
-        time.sleep((self._factor - 1) * (time.monotonic() - started))
+        took = min(time.monotonic() - started, time.process_time() - worked)
+        time.sleep((self._factor - 1) * took)
         return result
 
 
-def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path: Path, monkeypatch) -> None:
+#: What the game below is heard as, at every pace.
+GAME_HEARD = ["row 4 goat goat sheep mouse", "alice swaps 2 sheep rabbit", "bob knocks",
+              "carol swaps 1 cat"]
+
+
+@pytest.mark.parametrize("pace", ["fastest", "real-time-decoding-three-times-as-slow"])
+def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path: Path, monkeypatch,
+                                                                pace: str) -> None:
     """Issue 40: where an utterance ends, which pauses are decoded and what is taken depend on
     the audio and the game alone. The same commands (cards with pauses between them, a last
     card after a short gap, a knock) played in as fast as the listener can hear them, and at
-    real-time pace with every decoding three times as slow, give exactly the same events.
+    real-time pace with every decoding three times as slow, give exactly the same events
+    (``GAME_HEARD``: the two paces are two tests, so two workers play them at once).
     (The two ends of the range: real-time pace at full speed, between them, is what every
     other test here plays.)"""
     import assistant.voice.recognizer as recognizer_module
@@ -289,10 +301,10 @@ def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path:
                               timeout=300.0)  # a busy machine: only the latency may differ
         return [e.command.canonical if isinstance(e, Heard) else f"[{e.reason}]" for e in events]
 
-    fastest = play(realtime=False)
-    assert fastest == ["row 4 goat goat sheep mouse", "alice swaps 2 sheep rabbit", "bob knocks",
-                       "carol swaps 1 cat"], fastest
+    if pace == "fastest":
+        assert play(realtime=False) == GAME_HEARD
+        return
     real = recognizer_module.make_recognizer
     monkeypatch.setattr(recognizer_module, "make_recognizer",
                         lambda *args, **kwargs: (Slowed(real(*args, **kwargs)[0], 3.0), None))
-    assert play() == fastest
+    assert play() == GAME_HEARD

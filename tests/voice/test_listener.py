@@ -77,7 +77,9 @@ def test_a_file_with_two_commands_and_a_pause_yields_two_commands(synth, tmp_pat
     assert elapsed >= duration - 0.6  # it ran at the pace of the audio, not as fast as it could
 
 
-def collect(listener: Listener, events: queue.Queue, until, timeout: float = 30.0) -> list:
+def collect(listener: Listener, events: queue.Queue, until, timeout: float = 120.0) -> list:
+    """The events until ``until(seen)``; ``timeout``: a safety limit for a loaded machine, not a
+    timing check (at a load of 19 on 2 cores three Whisper decodings took over 30 s)."""
     seen = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -104,11 +104,30 @@ class DevTools:
         self._next_id = 0
         self.events: list[dict] = []
         self.session: str | None = None
-        target = self.call("Target.createTarget", {"url": "about:blank"}, browser=True)["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True},
+        self.target: str | None = None
+        self.new_page()
+
+    def new_page(self) -> None:
+        """Attach to a new tab (the window's size) and close the old one: a page as a fresh
+        browser opens it (no page, no device size, colour scheme or text size set, no events
+        kept), without starting chromium again (``tests/web/conftest.py`` keeps one per test
+        module)."""
+        old = self.target
+        self.session = None
+        self.events = []
+        self.target = self.call("Target.createTarget", {"url": "about:blank"},
+                                browser=True)["targetId"]
+        if old is not None:
+            self.call("Target.closeTarget", {"targetId": old}, browser=True)
+        self.session = self.call("Target.attachToTarget", {"targetId": self.target,
+                                                           "flatten": True},
                                  browser=True)["sessionId"]
         for domain in ("Page", "Runtime"):
             self.call(f"{domain}.enable")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def call(self, method: str, params: dict | None = None, browser: bool = False,
              timeout: float = 60.0) -> dict:

@@ -195,15 +195,34 @@ class EventReader:
         self.conn.close()
 
 
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[DevTools]:
-    """Headless chromium driven over DevTools, with a profile of its own (the phone page's
-    accessibility and view tests)."""
-    tools = DevTools(tmp_path / "profile")
+@pytest.fixture(scope="module")
+def chromium_in_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[DevTools]]:
+    """One headless chromium for a test module (starting one took a third of a second of a
+    core and more to close, per test), in a list so a test that leaves it dead gets a new one."""
+    started: list[DevTools] = []
     try:
-        yield tools
+        yield started
     finally:
-        tools.close()
+        for tools in started:
+            tools.close()
+
+
+@pytest.fixture
+def browser(chromium_in_module: list[DevTools],
+            tmp_path_factory: pytest.TempPathFactory) -> DevTools:
+    """Headless chromium driven over DevTools (the phone page's accessibility and view tests):
+    the module's browser in a new tab of its own, as a fresh browser shows a page (no device
+    size, colour scheme or text size left from the test before)."""
+    if chromium_in_module and chromium_in_module[-1].alive:
+        tools = chromium_in_module[-1]
+        try:
+            tools.new_page()
+            return tools
+        except (RuntimeError, TimeoutError, OSError):
+            tools.close()
+    tools = DevTools(tmp_path_factory.mktemp("profile"))
+    chromium_in_module.append(tools)
+    return tools
 
 
 def demo_store(folder: Path) -> dict[str, str]:
