@@ -140,34 +140,61 @@ def _expected_start_in(language: Language, game: Game | None) -> str:
 def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
     """The command line's hint, in parts, the one that matters first: what to type now with
     the table's own names; while a ``question`` waits, the answer it waits for. The sentences
-    are the table's language; the commands in them (``row 2``, ``bob swaps``) are fields."""
+    are the table's language, and so are the commands quoted in them (``row 2``, ``bob swaps``:
+    ``_typed``)."""
     f2 = _("F2 help")
     if question:
-        return [format(_("{yes} to go ahead, {no} to drop it"), yes="yes", no="no"), f2]
+        return [format(_("{yes} to go ahead, {no} to drop it"), yes=_typed("yes", "yes"),
+                       no=_typed("no", "no")), f2]
     if game is None or game.phase is Phase.GAME_OVER:
-        return [format(_("{command} and 3 to 5 names"), command="new game"), f2]
+        return [format(_("{command} and 3 to 5 names"), command=_typed("new_game", "new game")), f2]
     turn = game.turn or ""
     match game.phase:
         case Phase.ROWS:
             k = game.missing_rows()[0]
+            row = _typed("row", f"row {k}", row=k)
             return [format(ngettext("{start} and its {k} animal", "{start} and its {k} animals", k),
-                           start=f"row {k}", k=k), _tab_types(f"row {k}"), f2]
+                           start=row, k=k), _tab_types(row), f2]
         case Phase.TURNS if game.starter is None:
-            return [format(_("who starts, e.g. {example}"), example=f"{game.alive[0]} starts")]
+            first = game.alive[0]
+            return [format(_("who starts, e.g. {example}"),
+                           example=_typed("starts", f"{first} starts", player=first))]
         case Phase.TURNS:
-            swap = format(_("{start} ROW and the cards put down"), start=f"{turn} swaps")
+            swap = format(_("{start} ROW and the cards put down"), start=_swap_start(turn))
             if game.may_knock(turn):
-                swap = format(_("{swap} or {knock}"), swap=swap, knock="knocks")
+                swap = format(_("{swap} or {knock}"), swap=swap,
+                              knock=_typed("knock", "knocks", player=turn))
             return [swap, _tab_types(turn)]
         case Phase.FINAL_TURNS:
-            return [format(_("{start} ROW and the cards put down, or {pass_}"), start=f"{turn} swaps",
-                           pass_="passes"), _tab_types(turn)]
+            return [format(_("{start} ROW and the cards put down, or {pass_}"), start=_swap_start(turn),
+                           pass_=_typed("pass", "passes", player=turn)), _tab_types(turn)]
         case Phase.REVEAL:
             waiting = game.waiting_to_declare()
             who = waiting[0] if waiting else ""
-            return [format(_("the grid above, or: {start} and the 10 cards"), start=f"{who} has"),
-                    _tab_types(f"{who} has")]
+            has = _typed("hand", f"{who} has", player=who)
+            return [format(_("the grid above, or: {start} and the 10 cards"), start=has),
+                    _tab_types(has)]
     return [f2]
+
+
+def _typed(intent: str, english: str, **given: object) -> str:
+    """A command (or its start) as it is typed at this table: ``english`` at an English table,
+    else the table language's own words (``render.start``)."""
+    language = _table_language()
+    return english if language.code == ENGLISH else start(intent, language, **given).strip()
+
+
+def _swap_start(turn: str) -> str:
+    """``bob swaps``: a swap's start before its row, in the table's language ("bob tauscht";
+    the row's own word, which the hint's ROW stands for, left out)."""
+    language = _table_language()
+    if language.code == ENGLISH:
+        return f"{turn} swaps"
+    words = start("swap", language, player=turn).strip()
+    row_word = start("row", language).strip()
+    if row_word and words.endswith(" " + row_word):
+        words = words[: -len(row_word) - 1]
+    return words
 
 
 def _tab_types(start: str) -> str:
