@@ -24,7 +24,8 @@ from typing import Any, Protocol
 from assistant import announce
 from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.intents import INTENTS
-from assistant.i18n import _, current_language, format
+from assistant.i18n import SOURCE_LANGUAGE, _, current_language, format
+from assistant.i18n import language as i18n_language
 from assistant.i18n.refusals import refusal as in_table_language
 from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
@@ -374,7 +375,7 @@ class Referee:
         cursor_before = self.log.cursor
         events = self.log.apply(action)
         said = announce.announce(events)
-        self._commit([Entry(cmd.canonical, False, " ".join(said))], cursor_before)
+        self._commit([Entry(cmd.canonical, False, " ".join(stored_words(events)))], cursor_before)
         if confirmed:
             said = [_(announce.APPLIED), *announce.confirmed(events)]
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, events=tuple(events))
@@ -397,10 +398,11 @@ class Referee:
         if self.journal is not None:
             self.journal.new_game(cmd.names, self.rules)
         self.log = log
+        stored = stored_words(events)
         self._commit(
             [
-                Entry(cmd.canonical, False, " ".join(said[:-2])),
-                Entry(canonical(lot), True, said[-2]),
+                Entry(cmd.canonical, False, " ".join(stored[:-1])),
+                Entry(canonical(lot), True, stored[-1]),
             ],
             0,
         )
@@ -493,3 +495,12 @@ class Referee:
 
 __all__ = ["Entry", "Journal", "JournalError", "Referee", "Reply", "heard_readback", "help_lines", "spoken",
            "title"]
+
+
+def stored_words(events: Sequence[Event]) -> list[str]:
+    """What the store keeps as said of a command's ``events``: their announcement in English,
+    whatever the table's language, so that the store stays language-neutral (its commands are
+    canonical English too) and a reader in another language has it told again in theirs
+    (``store.current.retold``)."""
+    with i18n_language(SOURCE_LANGUAGE):
+        return announce.announce(events)

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import gettext
 import string
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +33,8 @@ DOMAIN = "lifeguard"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 _current = SOURCE_LANGUAGE
+#: A language for the current thread (context) only: ``language(code)``.
+_override: ContextVar[str | None] = ContextVar("lifeguard_language", default=None)
 
 
 class LanguageUnavailable(ValueError):
@@ -44,7 +49,22 @@ def set_language(code: str) -> None:
 
 
 def current_language() -> str:
-    return _current
+    """The language of what is shown and said now: the table's, unless this thread is inside
+    ``language(code)``."""
+    return _override.get() or _current
+
+
+@contextmanager
+def language(code: str) -> Iterator[None]:
+    """Messages in ``code`` for this thread (context) only, the table's language untouched for
+    the others: what the store keeps is written in English while the screen, drawn on another
+    thread, goes on in the table's language."""
+    translations(code)
+    token = _override.set(code)
+    try:
+        yield
+    finally:
+        _override.reset(token)
 
 
 @cache
@@ -66,21 +86,21 @@ def translations(code: str) -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """``message`` in the table's language."""
-    return translations(_current).gettext(message)
+    return translations(current_language()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted message for ``n`` in the table's language (its plural rules)."""
-    return translations(_current).ngettext(singular, plural, n)
+    return translations(current_language()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the table's language, told apart from the same English by ``context``."""
-    return translations(_current).pgettext(context, message)
+    return translations(current_language()).pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
-    return translations(_current).npgettext(context, singular, plural, n)
+    return translations(current_language()).npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:

@@ -137,13 +137,11 @@ def announcements(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[Announcem
 
 def retold(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[StoredEntry, ...]:
     """``lines`` with what was said of each told again in the reader's language, from the
-    events its command makes. The store keeps the canonical commands (language-neutral) and the
-    words the table said, in the table's language: a game played at a Korean table is shown in
-    German to a German reader. What the referee stores for an entry is exactly the announcement
-    of its events (``Referee.execute``, ``_start``), so in the table's own language the words
-    are the same. An English reader reads what is stored, as before (an imported game shows its
-    commands alone; a game played in German shows German words: the one case not told again).
-    Lines that cannot be replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
+    events its command makes. The store is language-neutral: canonical English commands, and
+    what was said of each in English (``referee.stored_words``, whatever the table's language),
+    so an English reader reads what is stored and a reader in another language has it told
+    again: a game played at a Korean table reads in German to a German reader. Lines that
+    cannot be replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
     if current_language() == SOURCE_LANGUAGE:
         return tuple(lines)
     try:
