@@ -49,6 +49,13 @@ def game(code: str) -> list[str]:
     return renamed(NAMES[code])
 
 
+async def settled(pilot: Pilot[Any]) -> None:
+    """``settle`` twice: large print's results and players panel lay out again once they know
+    their room, and a loaded machine snapshotted the first layout (the log not yet filled)."""
+    await settle(pilot)
+    await settle(pilot)
+
+
 async def large_print(pilot: Pilot[Any], size: tuple[int, int], wanted: bool) -> None:
     """Large print as ``wanted``: by its key (F4) where the size gives the other."""
     await pilot.press("escape")
@@ -67,7 +74,7 @@ def test_table_with_known_cards(snap_compare: Callable[..., bool], make_app: Cal
         await large_print(pilot, size, wanted=False)
         await submit_all(pilot, lines[:30])  # round 2, the fifth player's turn
         await pilot.press("f8")
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -83,7 +90,7 @@ def test_large_print_with_known_cards(snap_compare: Callable[..., bool], make_ap
         await large_print(pilot, size, wanted=True)
         await submit_all(pilot, lines[:30])
         await pilot.press("f8")
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -98,7 +105,7 @@ def test_hand_grid(snap_compare: Callable[..., bool], make_app: Callable[[], Lif
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines[:18])  # two hands declared
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -113,7 +120,7 @@ def test_results(snap_compare: Callable[..., bool], make_app: Callable[[], Lifeg
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines[:21])  # round 1 scored
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -129,7 +136,7 @@ def test_score_sheet(snap_compare: Callable[..., bool], make_app: Callable[[], L
         await pilot.press("escape")
         await submit_all(pilot, lines[:-1])  # five rounds
         await pilot.press("f3")
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -144,6 +151,6 @@ def test_game_over(snap_compare: Callable[..., bool], make_app: Callable[[], Lif
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines)
-        await settle(pilot)
+        await settled(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
