@@ -112,9 +112,12 @@ def _pieces(text: str, scale: int = 1) -> list[tuple[str, ...]]:
     its letters)."""
     pieces: list[tuple[str, ...]] = []
     run = ""
-    for character in text.upper():  # ß -> SS
+    upper = text.upper()  # ß -> SS
+    for at, character in enumerate(upper):
         rows = glyph(character)
-        if rows is None:
+        if rows is None or (character == " " and run and _plain_next(upper, at + 1)):
+            # a space between two runs in normal type is a normal space: the font's three
+            # cells and the blank either side set Korean words five cells apart (정예준     차례)
             run += character
             continue
         if run:
@@ -124,6 +127,12 @@ def _pieces(text: str, scale: int = 1) -> list[tuple[str, ...]]:
     if run:
         pieces.append(_plain_piece(run, scale))
     return pieces
+
+
+def _plain_next(text: str, start: int) -> bool:
+    """The first character from ``start`` on that is not a space has no glyph."""
+    rest = text[start:].lstrip(" ")
+    return bool(rest) and glyph(rest[0]) is None
 
 
 def _plain_piece(run: str, scale: int = 1) -> tuple[str, ...]:

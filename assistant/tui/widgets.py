@@ -252,22 +252,45 @@ class PlayersPanel(Static):
         if game is None:
             return [Text(_("No game yet."), style="dim")]
         out: list[Text] = []
+        for tight, gaps in self._variants(game):
+            out = self._all_lines(game, tight, gaps)
+            if self.budget is None or len(out) <= self.budget or self._turn_in_view(game, out):
+                break
+        if self.budget is not None and 2 <= self.budget < len(out):  # never cut with no cue
+            out = [*out[: self.budget - 1], Text(self._more_below(), style="dim")]
+        return out
+
+    def _variants(self, game: Game) -> tuple[tuple[int, bool], ...]:
+        """The layouts ``lines`` tries, roomiest first, as (``tight``, ``gaps``)."""
+        if not self.large:
+            # normal print falls back to the short known cards (no "swapped", no "in hand:")
+            # where the full ones would hide the player whose turn it is: German's "auf der
+            # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was
+            return ((0, False), (3, False))
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
-        fits = (self.large and self.big_names and longest + 12 <= (self.size.width or 0)
+        fits = (self.big_names and longest + 12 <= (self.size.width or 0)
                 # all or none: a name the font lacks (Hangul) stays in normal type, so big
                 # names beside it would set the table's names in two sizes
                 and all(in_font(title(p)) for p in game.players))
         wide = ((-1, True),) if fits else ()
-        for tight, gaps in ((*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
-                            if self.large else ((0, False),)):
-            out = self._all_lines(game, tight, gaps)
-            if self.budget is None or len(out) <= self.budget:
-                break
-        if self.budget is not None and 2 <= self.budget < len(out):  # never cut with no cue
-            out = [*out[: self.budget - 1], Text(_("… more below (F8 hides the known cards)"), style="dim")]
-        return out
+        return (*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
+
+    def _turn_in_view(self, game: Game, out: list[Text]) -> bool:
+        """Normal print only: the line of the player whose turn it is (``▶``) is above the
+        "more below" cue (English's long known cards keep their words as before)."""
+        if self.large or self.budget is None or game.turn is None:
+            return False
+        at = next((i for i, line in enumerate(out) if line.plain.startswith("▶")), None)
+        return at is not None and at < self.budget - 1
+
+    def _more_below(self) -> str:
+        """The cue that players are cut off below; its part in brackets dropped where the
+        panel is too narrow for the whole (German's cue is longer than the panel at 80x24)."""
+        cue = _("… more below (F8 hides the known cards)")
+        width = self.size.width or 0
+        return cue if not width or cell_len(cue) <= width else cue.split(" (", 1)[0]
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
         """``tight`` 0: large print's lives in big type; -1: the names too; ``gaps``: a blank
