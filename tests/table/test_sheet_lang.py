@@ -28,7 +28,7 @@ from engine.simulate import simulate_game
 
 LABELS = {
     "en": ("Score sheet", "round", "pts", "lives", "lost", "OUT", "place", "SD", "tie"),
-    "de": ("Punkteblatt", "Runde", "Pkt", "Leben", "verloren", "RAUS", "Platz", "PT", "Gleichstand"),
+    "de": ("Punkteblatt", "Runde", "Pkt", "Leben", "verloren", "AUS", "Platz", "PT", "Gleichstand"),
     "ko": ("점수표", "라운드", "점수", "목숨", "잃음", "탈락", "순위", "SD", "동점"),
 }
 
