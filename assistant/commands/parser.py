@@ -350,12 +350,16 @@ class _SlotError(Exception):
 
 def parse_cards(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> Cards:
     """``pig pig cat``, ``two pigs and a cat``, ``3 giraffe, 2 bears`` -> Cards; in Korean a
-    count may follow its animal (``쥐 두 장``, ``쥐 2장``)."""
+    count may follow its animal (``쥐 두 장``, ``쥐 2장``), and a counter after a count is
+    skipped: '개' right after a number counts ('토끼 두 개' is two rabbits), elsewhere it is
+    the dog ('개 두 개' is two dogs)."""
     counts: dict[Animal, int] = {}
     pending: tuple[int, str] | None = None  # a count said before its animal
     last: Animal | None = None  # the animal just named, its count not said yet (Korean)
+    counted = False  # the word before was a number (a counter word may follow)
     for tok in tokens:
-        if tok in language.counters:
+        after_count, counted = counted, False
+        if tok in language.counters and (after_count or tok not in language.animal_words):
             continue
         if tok in language.list_separators:
             _no_pending(pending)
@@ -364,6 +368,7 @@ def parse_cards(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) ->
         n = number(tok, language)
         if n is not None:
             _check_count(n, tok, pending)
+            counted = True
             if last is not None and language.count_after_animal:
                 counts[last] += n - 1
                 last = None

@@ -1,0 +1,57 @@
+"""What a tester playing at a Korean and a German table typed (issue 39): sentence -> the exact
+canonical command, each a line the tables misread or refused before; and the spoken grammar
+reading Korean counters as the typed parser does."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.commands import parse
+from assistant.voice.languages import read_command, spoken_words
+from assistant.voice.whisper.grammar import WordGrammar
+
+KO_PLAYERS = ("김민준", "이서연", "박지호")
+DE_PLAYERS = ("Anna", "Ben", "Uwe", "Grete")
+
+KOREAN: list[tuple[str, str]] = [
+    # 개 right after a number is a counter (like 장, 마리), not the dog: these recorded dogs.
+    ("김민준 기린 여섯 개, 곰 두 개", "김민준 has 6 giraffe 2 bear"),
+    ("이서연이 3번 줄을 토끼 두 개와 교환", "이서연 swaps 3 rabbit rabbit"),
+    ("이서연이 3번 줄을 토끼 두개와 교환", "이서연 swaps 3 rabbit rabbit"),
+    ("이서연이 3번 줄을 토끼 2개와 교환", "이서연 swaps 3 rabbit rabbit"),
+    ("김민준 기린 6개 곰 2개 개 2개", "김민준 has 6 giraffe 2 bear 2 dog"),
+    ("김민준 기린 여섯개, 곰 두개, 개 두개", "김민준 has 6 giraffe 2 bear 2 dog"),
+    # 개 elsewhere is the dog.
+    ("김민준 기린 여섯 개 곰 두 개 개 두 개", "김민준 has 6 giraffe 2 bear 2 dog"),
+    ("이서연이 2번 줄을 개 개와 교환", "이서연 swaps 2 dog dog"),
+    ("이서연이 3번 줄을 개 두 개, 곰과 교환", "이서연 swaps 3 bear dog dog"),
+    ("김민준 기린 세 마리, 곰 두마리, 개 다섯 마리", "김민준 has 3 giraffe 2 bear 5 dog"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "canonical"), KOREAN, ids=[s for s, _ in KOREAN])
+def test_korean_table(sentence: str, canonical: str) -> None:
+    assert parse(sentence, KO_PLAYERS, language="ko").canonical == canonical
+
+
+SPOKEN_KO = ("민준", "서연", "지호")
+
+
+@pytest.mark.parametrize(("said", "canonical"), [
+    ("민준 기린 여섯 개 곰 네 개", "민준 has 6 giraffe 4 bear"),
+    ("민준 기린 여섯 개 곰 두 개 개 두 개", "민준 has 6 giraffe 2 bear 2 dog"),
+    ("서연 삼 번 줄 토끼 두 개 곰 교환", "서연 swaps 3 bear rabbit rabbit"),
+])
+def test_whisper_reads_the_counter_as_the_typed_parser_does(said: str, canonical: str) -> None:
+    words = spoken_words("ko")
+    grammar = WordGrammar(SPOKEN_KO, ["hand", "swap"], words)
+    assert grammar.intents_of(said.split())
+    assert read_command(said.split(), words, SPOKEN_KO).canonical == canonical
+    assert parse(said, SPOKEN_KO, language="ko").canonical == canonical
+
+
+def test_whisper_grammar_does_not_count_a_counter_as_a_dog() -> None:
+    """'기린 여섯 개 곰 세 개' is nine cards: the grammar once took one 개 for a dog to make ten
+    (a hand the reader then read as nine)."""
+    grammar = WordGrammar(SPOKEN_KO, ["hand"], spoken_words("ko"))
+    assert grammar.intents_of("민준 기린 여섯 개 곰 세 개".split()) == ()
