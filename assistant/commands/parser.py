@@ -1055,7 +1055,7 @@ def _not_understood(
         not_playing = _not_playing(tokens, players, language)
         if not_playing is not None:
             return not_playing
-    if question or tokens[0] in language.question_words:
+    if question or _asks(tokens, language):
         return ParseError(_format(_(
             "I didn't understand '{line}'. Say 'status' for where the game stands and whose turn "
             "it is, or 'help' for all commands."), line=line))
@@ -1065,6 +1065,15 @@ def _not_understood(
     return ParseError(_format(_(
         "I didn't understand '{line}'. The closest command is of the form e.g. '{example}'; say "
         "'help' for all commands."), line=line, example=example))
+
+
+def _asks(tokens: Sequence[str], language: Language) -> bool:
+    """Whether a line not understood is a question: its first word a question word; in another
+    language than English, any word ('이거 누가 섞었어': a question word stands where it may)."""
+    if language is ENGLISH_LANGUAGE:
+        return tokens[0] in language.question_words
+    return any(t in language.question_words or fold(_raw(t) + getattr(t, "tail", "")) in language.question_words
+               for t in tokens)
 
 
 def _not_playing(
@@ -1078,7 +1087,10 @@ def _not_playing(
         return None
     not_playing = _format(_("{name} is not playing: the players are {players}."),
                           name=title(_typed(tokens[0])), players=player_names(names))
-    if any(_recognize([Token(names[0]), *rest], players, language)):
+    # A slot refused counts as a command only with a word of the language after the name: in
+    # Korean a hand needs no verb, so any talk ('이거 누가 섞었어?') reads as cards refused.
+    command, slot_error = _recognize([Token(names[0]), *rest], players, language)
+    if command is not None or (slot_error and any(t in language.reserved_words for t in rest)):
         return ParseError(not_playing)
     corrected = _correction([Token(names[0]), *rest], players, language)
     if corrected is None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.commands import parse
+from assistant import i18n
+from assistant.commands import ParseError, parse
 from assistant.voice.languages import read_command, spoken_words
 from assistant.voice.whisper.grammar import WordGrammar
 
@@ -26,6 +27,23 @@ KOREAN: list[tuple[str, str]] = [
     ("이서연이 2번 줄을 개 개와 교환", "이서연 swaps 2 dog dog"),
     ("이서연이 3번 줄을 개 두 개, 곰과 교환", "이서연 swaps 3 bear dog dog"),
     ("김민준 기린 세 마리, 곰 두마리, 개 다섯 마리", "김민준 has 3 giraffe 2 bear 5 dog"),
+    # A swap said as a promise or done (바꿀게요, 바꿀게, 바꿨어요).
+    ("이서연 1번 줄 돼지랑 바꿀게요", "이서연 swaps 1 pig"),
+    ("이서연 1번 줄 돼지랑 바꿀게", "이서연 swaps 1 pig"),
+    ("이서연 1번 줄 돼지랑 바꿨어요", "이서연 swaps 1 pig"),
+    # Sino-Korean row numbers glued to 번; 이번에는 ("this time") is no row.
+    ("김민준 일번 줄 돼지랑 교환", "김민준 swaps 1 pig"),
+    ("김민준 이번 줄을 돼지, 곰과 교환할게요", "김민준 swaps 2 bear pig"),
+    ("김민준 삼번 줄을 돼지 곰 개와 교환", "김민준 swaps 3 bear dog pig"),
+    ("김민준 사번 줄 돼지 곰 개 쥐랑 교환", "김민준 swaps 4 bear dog pig mouse"),
+    ("이서연 이번에는 노크", "이서연 knocks"),
+    ("이서연은 이번엔 패스할게요", "이서연 passes"),
+    # Take the row, put down the cards (in either order).
+    ("이서연은 1번 줄을 가져가고 돼지를 내려놨어요", "이서연 swaps 1 pig"),
+    ("이서연은 돼지를 내려놓고 1번 줄을 가져갔어요", "이서연 swaps 1 pig"),
+    # The last row is row 4.
+    ("이서연 마지막 줄 돼지 곰 개 쥐랑 교환", "이서연 swaps 4 bear dog pig mouse"),
+    ("이서연이 마지막 줄을 가져가고 돼지 네 마리를 내려놨어요", "이서연 swaps 4 pig pig pig pig"),
 ]
 
 
@@ -55,3 +73,19 @@ def test_whisper_grammar_does_not_count_a_counter_as_a_dog() -> None:
     (a hand the reader then read as nine)."""
     grammar = WordGrammar(SPOKEN_KO, ["hand"], spoken_words("ko"))
     assert grammar.intents_of("민준 기린 여섯 개 곰 세 개".split()) == ()
+
+
+def test_korean_table_talk_is_not_understood_not_a_stranger_playing() -> None:
+    """'이거 누가 섞었어?' ("who shuffled this?") was refused as '이거 is not playing'."""
+    i18n.set_language("ko")
+    try:
+        for line in ("이거 누가 섞었어?", "이거 누가 섞었어"):
+            with pytest.raises(ParseError) as refused:
+                parse(line, KO_PLAYERS, language="ko")
+            assert refused.value.message.startswith("이해하지 못했습니다: '이거 누가 섞었어'.")
+            assert "'현황'" in refused.value.message and refused.value.suggestion is None
+        with pytest.raises(ParseError) as stranger:  # a stranger's command still names the players
+            parse("정우 1번 줄 돼지랑 교환", KO_PLAYERS, language="ko")
+        assert stranger.value.message.startswith("정우는 게임에 참가하지 않았습니다.")
+    finally:
+        i18n.set_language("en")
