@@ -52,6 +52,37 @@ def test_korean_table(sentence: str, canonical: str) -> None:
     assert parse(sentence, KO_PLAYERS, language="ko").canonical == canonical
 
 
+GERMAN: list[tuple[str, str]] = [
+    # Take the row and put the cards down ("legt ... ab/hin"), or give the cards for the row.
+    ("Ben nimmt Reihe 2 und legt zwei Katzen ab", "Ben swaps 2 cat cat"),
+    ("Uwe nimmt die 3. Reihe und legt Katze, Katze, Maus hin", "Uwe swaps 3 cat cat mouse"),
+    ("Grete tauscht zwei Bären gegen Reihe 2", "Grete swaps 2 bear bear"),
+    ("Grete tauscht zwei Baeren gegen die zweite Reihe", "Grete swaps 2 bear bear"),
+    # The last row is row 4.
+    ("Anna tauscht die letzte Reihe gegen Bär Hund Katze Maus", "Anna swaps 4 bear dog cat mouse"),
+    ("Anna nimmt die letzte Reihe und legt vier Mäuse ab", "Anna swaps 4 mouse mouse mouse mouse"),
+    # Counted with x at the reveal.
+    ("Anna hat 6x Giraffe, 3x Bär, 1x Hase", "Anna has 6 giraffe 3 bear 1 rabbit"),
+    ("Anna hat 6 x Giraffe, 3 x Bär, 1 x Hase", "Anna has 6 giraffe 3 bear 1 rabbit"),
+    ("Anna hat 6 mal Giraffe, 3 mal Bär und 1 mal Hase", "Anna has 6 giraffe 3 bear 1 rabbit"),
+    # At a German table "wiederholen" is "say that again"; redo is "wiederherstellen".
+    ("wiederholen", "repeat"),
+    ("Bitte wiederholen", "repeat"),
+    ("kannst du das wiederholen?", "repeat"),
+    ("nochmal", "repeat"),
+    ("wiederherstellen", "redo"),
+    ("Rückgängig aufheben", "redo"),
+    # What the table read before stays as it was.
+    ("Anna tauscht Reihe 3 gegen Maus, Hase und Hund", "Anna swaps 3 dog rabbit mouse"),
+    ("Ben nimmt 1 und legt einen Bären", "Ben swaps 1 bear"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "canonical"), GERMAN, ids=[s for s, _ in GERMAN])
+def test_german_table(sentence: str, canonical: str) -> None:
+    assert parse(sentence, DE_PLAYERS, language="de").canonical == canonical
+
+
 SPOKEN_KO = ("민준", "서연", "지호")
 
 
