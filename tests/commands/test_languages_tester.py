@@ -1,15 +1,22 @@
 """What a tester playing at a Korean and a German table typed (issue 39): sentence -> the exact
-canonical command, each a line the tables misread or refused before; and the spoken grammar
-reading Korean counters as the typed parser does."""
+canonical command, each a line the tables misread or refused before; the spoken grammar reading
+Korean counters as the typed parser does; and the chat's words (help, leaving) in the table's
+language."""
 
 from __future__ import annotations
+
+import io
+import random
 
 import pytest
 
 from assistant import i18n
+from assistant.cli.chat import run_chat
 from assistant.commands import ParseError, parse
+from assistant.referee import Referee
 from assistant.voice.languages import read_command, spoken_words
 from assistant.voice.whisper.grammar import WordGrammar
+from engine.rules import HouseRules
 
 KO_PLAYERS = ("김민준", "이서연", "박지호")
 DE_PLAYERS = ("Anna", "Ben", "Uwe", "Grete")
@@ -120,3 +127,44 @@ def test_korean_table_talk_is_not_understood_not_a_stranger_playing() -> None:
         assert stranger.value.message.startswith("정우는 게임에 참가하지 않았습니다.")
     finally:
         i18n.set_language("en")
+
+
+def _chat(code: str, lines: list[str]) -> list[str]:
+    """The chat (``run_chat``, no store) at a table of language ``code`` reading ``lines``."""
+    i18n.set_language(code)
+    try:
+        out = io.StringIO()
+        stdin = io.TextIOWrapper(io.BytesIO(("\n".join(lines) + "\n").encode()), encoding="utf-8")
+        assert run_chat(Referee(HouseRules(), random.Random(0)), False, stdin, out) == 0
+        return out.getvalue().splitlines()
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("code", "word"), [
+    ("de", "beenden"), ("de", "Tschüss"), ("de", "ENDE"), ("de", "quit"),
+    ("ko", "종료"), ("ko", "끝"), ("ko", "나가기"), ("ko", "exit"),
+    ("en", "quit"), ("en", "EXIT"),
+])
+def test_the_tables_leave_words_end_the_chat(code: str, word: str) -> None:
+    out = _chat(code, [word, "help"])  # help after the leave word is never answered
+    assert len(out) == 1  # the greeting only
+
+
+def test_a_leave_word_of_another_table_is_a_line_like_any_other() -> None:
+    out = _chat("en", ["beenden", "quit", "help"])
+    assert len(out) == 2 and out[1].startswith("! ")
+
+
+@pytest.mark.parametrize(("code", "welcome", "leaving"), [
+    ("en", "Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.",
+     "To leave the chat: quit, exit or Ctrl+D."),
+    ("de", "Lifeguard-Schiedsrichter. Tippt 'Hilfe' für die Befehle, Ctrl+D zum Verlassen.",
+     "Zum Verlassen des Chats: beenden, tschüss, Ende oder Ctrl+D."),
+    ("ko", "Lifeguard 심판입니다. 명령을 보려면 '도움말', 끝내려면 Ctrl+D를 누르세요.",
+     "채팅을 끝내려면: 종료, 끝, 나가기 또는 Ctrl+D."),
+])
+def test_the_chat_quotes_the_tables_words(code: str, welcome: str, leaving: str) -> None:
+    help_word = {"en": "help", "de": "Hilfe", "ko": "도움말"}[code]
+    out = _chat(code, [help_word])
+    assert out[0] == welcome and out[-1] == leaving
