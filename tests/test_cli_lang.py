@@ -77,11 +77,11 @@ def test_lang_on_the_command_line_overrides_the_settings() -> None:
 # --------------------------------------------------------------------------- the chat loop
 @pytest.mark.parametrize(("args", "welcome", "refused", "undone"), [
     (["--lang", "de", "chat", "--no-store"],
-     "Lifeguard-Schiedsrichter. Tippt 'help' für die Befehle, Ctrl+D zum Verlassen.",
+     "Lifeguard-Schiedsrichter. Tippt 'Hilfe' für die Befehle, Ctrl+D zum Verlassen.",
      "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'.",
      "Rückgängig gemacht: row 4 goat goat goat goat."),
     (["chat", "--no-store", "--lang", "ko"],  # --lang after the command
-     "Lifeguard 심판입니다. 명령을 보려면 'help', 끝내려면 Ctrl+D를 누르세요.",
+     "Lifeguard 심판입니다. 명령을 보려면 '도움말', 끝내려면 Ctrl+D를 누르세요.",
      "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'.",
      "되돌림: row 4 goat goat goat goat."),
 ])

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, TextIO
 
 from assistant.cli.streams import MAX_REFUSED_LINES, is_terminal
 from assistant.commands.files import TOO_LONG, bounded_lines
+from assistant.commands.language import ENGLISH_LANGUAGE, LANGUAGE_BY_CODE, Language
 from assistant.commands.text import MAX_LINE, printable
 from assistant.config import Settings, settings_or_exit
-from assistant.i18n import N_, _, format
+from assistant.i18n import N_, _, current_language, format, pgettext
 from assistant.referee import Referee, Reply
 from assistant.table import TableState
 
@@ -48,12 +49,35 @@ command drops the question.
 CHAT_GREETING_SHAPE = '{"greeting": [...], "resumed": true, "game": ID, "store": PATH, "state": {...}}'
 
 
-#: The last line of 'help' in a chat.
-CHAT_LEAVING = N_("To leave the chat: quit, exit or Ctrl+D.")
-#: The words that end a chat (in any language: they are the chat's own, not commands).
+#: The last line of 'help' in a chat ({words}: the table language's words that end a chat).
+CHAT_LEAVING = N_("To leave the chat: {words} or Ctrl+D.")
+#: The words that end a chat at every table (they are the chat's own, not commands); the table
+#: language's own end it too (``Language.leave_words``: 'beenden', '종료').
 QUIT_WORDS = ("quit", "exit")
-#: The first line of a chat.
-CHAT_WELCOME = N_("Lifeguard referee. Type 'help' for commands, Ctrl+D to leave.")
+#: The first line of a chat ({help}: the table language's word for help).
+CHAT_WELCOME = N_("Lifeguard referee. Type '{help}' for commands, Ctrl+D to leave.")
+
+
+def _table_words() -> Language:
+    """The command language of the table (English where the language has none)."""
+    return LANGUAGE_BY_CODE.get(current_language(), ENGLISH_LANGUAGE)
+
+
+def chat_welcome() -> str:
+    """The first line of a chat, quoting the table language's word for help."""
+    return format(_(CHAT_WELCOME), help=_table_words().say["help"])
+
+
+def chat_leaving() -> str:
+    """The last line of a chat's help: the table language's words that end it."""
+    return format(_(CHAT_LEAVING), words=pgettext("list", ", ").join(_table_words().leave_words))
+
+
+def leaves_chat(line: str) -> bool:
+    """Whether a chat's line ends it: 'quit' or 'exit', or a word of the table's language for it
+    ('beenden', 'tschüss', 'Ende'; '종료', '끝', '나가기'), in any case."""
+    said = line.lower()
+    return said in QUIT_WORDS or said in {word.lower() for word in _table_words().leave_words}
 
 
 #: A chat's input that is no terminal is given up after this many refused lines in all (refused
@@ -66,7 +90,7 @@ def run_chat(referee: Referee, jsonl: bool, stdin: TextIO, stdout: TextIO, greet
     """The referee as a conversation: one line in, the answer out (one JSON object with --jsonl,
     with ``spoken`` when the ``speech`` setting says aloud other than ``said``)."""
     if not jsonl:
-        for line in greeting or (_(CHAT_WELCOME),):
+        for line in greeting or (chat_welcome(),):
             stdout.write(line + "\n")
         stdout.flush()
     lines = _chat_lines(stdin, stdout, jsonl)
@@ -136,7 +160,7 @@ class _Conversation:
             if self.jsonl:
                 self.emit(Reply(False, error=_("Empty line: say a command, or 'help'.")))
             return True
-        if not self.jsonl and line.lower() in QUIT_WORDS:
+        if not self.jsonl and leaves_chat(line):
             return False
         if _UNDECODED.search(line):
             self.refuse(_("That line is not UTF-8 text: type it again."))
@@ -159,8 +183,8 @@ class _Conversation:
         if self.jsonl:
             self.stdout.write(json.dumps(reply.to_json(self.speech)) + "\n")
         elif reply.ok:
-            # 'quit' and 'exit' are the chat's own words (the table has keys): its help says them.
-            said = [*reply.said, _(CHAT_LEAVING)] if reply.intent == "help" else reply.said
+            # The words that end a chat are its own (the table has keys): its help says them.
+            said = [*reply.said, chat_leaving()] if reply.intent == "help" else reply.said
             self.stdout.write("\n".join(said) + "\n")
         else:
             self.stdout.write(f"! {printable(reply.error or '', 1000)}\n")
@@ -274,7 +298,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             # prompt say what happens next.
             # The path as the typed input is shown ($LIFEGUARD_DATA_DIR may hold any byte).
             greeting = [format(_("Game store: {path}"), path=printable(str(session.store.path), 5000)),
-                        _(CHAT_WELCOME),
+                        chat_welcome(),
                         *session.greeting]
         return _until_stopped(
             lambda: run_chat(session.referee, args.jsonl, sys.stdin, sys.stdout, greeting,

@@ -28,6 +28,7 @@ grammars all do it this way):
   ``i18n.format`` template whose fields may carry a Korean particle spec (``{player:이/가}``);
   ``animal_forms`` and ``number_names`` give the cards' words.
 - ``reserved_words``: every word of the language (no player may be called so).
+- ``leave_words``: the words that end a chat (``lifeguard chat``), shown in its greeting.
 """
 
 from __future__ import annotations
@@ -117,6 +118,9 @@ class Language:
     counted_one: str = "{one} {singular}"
     #: Korean: a count follows its animal ('쥐 두 장'); else it goes before it ('zwei Bären').
     count_after_animal: bool = False
+    #: The words that end a chat, as shown ('quit', 'beenden', '종료'): the chat's own, not
+    #: commands (``assistant.cli.chat``; English's work at every table).
+    leave_words: tuple[str, ...] = ("quit", "exit")
 
     @property
     def reserved_words(self) -> frozenset[str]:
@@ -268,6 +272,7 @@ def _from_file(code: str) -> Language:
         counted=str(data.get("counted", "{count} {plural}")),
         counted_one=str(data.get("counted_one", "{one} {singular}")),
         count_after_animal=bool(data.get("count_after_animal", False)),
+        leave_words=tuple(str(w) for w in data.get("leave_words", ("quit", "exit"))),
     )
 
 

@@ -350,12 +350,16 @@ class _SlotError(Exception):
 
 def parse_cards(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> Cards:
     """``pig pig cat``, ``two pigs and a cat``, ``3 giraffe, 2 bears`` -> Cards; in Korean a
-    count may follow its animal (``쥐 두 장``, ``쥐 2장``)."""
+    count may follow its animal (``쥐 두 장``, ``쥐 2장``), and a counter after a count is
+    skipped: '개' right after a number counts ('토끼 두 개' is two rabbits), elsewhere it is
+    the dog ('개 두 개' is two dogs)."""
     counts: dict[Animal, int] = {}
     pending: tuple[int, str] | None = None  # a count said before its animal
     last: Animal | None = None  # the animal just named, its count not said yet (Korean)
+    counted = False  # the word before was a number (a counter word may follow)
     for tok in tokens:
-        if tok in language.counters:
+        after_count, counted = counted, False
+        if tok in language.counters and (after_count or tok not in language.animal_words):
             continue
         if tok in language.list_separators:
             _no_pending(pending)
@@ -364,6 +368,7 @@ def parse_cards(tokens: Sequence[str], language: Language = ENGLISH_LANGUAGE) ->
         n = number(tok, language)
         if n is not None:
             _check_count(n, tok, pending)
+            counted = True
             if last is not None and language.count_after_animal:
                 counts[last] += n - 1
                 last = None
@@ -1050,7 +1055,7 @@ def _not_understood(
         not_playing = _not_playing(tokens, players, language)
         if not_playing is not None:
             return not_playing
-    if question or tokens[0] in language.question_words:
+    if question or _asks(tokens, language):
         return ParseError(_format(_(
             "I didn't understand '{line}'. Say 'status' for where the game stands and whose turn "
             "it is, or 'help' for all commands."), line=line))
@@ -1060,6 +1065,15 @@ def _not_understood(
     return ParseError(_format(_(
         "I didn't understand '{line}'. The closest command is of the form e.g. '{example}'; say "
         "'help' for all commands."), line=line, example=example))
+
+
+def _asks(tokens: Sequence[str], language: Language) -> bool:
+    """Whether a line not understood is a question: its first word a question word; in another
+    language than English, any word ('이거 누가 섞었어': a question word stands where it may)."""
+    if language is ENGLISH_LANGUAGE:
+        return tokens[0] in language.question_words
+    return any(t in language.question_words or fold(_raw(t) + getattr(t, "tail", "")) in language.question_words
+               for t in tokens)
 
 
 def _not_playing(
@@ -1073,7 +1087,10 @@ def _not_playing(
         return None
     not_playing = _format(_("{name} is not playing: the players are {players}."),
                           name=title(_typed(tokens[0])), players=player_names(names))
-    if any(_recognize([Token(names[0]), *rest], players, language)):
+    # A slot refused counts as a command only with a word of the language after the name: in
+    # Korean a hand needs no verb, so any talk ('이거 누가 섞었어?') reads as cards refused.
+    command, slot_error = _recognize([Token(names[0]), *rest], players, language)
+    if command is not None or (slot_error and any(t in language.reserved_words for t in rest)):
         return ParseError(not_playing)
     corrected = _correction([Token(names[0]), *rest], players, language)
     if corrected is None:

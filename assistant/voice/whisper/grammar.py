@@ -265,8 +265,11 @@ class WordGrammar:
         moves += self._counted_after(p, left)
         if left >= 1:
             after_animal = bool(tables.counts_after)
-            for word in tables.one:
-                moves.append((word, [_card_position(p, p.cards + 1, after_animal)]))
+            # Right after a count, a counter that is also an animal is the counter ("토끼 두
+            # 개": two rabbits, no dog), as the reader and the typed parser read it.
+            skipped = tables.counters if p.counter else frozenset()
+            moves += [(word, [_card_position(p, p.cards + 1, after_animal)])
+                      for word in tables.one if word not in skipped]
         if p.cards and not p.separated:
             for word in tables.separators:
                 moves.append((word, [_Position(p.pattern, p.element, 0, target, p.cards, 0, True)]))
