@@ -409,10 +409,14 @@ class LifeguardApp(App[None]):
 
     # ------------------------------------------------------------------ voice's messages
     def on_speech_state(self, message: SpeechState) -> None:
-        self.status_line.set_speech(message.state, message.reason)
+        # The voice's threads report until they are closed: one arriving as the app closes
+        # (its table gone) has nothing to update (a test's app crashed on it in CI).
+        if not self.table_gone:
+            self.status_line.set_speech(message.state, message.reason)
 
     def on_mic_state(self, message: MicState) -> None:
-        self.status_line.set_mic(message.state, message.reason)
+        if not self.table_gone:
+            self.status_line.set_mic(message.state, message.reason)
 
     async def on_heard_command(self, message: HeardCommand) -> None:
         try:
@@ -423,6 +427,8 @@ class LifeguardApp(App[None]):
             self.voices.settled()
 
     def on_rejected_speech(self, message: RejectedSpeech) -> None:
+        if self.table_gone:
+            return
         heard = format(_("heard '{text}': "), text=message.text) if message.text else ""
         self.table_log.note(f"🎤 {heard}{message.reason}")
         if message.addressed:  # talk is written down, not answered aloud
