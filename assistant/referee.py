@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from assistant import announce
-from assistant.commands import Command, ParseError, canonical, parse
+from assistant.commands import Command, ParseError, canonical, command_for, parse, say
 from assistant.commands.intents import INTENTS
 from assistant.i18n import SOURCE_LANGUAGE, _, current_language, format
 from assistant.i18n import language as i18n_language
@@ -171,11 +171,17 @@ def _brief_heard(reply: Reply) -> list[str]:
     return said
 
 
+def shown(command: Command) -> str:
+    """``command`` as the table's language writes it, for a sentence that quotes it (what is
+    stored stays the canonical form): the canonical form itself at an English table."""
+    return say(command, current_language())
+
+
 def _dropped(pending: Command) -> str:
     """Said when another command cancels a pending question."""
     if pending.intent == "new_game":
         return _("The new game was not started.")
-    return format(_("Not applied: {command}."), command=pending.canonical)
+    return format(_("Not applied: {command}."), command=shown(pending))
 
 
 #: The refusal of a game command before any game (the referee's own, as the engine's are).
@@ -428,7 +434,7 @@ class Referee:
         undone = self.log.undo()
         if self.journal is not None:
             self.journal.move_cursor(self.log.cursor)
-        said = [format(_("Undone: {command}."), command=canonical(undone[0])), announce.expecting(self.game)]
+        said = [format(_("Undone: {command}."), command=shown(command_for(undone[0]))), announce.expecting(self.game)]
         return Reply(True, said, command="undo", intent="undo")
 
     def _meta_no(self, cmd: Command) -> Reply:
@@ -436,18 +442,18 @@ class Referee:
         if pending is not None:
             self._pending = None
             fine = (_("Fine, the new game was not started.") if pending.intent == "new_game"
-                    else format(_("Fine, {command} was not applied."), command=pending.canonical))
+                    else format(_("Fine, {command} was not applied."), command=shown(pending)))
             return Reply(True, [fine, announce.expecting(self.game)], command="no", intent="no")
         if heard is not None:
             self._last_heard = None
             reply = self._meta_undo(cmd)
-            reply.said[0] = format(_("Taken back: {command}."), command=heard.canonical)
+            reply.said[0] = format(_("Taken back: {command}."), command=shown(heard))
             reply.command, reply.intent = "no", "no"
             return reply
         current = self.log.current
         if current and not isinstance(current[-1], NewGame) and self.log.cursor > self._floor():
             raise RuleError(N_("There is no question to say no to. To take back '{command}', say 'undo'."),
-                            command=canonical(current[-1]))
+                            command=shown(command_for(current[-1])))
         raise RuleError(N_("There is no question to say no to, and nothing to take back."))
 
     def _meta_redo(self, cmd: Command) -> Reply:
@@ -457,7 +463,7 @@ class Referee:
             game = self.game
             if game is not None and game.is_over:
                 self.journal.finish(game.winners)
-        said = [format(_("Redone: {command}."), command=canonical(redone[0])), *announce.announce(events)]
+        said = [format(_("Redone: {command}."), command=shown(command_for(redone[0]))), *announce.announce(events)]
         return Reply(True, said, command="redo", intent="redo", events=tuple(events))
 
     def _meta_yes(self, cmd: Command) -> Reply:
