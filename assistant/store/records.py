@@ -19,8 +19,7 @@ from assistant.commands import ParseError, canonical
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
 from assistant.i18n import _, format, ngettext, npgettext, pgettext
-from assistant.i18n.refusals import refusal
-from assistant.referee import Entry, Referee
+from assistant.referee import Entry, Referee, in_table_language
 from assistant.store import dates
 from assistant.store.current import load_game
 from assistant.store.db import (
@@ -664,7 +663,7 @@ class _GameReader:
         try:
             self.log.apply(action, joined=joined)
         except RuleError as err:
-            return refusal(err)
+            return in_table_language(err)
         if isinstance(action, NewGame):
             self.players = self.log.game.players if self.log.game else None
             self.new_game_line = number
