@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import ParseError, canonical
+from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
-from assistant.i18n import _, format, ngettext, npgettext, pgettext
+from assistant.i18n import _, current_language, format, ngettext, npgettext, pgettext
 from assistant.referee import Entry, Referee, in_table_language
 from assistant.store import dates
 from assistant.store.current import load_game
@@ -623,6 +623,12 @@ def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules
     return rules
 
 
+def _in_table_language(text: str, players: tuple[str, ...] | None) -> Command:
+    """A line of a command file read as ``replay`` reads it: in the table's language, then as
+    English (the canonical forms an export writes)."""
+    return parse(text, players, language=current_language())
+
+
 class _GameReader:
     """A command file's game, read a line at a time: each line is checked against the game so
     far, as the referee would, and kept as the entry the referee would log."""
@@ -644,7 +650,7 @@ class _GameReader:
         if len(self.entries) >= MAX_ACTIONS:
             return format(_("a game holds at most {most:,} commands, and this file holds more."), most=MAX_ACTIONS)
         try:
-            cmd = stored_command(text, self.players)
+            cmd = stored_command(text, self.players, _in_table_language)
         except ParseError as err:
             return err.message
         if not cmd.is_game_action:
