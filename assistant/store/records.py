@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import unicodedata
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -208,12 +209,42 @@ def history_text(rows: list[dict[str, Any]]) -> list[str]:
             continue
         when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
         winners = shown_names(r["winners"]) or "-"
-        rounds, minutes, won = npgettext("count", "round", "rounds", r["rounds"]), pgettext("minutes", "min"), _("winner:")
         lines.append(
-            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {rounds:<6}  "
-            f"{r['duration_min']:>4} {minutes}  {shown_status(r['status']):<10} {won} {winners}"
+            f"#{r['id']:<4} {when}  {_left(shown_names(r['players']), 32)} {_rounds(r['rounds'])}  "
+            f"{_minutes(r['duration_min'])}  {_left(shown_status(r['status']), 10)} {_('winner:')} {winners}"
         )
     return lines
+
+
+def _rounds(n: int) -> str:
+    """' 2 rounds', '12 rounds', ' 2 Runden', ' 2라운드': the count right-aligned in 2 cells, the
+    whole as wide as 'NN rounds' (a column of history)."""
+    # Translators: history's rounds column; Korean writes the counter without a space ("2라운드").
+    text = format(npgettext("count", "{n} round", "{n} rounds", n), n=n)
+    digits = len(str(n))
+    return _left(" " * max(0, 2 - digits) + text, max(2, digits) + 7)
+
+
+def _minutes(n: int) -> str:
+    """'   5 min', '   5분': the minutes right-aligned, the number in 4 cells as before."""
+    return " " * max(0, 4 - len(str(n))) + format(_("{minutes} min"), minutes=n)
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: East Asian wide and full-width characters (Hangul,
+    CJK) two, combining marks none, the rest one (the store does not import rich)."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    """``text`` padded with spaces on the right to ``width`` cells."""
+    return text + " " * max(0, width - cells(text))
+
+
+def _right(text: str, width: int) -> str:
+    """``text`` padded with spaces on the left to ``width`` cells."""
+    return " " * max(0, width - cells(text)) + text
 
 
 # ---------------------------------------------------------------------------- stats
@@ -271,10 +302,11 @@ def stats_text(rows: list[dict[str, Any]]) -> list[str]:
     headings = [pgettext("stats", "player"), pgettext("stats", "games"), pgettext("stats", "wins"),
                 pgettext("stats", "avg place"), pgettext("stats", "sudden deaths"),
                 pgettext("stats", "lives lost/round")]
-    w = [max(width, len(heading)) for width, heading in zip((12, 5, 5, 9, 13, 16), headings, strict=True)]
-    lines = [f"{headings[0]:<{w[0]}} " + " ".join(f"{h:>{n}}" for h, n in zip(headings[1:], w[1:], strict=True))]
+    # Widths in terminal cells: a Hangul heading or name is twice as wide as it is long.
+    w = [max(width, cells(heading)) for width, heading in zip((12, 5, 5, 9, 13, 16), headings, strict=True)]
+    lines = [_left(headings[0], w[0]) + " " + " ".join(_right(h, n) for h, n in zip(headings[1:], w[1:], strict=True))]
     for r in rows:
-        lines.append(f"{printable(title(r['player']), SHOWN_NAME):<{w[0]}} {r['games']:>{w[1]}} {r['wins']:>{w[2]}} "
+        lines.append(f"{_left(printable(title(r['player']), SHOWN_NAME), w[0])} {r['games']:>{w[1]}} {r['wins']:>{w[2]}} "
                      f"{r['average_place']:>{w[3]}.2f} {r['sudden_deaths']:>{w[4]}} "
                      f"{r['lives_lost_per_round']:>{w[5]}.2f}")
     return lines
