@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from assistant import announce
-from assistant.commands import Command, ParseError, canonical, parse
+from assistant.commands import Command, ParseError, canonical, command_for, parse, say
 from assistant.commands.intents import INTENTS
+from assistant.commands.render import offered
 from assistant.i18n import SOURCE_LANGUAGE, _, current_language, format
 from assistant.i18n import language as i18n_language
-from assistant.i18n.refusals import refusal as in_table_language
+from assistant.i18n.refusals import refusal
 from assistant.table import TableState, help_examples
 from engine.actions import NewGame, SetStarter
-from engine.errors import N_, Phrase, RuleError
+from engine.errors import N_, Commands, Phrase, RuleError
 from engine.events import Event
 from engine.game import Game, Phase, draw_start_player
 from engine.log import GameLog
@@ -171,16 +172,33 @@ def _brief_heard(reply: Reply) -> list[str]:
     return said
 
 
+def in_table_language(error: RuleError) -> str:
+    """``error``'s sentence in the table's language, the commands it offers as typed there."""
+    language = current_language()
+    return refusal(error, lambda command: offered(command, language))
+
+
+def quoted(words: str) -> str:
+    """Fixed command words a sentence quotes ('yes', 'new game') as the table types them, quoted."""
+    return f"'{offered(words, current_language())}'"
+
+
+def shown(command: Command) -> str:
+    """``command`` as the table's language writes it, for a sentence that quotes it (what is
+    stored stays the canonical form): the canonical form itself at an English table."""
+    return say(command, current_language())
+
+
 def _dropped(pending: Command) -> str:
     """Said when another command cancels a pending question."""
     if pending.intent == "new_game":
         return _("The new game was not started.")
-    return format(_("Not applied: {command}."), command=pending.canonical)
+    return format(_("Not applied: {command}."), command=shown(pending))
 
 
 #: The refusal of a game command before any game (the referee's own, as the engine's are).
-NO_GAME = Phrase(N_("No game yet: start one with 'new game' and 3 to 5 names, e.g. 'new game alice "
-                    "bob carol'."))
+NO_GAME = Phrase(N_("No game yet: start one with {new_game} and 3 to 5 names, e.g. {example}."),
+                 new_game=Commands(("new game",)), example=Commands(("new game alice bob carol",)))
 
 
 def help_lines(players: Sequence[str] = ()) -> list[str]:
@@ -266,7 +284,8 @@ class Referee:
         if cmd.intent == "new_game":
             return None
         if self.game is None:
-            return _("No game yet: start one with 'new game' and 3 to 5 names.")
+            return format(_("No game yet: start one with {new_game} and 3 to 5 names."),
+                          new_game=quoted("new game"))
         try:
             self.game.check(cmd.to_action())
         except RuleError as err:
@@ -357,9 +376,10 @@ class Referee:
                 said.append(_("The current game would stay in the history."))
         else:
             assert game is not None
-            said = [format(_("A game is under way (round {round}). Say 'yes' to start the new game with "
-                             "{players} (the current game stays in the history), or 'no' to go on with "
-                             "this one."), round=game.round, players=announce.names(cmd.names))]
+            said = [format(_("A game is under way (round {round}). Say {yes} to start the new game with "
+                             "{players} (the current game stays in the history), or {no} to go on with "
+                             "this one."), round=game.round, players=announce.names(cmd.names),
+                           yes=quoted("yes"), no=quoted("no"))]
         self._pending = cmd
         return Reply(True, said, command=cmd.canonical, intent=cmd.intent, question=True)
 
@@ -428,7 +448,7 @@ class Referee:
         undone = self.log.undo()
         if self.journal is not None:
             self.journal.move_cursor(self.log.cursor)
-        said = [format(_("Undone: {command}."), command=canonical(undone[0])), announce.expecting(self.game)]
+        said = [format(_("Undone: {command}."), command=shown(command_for(undone[0]))), announce.expecting(self.game)]
         return Reply(True, said, command="undo", intent="undo")
 
     def _meta_no(self, cmd: Command) -> Reply:
@@ -436,18 +456,18 @@ class Referee:
         if pending is not None:
             self._pending = None
             fine = (_("Fine, the new game was not started.") if pending.intent == "new_game"
-                    else format(_("Fine, {command} was not applied."), command=pending.canonical))
+                    else format(_("Fine, {command} was not applied."), command=shown(pending)))
             return Reply(True, [fine, announce.expecting(self.game)], command="no", intent="no")
         if heard is not None:
             self._last_heard = None
             reply = self._meta_undo(cmd)
-            reply.said[0] = format(_("Taken back: {command}."), command=heard.canonical)
+            reply.said[0] = format(_("Taken back: {command}."), command=shown(heard))
             reply.command, reply.intent = "no", "no"
             return reply
         current = self.log.current
         if current and not isinstance(current[-1], NewGame) and self.log.cursor > self._floor():
-            raise RuleError(N_("There is no question to say no to. To take back '{command}', say 'undo'."),
-                            command=canonical(current[-1]))
+            raise RuleError(N_("There is no question to say no to. To take back '{command}', say {undo}."),
+                            command=shown(command_for(current[-1])), undo=Commands(("undo",)))
         raise RuleError(N_("There is no question to say no to, and nothing to take back."))
 
     def _meta_redo(self, cmd: Command) -> Reply:
@@ -457,7 +477,7 @@ class Referee:
             game = self.game
             if game is not None and game.is_over:
                 self.journal.finish(game.winners)
-        said = [format(_("Redone: {command}."), command=canonical(redone[0])), *announce.announce(events)]
+        said = [format(_("Redone: {command}."), command=shown(command_for(redone[0]))), *announce.announce(events)]
         return Reply(True, said, command="redo", intent="redo", events=tuple(events))
 
     def _meta_yes(self, cmd: Command) -> Reply:

@@ -78,12 +78,12 @@ def test_lang_on_the_command_line_overrides_the_settings() -> None:
 @pytest.mark.parametrize(("args", "welcome", "refused", "undone"), [
     (["--lang", "de", "chat", "--no-store"],
      "Lifeguard-Schiedsrichter. Tippt 'Hilfe' für die Befehle, Ctrl+D zum Verlassen.",
-     "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'.",
-     "Rückgängig gemacht: row 4 goat goat goat goat."),
+     "! Alice ist dran, nicht Bob: erwartet wird 'alice tauscht'.",
+     "Rückgängig gemacht: Reihe 4 vier Ziegen."),
     (["chat", "--no-store", "--lang", "ko"],  # --lang after the command
      "Lifeguard 심판입니다. 명령을 보려면 '도움말', 끝내려면 Ctrl+D를 누르세요.",
-     "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'.",
-     "되돌림: row 4 goat goat goat goat."),
+     "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice가 … 교환해요'.",
+     "되돌림: 4번 줄 염소 네 장."),
 ])
 def test_chat_lines_are_answered_in_the_language(
         args: list[str], welcome: str, refused: str, undone: str,
@@ -98,7 +98,7 @@ def test_the_settings_language_is_used_and_lang_overrides_it(
     config = tmp_path / "german.toml"
     config.write_text('[table]\nlanguage = "de"\n', encoding="utf-8")
     _, out = chat_in_process(["--config", str(config), "chat", "--no-store"], monkeypatch, capsys)
-    assert "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'." in out
+    assert "! Alice ist dran, nicht Bob: erwartet wird 'alice tauscht'." in out
     _, out = chat_in_process(["--config", str(config), "--lang", "en", "chat", "--no-store"], monkeypatch, capsys)
     assert "! It's Alice's turn, not Bob's: expected 'alice swaps'." in out
 
@@ -116,9 +116,9 @@ def test_english_is_unchanged_without_a_language(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.slow
 @pytest.mark.parametrize(("code", "empty", "game", "refused"), [
     ("de", "Noch keine Spiele (Spielspeicher: ", "Spiel 1 (unfertig) von Alice, Bob",
-     "! Alice ist dran, nicht Bob: erwartet wird 'alice swaps'."),
+     "! Alice ist dran, nicht Bob: erwartet wird 'alice tauscht'."),
     ("ko", "아직 게임이 없습니다(게임 저장소: ", "게임 1(진행 중)",
-     "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'."),
+     "! Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice가 … 교환해요'."),
 ])
 def test_status_and_chat_in_a_real_process(isolated_env: dict[str, str], code: str, empty: str,
                                            game: str, refused: str) -> None:
@@ -176,7 +176,7 @@ def test_an_import_refused_and_the_history_in_the_table_language(
     bad.write_text("\n".join(LINES[:7]) + "\n", encoding="utf-8")  # line 7: Bob out of turn
     assert main(["--lang", "de", "import", str(bad)]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err[1] == "  Zeile 7: Alice ist dran, nicht Bob: erwartet wird 'alice swaps'."
+    assert err[1] == "  Zeile 7: Alice ist dran, nicht Bob: erwartet wird 'alice tauscht'."
     good = tmp_path / "good.txt"
     good.write_text("\n".join(LINES[:6]) + "\n", encoding="utf-8")
     assert main(["--lang", "ko", "import", str(good)]) == 0

@@ -76,3 +76,44 @@ def start(intent: str, language: Language | str = ENGLISH, **given: object) -> s
 
 
 _FIELD = re.compile(r"\{(\w+)(?::[^}]*)?\}")
+
+
+#: The intent each English verb after a player's name starts: how an engine refusal's offered
+#: command ('bob swaps', ``engine.errors.Commands``) is told apart.
+_VERB_INTENTS = {"swaps": "swap", "knocks": "knock", "passes": "pass", "starts": "starts", "has": "hand"}
+#: The intents of the fixed words a sentence quotes ('yes', 'new game', 'undo').
+_WORD_INTENTS = {"yes": "yes", "no": "no", "help": "help", "undo": "undo", "redo": "redo",
+                 "status": "status", "new game": "new_game", "repeat": "repeat"}
+
+
+def offered(command: str, language: Language | str = ENGLISH) -> str:
+    """A command a sentence offers or quotes ('bob swaps', 'bob knocks', 'yes', 'new game'),
+    written in ``language`` as it is typed there: 'bob tauscht', 'bob이 노크해요', 'ja',
+    'neues Spiel mit'; English (or a text that is none of these) as it is."""
+    lang = languages(language) if isinstance(language, str) else language
+    if lang.code == ENGLISH:
+        return command
+    if command in _WORD_INTENTS:
+        return start(_WORD_INTENTS[command], lang).strip() or command
+    if command.startswith("new game "):
+        return say(Command(IntentName.NEW_GAME, names=tuple(command.split()[2:])), lang)
+    player, _, verb = command.rpartition(" ")
+    intent = _VERB_INTENTS.get(verb)
+    if not player or intent is None:
+        return command
+    return _player_start(intent, player, lang)
+
+
+def _player_start(intent: str, player: str, language: Language) -> str:
+    """A player's command up to its first missing field ('bob tauscht', the row's own word left
+    out), and, where the language's verb ends the sentence after the missing fields, that verb
+    after an ellipsis ('bob이 … 교환해요'); the whole command when it has no other field."""
+    words = start(intent, language, player=player).strip()
+    template = language.say[intent]
+    if _FIELD.fullmatch(template.split()[0]) and len(_FIELD.findall(template)) == 1:
+        return words  # 'bob klopft': nothing missing
+    row_word = start("row", language).strip()
+    if intent == "swap" and row_word and words.endswith(" " + row_word):
+        words = words[: -len(row_word) - 1]
+    tail = template[template.rfind("}") + 1:].strip()
+    return f"{words} … {tail}" if tail else words

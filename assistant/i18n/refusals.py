@@ -10,32 +10,42 @@ that shows or says a refusal asks this (the referee's replies, the table, the ph
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from assistant.i18n import SOURCE_LANGUAGE, _, animal_name, current_language, format, pgettext
 from assistant.i18n.words import counted, describe, listed, names
 from engine.deck import Cards
 from engine.errors import AnimalWord, Commands, Counted, Phrase, Player, Players, RowList, RuleError
 from engine.words import title
 
+#: Writes an offered canonical command ('bob swaps') as the table types it: the command
+#: language sits above this module, so its callers pass ``assistant.commands.render.offered``.
+Offered = Callable[[str], str]
 
-def refusal(error: RuleError) -> str:
-    """``error``'s sentence in the table's language."""
+
+def _as_is(command: str) -> str:
+    return command
+
+
+def refusal(error: RuleError, offered: Offered = _as_is) -> str:
+    """``error``'s sentence in the table's language (the commands it offers written by ``offered``)."""
     if current_language() == SOURCE_LANGUAGE:
         return error.message
-    return said(error.phrase)
+    return said(error.phrase, offered)
 
 
-def said(phrase: Phrase) -> str:
+def said(phrase: Phrase, offered: Offered = _as_is) -> str:
     """``phrase`` (a refusal or a part of one) in the table's language."""
     if not phrase.fields:
         return _(phrase.template)
-    return format(_(phrase.template), **{name: _field(value) for name, value in phrase.fields.items()})
+    return format(_(phrase.template), **{name: _field(value, offered) for name, value in phrase.fields.items()})
 
 
-def _field(value: object) -> object:
+def _field(value: object, offered: Offered) -> object:
     """A refusal's field as the table's language says it (numbers and plain text as they are)."""
     match value:
         case Phrase():
-            return said(value)
+            return said(value, offered)
         case Cards():
             return describe(value)
         case Player():
@@ -51,5 +61,5 @@ def _field(value: object) -> object:
             return listed([format(_("row {k}"), k=k) for k in value.rows])
         case Commands():
             # Translators: offers commands as alternatives ("'bob swaps' or 'bob knocks'").
-            return pgettext("alternatives", " or ").join(f"'{command}'" for command in value.commands)
+            return pgettext("alternatives", " or ").join(f"'{offered(command)}'" for command in value.commands)
     return value

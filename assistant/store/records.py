@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import unicodedata
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,12 +16,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import ParseError, canonical
+from assistant.commands import Command, ParseError, canonical, parse
 from assistant.commands.files import NOT_UTF8, InputRefused, NotText, command_lines, open_input
 from assistant.commands.text import printable
-from assistant.i18n import _, format, ngettext, npgettext, pgettext
-from assistant.i18n.refusals import refusal
-from assistant.referee import Entry, Referee
+from assistant.i18n import _, current_language, format, ngettext, npgettext, pgettext
+from assistant.referee import Entry, Referee, in_table_language
 from assistant.store import dates
 from assistant.store.current import load_game
 from assistant.store.db import (
@@ -209,12 +209,42 @@ def history_text(rows: list[dict[str, Any]]) -> list[str]:
             continue
         when = printable(_local(r["date"], "%Y-%m-%d %H:%M"))
         winners = shown_names(r["winners"]) or "-"
-        rounds, minutes, won = npgettext("count", "round", "rounds", r["rounds"]), pgettext("minutes", "min"), _("winner:")
         lines.append(
-            f"#{r['id']:<4} {when}  {shown_names(r['players']):<32} {r['rounds']:>2} {rounds:<6}  "
-            f"{r['duration_min']:>4} {minutes}  {shown_status(r['status']):<10} {won} {winners}"
+            f"#{r['id']:<4} {when}  {_left(shown_names(r['players']), 32)} {_rounds(r['rounds'])}  "
+            f"{_minutes(r['duration_min'])}  {_left(shown_status(r['status']), 10)} {_('winner:')} {winners}"
         )
     return lines
+
+
+def _rounds(n: int) -> str:
+    """' 2 rounds', '12 rounds', ' 2 Runden', ' 2라운드': the count right-aligned in 2 cells, the
+    whole as wide as 'NN rounds' (a column of history)."""
+    # Translators: history's rounds column; Korean writes the counter without a space ("2라운드").
+    text = format(npgettext("count", "{n} round", "{n} rounds", n), n=n)
+    digits = len(str(n))
+    return _left(" " * max(0, 2 - digits) + text, max(2, digits) + 7)
+
+
+def _minutes(n: int) -> str:
+    """'   5 min', '   5분': the minutes right-aligned, the number in 4 cells as before."""
+    return " " * max(0, 4 - len(str(n))) + format(_("{minutes} min"), minutes=n)
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: East Asian wide and full-width characters (Hangul,
+    CJK) two, combining marks none, the rest one (the store does not import rich)."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    """``text`` padded with spaces on the right to ``width`` cells."""
+    return text + " " * max(0, width - cells(text))
+
+
+def _right(text: str, width: int) -> str:
+    """``text`` padded with spaces on the left to ``width`` cells."""
+    return " " * max(0, width - cells(text)) + text
 
 
 # ---------------------------------------------------------------------------- stats
@@ -272,10 +302,11 @@ def stats_text(rows: list[dict[str, Any]]) -> list[str]:
     headings = [pgettext("stats", "player"), pgettext("stats", "games"), pgettext("stats", "wins"),
                 pgettext("stats", "avg place"), pgettext("stats", "sudden deaths"),
                 pgettext("stats", "lives lost/round")]
-    w = [max(width, len(heading)) for width, heading in zip((12, 5, 5, 9, 13, 16), headings, strict=True)]
-    lines = [f"{headings[0]:<{w[0]}} " + " ".join(f"{h:>{n}}" for h, n in zip(headings[1:], w[1:], strict=True))]
+    # Widths in terminal cells: a Hangul heading or name is twice as wide as it is long.
+    w = [max(width, cells(heading)) for width, heading in zip((12, 5, 5, 9, 13, 16), headings, strict=True)]
+    lines = [_left(headings[0], w[0]) + " " + " ".join(_right(h, n) for h, n in zip(headings[1:], w[1:], strict=True))]
     for r in rows:
-        lines.append(f"{printable(title(r['player']), SHOWN_NAME):<{w[0]}} {r['games']:>{w[1]}} {r['wins']:>{w[2]}} "
+        lines.append(f"{_left(printable(title(r['player']), SHOWN_NAME), w[0])} {r['games']:>{w[1]}} {r['wins']:>{w[2]}} "
                      f"{r['average_place']:>{w[3]}.2f} {r['sudden_deaths']:>{w[4]}} "
                      f"{r['lives_lost_per_round']:>{w[5]}.2f}")
     return lines
@@ -624,6 +655,12 @@ def _rules_of_comments(comments: Iterable[str], rules: HouseRules) -> HouseRules
     return rules
 
 
+def _in_table_language(text: str, players: tuple[str, ...] | None) -> Command:
+    """A line of a command file read as ``replay`` reads it: in the table's language, then as
+    English (the canonical forms an export writes)."""
+    return parse(text, players, language=current_language())
+
+
 class _GameReader:
     """A command file's game, read a line at a time: each line is checked against the game so
     far, as the referee would, and kept as the entry the referee would log."""
@@ -645,7 +682,7 @@ class _GameReader:
         if len(self.entries) >= MAX_ACTIONS:
             return format(_("a game holds at most {most:,} commands, and this file holds more."), most=MAX_ACTIONS)
         try:
-            cmd = stored_command(text, self.players)
+            cmd = stored_command(text, self.players, _in_table_language)
         except ParseError as err:
             return err.message
         if not cmd.is_game_action:
@@ -664,7 +701,7 @@ class _GameReader:
         try:
             self.log.apply(action, joined=joined)
         except RuleError as err:
-            return refusal(err)
+            return in_table_language(err)
         if isinstance(action, NewGame):
             self.players = self.log.game.players if self.log.game else None
             self.new_game_line = number

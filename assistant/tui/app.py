@@ -31,10 +31,10 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from assistant.commands import Command, ParseError, new_game_command
+from assistant.commands import Command, ParseError, new_game_command, parse, say
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
-from assistant.i18n import N_, _, format
+from assistant.i18n import N_, SOURCE_LANGUAGE, _, current_language, format
 from assistant.referee import Referee, Reply, heard_readback
 from assistant.table import TableState
 from assistant.table.expect import command_starts
@@ -103,6 +103,19 @@ FOOTER_WORDS: dict[str, str] = {
 }
 
 
+def echoed(command: str) -> str:
+    """A canonical command (what the referee understood, what the store keeps) as the log
+    echoes it: in the table's language as it is typed there ('anna tauscht Reihe 1 gegen Maus',
+    'anna가 1번 줄을 쥐와 교환해요'); English, or a line that is no command, as it is."""
+    language = current_language()
+    if language == SOURCE_LANGUAGE:
+        return command
+    try:
+        return say(parse(command), language)
+    except ParseError:
+        return command
+
+
 class LifeguardApp(App[None]):
     """Lifeguard's table on screen. Build it with the settings; the tests pass a data dir."""
 
@@ -166,7 +179,7 @@ class LifeguardApp(App[None]):
         game = self.view.game
         if game is not None and not game.is_over:
             for command, said in self.resumed_log:  # the log as it was before the restart
-                table_log.command(command, "", said)
+                table_log.command(echoed(command), "", said)
             greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
             table_log.said(greeting)
         else:
@@ -266,7 +279,7 @@ class LifeguardApp(App[None]):
 
     async def apply_heard(self, command: Command, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
-        shown = format(_("heard: {command}"), command=command.canonical)
+        shown = format(_("heard: {command}"), command=say(command, current_language()))
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
@@ -286,9 +299,9 @@ class LifeguardApp(App[None]):
         log = self.table_log
         heard = source == "heard"
         if is_question(reply):  # nothing changed: waiting for yes or no
-            log.question(reply.command or text, " ".join(reply.said) or reply.error or "")
+            log.question(echoed(reply.command or text), " ".join(reply.said) or reply.error or "")
         elif reply.ok:
-            log.command(reply.command or text, source, [*heard_readback(reply, heard), *reply.said])
+            log.command(echoed(reply.command or text), source, [*heard_readback(reply, heard), *reply.said])
         else:
             self._show_refusal(text, reply, source)
         self.say(self.voices.words(reply, heard))

@@ -50,8 +50,8 @@ def _reveal(referee: Referee) -> None:
 
 @pytest.mark.parametrize(("language", "said"), [
     ("en", "It's Alice's turn, not Bob's: expected 'alice swaps'."),
-    ("de", "Alice ist dran, nicht Bob: erwartet wird 'alice swaps'."),
-    ("ko", "Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice swaps'."),
+    ("de", "Alice ist dran, nicht Bob: erwartet wird 'alice tauscht'."),
+    ("ko", "Bob의 차례가 아니라 Alice의 차례입니다. 가능한 명령: 'alice가 … 교환해요'."),
 ])
 def test_an_out_of_turn_move_is_refused_in_the_table_language(table: Referee, language: str, said: str) -> None:
     before = table.history()
