@@ -37,7 +37,7 @@ def _said(referee: Referee, line: str, language: str) -> list[str]:
 
 @pytest.mark.parametrize(("language", "undone", "redone"), [
     ("en", "Undone: anna knocks.", "Redone: anna knocks."),
-    ("de", "Rückgängig gemacht: anna klopft.", "Wiederholt: anna klopft."),
+    ("de", "Rückgängig gemacht: anna klopft.", "Wiederhergestellt: anna klopft."),
     ("ko", "되돌림: anna가 노크해요.", "다시 함: anna가 노크해요."),
 ])
 def test_undo_and_redo_quote_the_command_in_the_table_language(
