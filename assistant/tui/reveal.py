@@ -795,7 +795,7 @@ def _big_sheet_cells(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
     the lives left (``12 3``), the lives lost beside them in normal type (`` (-2)``)."""
     label = big(str(ended.round))
     width = big_width("10") - label[0].cell_len  # numbers right-aligned, as in normal type
-    cells = [_beside([Text(" " * width) + line for line in label], " SD" if ended.sudden_death else "",
+    cells = [_beside([Text(" " * width) + line for line in label], " " + _("SD") if ended.sudden_death else "",
                      "bold red")]
     for p in players:
         line = ended.line(p)
@@ -803,11 +803,11 @@ def _big_sheet_cells(ended: SheetRound, players: tuple[str, ...]) -> list[Text]:
             cells.append(Text(""))
             continue
         if ended.sudden_death:
-            points = "SD" if p == ended.sudden_death[0] else "-"
+            points = _("SD") if p == ended.sudden_death[0] else "-"
         else:
             points = str(line.points or 0)
         style = "bold red" if line.out else "bold"
-        left = "OUT" if line.out else str(line.lives)
+        left = _("OUT") if line.out else str(line.lives)
         cells.append(_beside(big(f"{points:>2} {left}", style=style),
                              f" (-{line.penalty})" if line.penalty else "", style))
     return cells
