@@ -25,7 +25,7 @@ from assistant.commands import Command, IntentName, ParseError
 from assistant.commands.language import languages
 from assistant.commands.parser import expand
 from assistant.commands.text import fold
-from assistant.i18n import LANGUAGES
+from assistant.i18n import LANGUAGES, _, format
 from assistant.voice.whisper.grammar import ENGLISH_SPEECH, SpokenLanguage, SpokenWords
 from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal, Cards
 
@@ -61,12 +61,15 @@ def voice_input_available(code: str) -> tuple[bool, str]:
         return True, ""
     measured = MEASURED.get(code)
     if code not in _PROMPTS:
-        return False, f"voice in: typing only for {name} (no spoken commands for it)"
+        return False, format(_("voice in: typing only for {language} (no spoken commands for it)"),
+                             language=name)
     if measured is None:
-        return False, f"voice in: typing only for {name} (its recognition is not measured)"
+        return False, format(_("voice in: typing only for {language} (its recognition is not measured)"),
+                             language=name)
     if measured.clean < SHIPPING_ACCURACY:
-        return False, (f"voice in: typing only for {name} (Whisper gets {measured.clean:.0%} of "
-                       f"clean commands right, {SHIPPING_ACCURACY:.0%} needed)")
+        return False, format(_("voice in: typing only for {language} (Whisper gets {got} of clean "
+                               "commands right, {needed} needed)"), language=name,
+                             got=f"{measured.clean:.0%}", needed=f"{SHIPPING_ACCURACY:.0%}")
     return True, ""
 
 

@@ -187,6 +187,8 @@ def test_the_listener_in_a_language_without_voice_input_says_typing_only(tmp_pat
     events: queue.Queue[object] = queue.Queue()
     i18n.set_language("de")
     try:
+        reason = voice_input_available("de")[1]  # said in the table's language
+        assert reason.startswith("Spracheingabe: für Deutsch nur Tippen")
         listener = Listener(VoiceSettings(), lambda: ListenContext(GERMAN_PLAYERS, None), events.put,
                             audio_input=[str(tmp_path / "unused.wav")])
         listener.start()
