@@ -176,10 +176,10 @@ def samples(code: str, split: str, commands: int, talk: int, seed: int) -> list[
         if talk_next(out, commands, talk, rng):
             out.append(Sample(rng.choice(talk_said), None, context, players, *voice))
             continue
-        text = command_text(actions[i], names, words, rng) if rng.random() >= META_SHARE else \
+        text = command_text(actions[i], names, words, code, rng) if rng.random() >= META_SHARE else \
             " ".join(w for element in rng.choice(expand(rng.choice(words.templates[rng.choice(meta)])))
                      for w in element)
-        out.append(Sample(text, read_command(text.split(), words, players).canonical, context, players, *voice))
+        out.append(Sample(text, read_command(text.split(), code, players).canonical, context, players, *voice))
     return out
 
 
@@ -189,13 +189,14 @@ def talk_next(out: list[Sample], commands: int, talk: int, rng: random.Random) -
     return talks < talk and (len(out) - talks >= commands or rng.random() < talk / (commands + talk))
 
 
-def command_text(action: Action, names: dict[str, str], words: SpokenWords, rng: random.Random) -> str:
-    """``action``'s command said in the language, its player renamed by ``names``."""
+def command_text(action: Action, names: dict[str, str], words: SpokenWords, code: str,
+                 rng: random.Random) -> str:
+    """``action``'s command said in language ``code``, its player renamed by ``names``."""
     command = command_for(action)
     if command.player:
         command = replace(command, player=names[command.player])
     text = say(command, words, rng)
-    assert read_command(text.split(), words, tuple(names.values())).canonical == command.canonical, text
+    assert read_command(text.split(), code, tuple(names.values())).canonical == command.canonical, text
     return text
 
 

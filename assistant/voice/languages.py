@@ -11,23 +11,22 @@ The spoken tables are read from the command language's own record (``assistant.c
 ``languages/{de,ko}.toml``), as the English ones come from ``assistant.commands.grammar``: one
 source for typed and spoken commands. What a command is stays the canonical English form
 (``Command``), whatever language it was said in. ``read_command`` reads the words the grammar
-heard back into that form (the typed parser reads a language's lines on the command-language
-branch; once it does on main, it can take the reader's place).
+heard back into that form with the typed parser, as English's speech does: one reader for typed
+and spoken commands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
-from assistant.commands import Command, IntentName, ParseError
+from assistant.commands import Command, IntentName, ParseError, parse
 from assistant.commands.language import languages
-from assistant.commands.parser import expand
 from assistant.commands.text import fold
 from assistant.i18n import LANGUAGES, _, format
 from assistant.voice.whisper.grammar import ENGLISH_SPEECH, SpokenLanguage, SpokenWords
-from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS, Animal, Cards
+from engine.deck import ANIMALS, SUDDEN_DEATH_ANIMALS
 
 #: The share of clean commands (held-out voices) a language's recogniser must get exactly right
 #: for voice input to be offered in it (issue 39).
@@ -81,7 +80,7 @@ def spoken_language(code: str) -> SpokenLanguage:
     words = spoken_words(code)
 
     def read(text: str, players: Sequence[str] | None) -> Command:
-        return read_command(text.split(), words, players or ())
+        return read_command(text.split(), code, players or ())
 
     return SpokenLanguage(code, words, read)
 
@@ -136,110 +135,13 @@ def spoken_words(code: str) -> SpokenWords:
 
 
 # --------------------------------------------------------------------------- the reader
-def read_command(words: Sequence[str], tables: SpokenWords, players: Sequence[str]) -> Command:
+def read_command(words: Sequence[str], code: str, players: Sequence[str]) -> Command:
     """The canonical command that ``words`` (as the grammar reads them: ``TokenGrammar.words_of``)
-    say in ``tables``' language; ``ParseError`` when they say none. The first template that
-    matches wins, as in the typed parser."""
-    folded = [w.lower() for w in words]
-    known = {p.lower(): p for p in players}
-    for intent, templates in tables.templates.items():
-        for template in templates:
-            for pattern in expand(template):
-                slots = _match(pattern, folded, tables, known)
-                if slots is not None and _fits_its_row(slots):
-                    return Command(IntentName(intent), **slots)  # type: ignore[arg-type]
-    raise ParseError(f"not a command: {' '.join(words)}")
-
-
-_Slots = dict[str, object]
-
-
-def _fits_its_row(slots: _Slots) -> bool:
-    """Whether the cards of a row or a swap are as many as the row holds (the grammar counts
-    them; the reader checks what it is given)."""
-    cards, row = slots.get("cards"), slots.get("row")
-    return not isinstance(cards, Cards) or not isinstance(row, int) or len(list(cards)) == row
-
-
-def _match(pattern: Sequence[tuple[str, ...] | str], words: Sequence[str], tables: SpokenWords,
-           players: Mapping[str, str], slots: _Slots | None = None) -> _Slots | None:
-    """The slots of ``words`` read by one expanded template, or None when it does not fit. The
-    cards may stand anywhere (Korean puts the verb after them): the longest list of cards after
-    which the rest of the template fits."""
-    slots = slots or {}
-    if not pattern:
-        return slots if not words else None
-    element, rest = pattern[0], pattern[1:]
-    if isinstance(element, tuple):
-        fits = tuple(words[:len(element)]) == element
-        return _match(rest, words[len(element):], tables, players, slots) if fits else None
-    if element == "cards":
-        for end in range(len(words), 0, -1):
-            cards = read_cards(words[:end], tables)
-            if cards is not None:
-                found = _match(rest, words[end:], tables, players, {**slots, "cards": cards})
-                if found is not None:
-                    return found
-        return None
-    if words and (value := _slot(element, words[0], tables, players)) is not None:
-        return _match(rest, words[1:], tables, players, {**slots, _FIELDS[element]: value})
-    return None
-
-
-_FIELDS = {"player": "player", "row": "row", "sd_animal": "animal"}
-
-
-def _slot(slot: str, word: str, tables: SpokenWords, players: Mapping[str, str]) -> object | None:
-    match slot:
-        case "player":
-            return players.get(word)
-        case "row":
-            return tables.rows.get(word)
-        case "sd_animal":
-            return tables.sudden_death.get(word)
-    return None
-
-
-def read_cards(words: Sequence[str], tables: SpokenWords) -> Cards | None:
-    """The cards ``words`` name ("zwei schweine und eine katze", "돼지 두 장 고양이"), or None."""
-    reader = _CardReader(tables)
-    if all(reader.take(word) for word in words) and reader.animals and not reader.pending:
-        return Cards(reader.animals)
-    return None
-
-
-@dataclass
-class _CardReader:
-    """A list of cards read word by word (``read_cards``)."""
-
-    tables: SpokenWords
-    animals: list[Animal] = field(default_factory=list)
-    pending: int = 0  # a count said, its animal to come
-    last: Animal | None = None  # the animal just said alone (a count after it may follow)
-    counted: bool = False  # a count after an animal was just said (a counter word may follow)
-
-    def take(self, word: str) -> bool:
-        """Read ``word``; False when it cannot stand here in a list of cards."""
-        tables, counted = self.tables, self.counted
-        self.counted = False
-        if word in tables.counters and counted:
-            return True
-        if word in tables.separators and self.animals and not self.pending:
-            self.last = None
-        elif word in tables.counts and not self.pending:
-            self.pending, self.last = tables.counts[word], None
-        elif (animal := _animal(word, tables, self.pending)) is not None:
-            self.animals += [animal] * (self.pending or 1)
-            self.last, self.pending = (None if self.pending else animal), 0
-        elif word in tables.counts_after and self.last is not None:
-            self.animals += [self.last] * (tables.counts_after[word] - 1)
-            self.last, self.counted = None, True
-        else:
-            return False
-        return True
-
-
-def _animal(word: str, tables: SpokenWords, pending: int) -> Animal | None:
-    """The animal ``word`` names after a count of ``pending`` (0: none): its plural only after
-    a count above one ("zwei schweine"; "zwei schwein" as the canonical form writes it)."""
-    return tables.one.get(word) or (tables.many.get(word) if pending > 1 else None)
+    say in language ``code``: the typed parser's reading of them, held to the grammar's own rule
+    that a row or a swap names as many cards as the row holds; ``ParseError`` when they say no
+    command."""
+    command = parse(" ".join(words), tuple(players) or None, language=code)
+    if command.intent in (IntentName.ROW, IntentName.SWAP) and command.row is not None \
+            and len(list(command.cards)) != command.row:
+        raise ParseError(f"not a command: {' '.join(words)} (row {command.row} holds {command.row} cards)")
+    return command

@@ -102,7 +102,7 @@ def test_whisper_reads_the_counter_as_the_typed_parser_does(said: str, canonical
     words = spoken_words("ko")
     grammar = WordGrammar(SPOKEN_KO, ["hand", "swap"], words)
     assert grammar.intents_of(said.split())
-    assert read_command(said.split(), words, SPOKEN_KO).canonical == canonical
+    assert read_command(said.split(), "ko", SPOKEN_KO).canonical == canonical
     assert parse(said, SPOKEN_KO, language="ko").canonical == canonical
 
 
