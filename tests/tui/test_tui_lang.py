@@ -24,30 +24,8 @@ from engine.deck import Animal
 from engine.rules import HouseRules
 
 from .conftest import game_lines, settle, submit_all
+from .test_tui_snapshots import MID_GAME, OPENING, REVEAL  # the same game as the English snapshots
 
-OPENING = [
-    "new game alice bob carol dave",
-    "bob starts",
-    "row 1 giraffe",
-    "row 2 bear dog",
-    "row 3 pig pig cat",
-    "row 4 mole goat sheep mouse",
-]
-MID_GAME = [
-    *OPENING,
-    "bob swaps 2 cat mouse",
-    "carol swaps 4 rabbit rabbit pig giraffe",
-    "dave swaps 1 dog",
-    "alice swaps 3 bear bear bear",
-]
-REVEAL = [
-    *MID_GAME,
-    "bob knocks",
-    "carol passes",
-    "dave swaps 2 sheep sheep",
-    "alice passes",
-    "bob has 3 giraffe 2 bear 1 dog 2 cat 1 mouse 1 goat",
-]
 
 #: English words a German or Korean screen may show: key names, the players' names, the
 #: program's name, and words German writes alike (``Start``, ``Hand``, ``Link``, ``Computer``, ``ok``).

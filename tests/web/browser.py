@@ -71,6 +71,18 @@ def png_size(path: Path) -> tuple[int, int]:
 AXE = Path(__file__).resolve().parents[2] / "build" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 
 
+def skip_module_without_browser(axe: bool = False) -> None:
+    """Skip the calling test module where chromium (and, with ``axe``, axe-core) is missing, as
+    on a machine set up by hand; never in CI, where a missing browser must fail the suite."""
+    import pytest
+
+    if os.environ.get("CI"):
+        return
+    if chromium() is None or (axe and not AXE.exists()):
+        pytest.skip("chromium or axe-core is not installed (make test installs both)" if axe else
+                    "chromium is not installed (make setup installs it)", allow_module_level=True)
+
+
 class DevTools:
     """One headless chromium driven over the DevTools protocol on a pipe
     (``--remote-debugging-pipe``: the browser reads commands on its fd 3 and answers on fd 4,

@@ -12,7 +12,6 @@ axe-core is missing outside CI; in CI they must be there.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -29,13 +28,11 @@ from tests.web.browser import (
     DEMO_SEED,
     ROUND_ONE_ENDS,
     DevTools,
-    chromium,
+    skip_module_without_browser,
 )
 from tests.web.conftest import Served, game_lines, play
 
-if (chromium() is None or not AXE.exists()) and not os.environ.get("CI"):
-    pytest.skip("chromium or axe-core is not installed (make test installs both)",
-                allow_module_level=True)
+skip_module_without_browser(axe=True)
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
 #: Every WCAG 2.0-2.2 A and AA rule axe has, and its best practices.

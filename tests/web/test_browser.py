@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -23,16 +22,15 @@ from tests.web.browser import (
     PHONE,
     ROUND_ONE_ENDS,
     DevTools,
-    chromium,
     dump_dom,
     png_size,
     screenshot,
+    skip_module_without_browser,
 )
 from tests.web.conftest import game_lines, play
 from tests.web.test_serve import HOSTILE, write_hostile_announcement
 
-if chromium() is None and not os.environ.get("CI"):
-    pytest.skip("chromium is not installed (make setup installs it)", allow_module_level=True)
+skip_module_without_browser()
 
 
 def text_of(fragment: str) -> str:

@@ -17,7 +17,6 @@ import contextlib
 import http.client
 import itertools
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -31,20 +30,17 @@ from assistant.web.messages import page_messages
 from assistant.web.server import TableServer
 from engine.deck import Animal
 from tests.web.browser import (
-    AXE,
     DEMO_LINES,
     DEMO_PLAYERS,
     DEMO_SEED,
     ROUND_ONE_ENDS,
     DevTools,
-    chromium,
+    skip_module_without_browser,
 )
 from tests.web.conftest import game_lines, play
 from tests.web.test_a11y import axe
 
-if (chromium() is None or not AXE.exists()) and not os.environ.get("CI"):
-    pytest.skip("chromium or axe-core is not installed (make test installs both)",
-                allow_module_level=True)
+skip_module_without_browser(axe=True)
 
 #: Real chromium, a server each: left out of `make check` like the other browser tests.
 pytestmark = pytest.mark.slow

@@ -20,12 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.browser import DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, DevTools, chromium
+from tests.web.browser import (
+    DEMO_LINES,
+    DEMO_PLAYERS,
+    DEMO_SEED,
+    DevTools,
+    skip_module_without_browser,
+)
 from tests.web.conftest import game_lines
 from tests.web.test_page_lang import KOREAN_NAMES, lines_in, opened, table_in
 
-if chromium() is None and not os.environ.get("CI"):
-    pytest.skip("chromium is not installed (make setup installs it)", allow_module_level=True)
+skip_module_without_browser()
 
 #: Real chromium, a server each: left out of `make check` like the other browser tests.
 pytestmark = pytest.mark.slow

@@ -9,7 +9,6 @@ for said without the table's typed example. Skipped only where chromium is missi
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
@@ -19,11 +18,16 @@ import pytest
 from assistant.referee import Referee
 from assistant.web.server import TableServer
 from engine.game import places as engine_places
-from tests.web.browser import DEMO_LINES, DEMO_PLAYERS, DEMO_SEED, DevTools, chromium
+from tests.web.browser import (
+    DEMO_LINES,
+    DEMO_PLAYERS,
+    DEMO_SEED,
+    DevTools,
+    skip_module_without_browser,
+)
 from tests.web.conftest import game_lines, play
 
-if chromium() is None and not os.environ.get("CI"):
-    pytest.skip("chromium is not installed (make setup installs it)", allow_module_level=True)
+skip_module_without_browser()
 
 LIVE = "document.getElementById('link').dataset.state === 'live'"
 
