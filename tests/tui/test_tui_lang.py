@@ -24,8 +24,7 @@ from engine.deck import Animal
 from engine.rules import HouseRules
 
 from .conftest import game_lines, settle, submit_all
-from .test_tui_snapshots import MID_GAME, OPENING, REVEAL  # the same game as the English snapshots
-
+from .test_tui_snapshots import MID_GAME, REVEAL  # the same game as the English snapshots
 
 #: English words a German or Korean screen may show: key names, the players' names, the
 #: program's name, and words German writes alike (``Start``, ``Hand``, ``Link``, ``Computer``, ``ok``).
