@@ -86,10 +86,14 @@ async def settle(pilot) -> None:
     for screen in pilot.app.screen_stack:
         for field in screen.query(Input):
             field.cursor_blink = False
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-    await _tables_measured(pilot)
+    # Twice: a widget that lays out again once it knows its room (large print's results, the
+    # players panel) scrolls the log once more, and a loaded machine snapshotted the first
+    # layout, the log not yet filled (a Korean results snapshot in a fresh-clone CI).
+    for _ in range(2):
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        await _tables_measured(pilot)
 
 
 async def _tables_measured(pilot, timeout: float = 10.0) -> None:

@@ -49,13 +49,6 @@ def game(code: str) -> list[str]:
     return renamed(NAMES[code])
 
 
-async def settled(pilot: Pilot[Any]) -> None:
-    """``settle`` twice: large print's results and players panel lay out again once they know
-    their room, and a loaded machine snapshotted the first layout (the log not yet filled)."""
-    await settle(pilot)
-    await settle(pilot)
-
-
 async def large_print(pilot: Pilot[Any], size: tuple[int, int], wanted: bool) -> None:
     """Large print as ``wanted``: by its key (F4) where the size gives the other."""
     await pilot.press("escape")
@@ -74,7 +67,7 @@ def test_table_with_known_cards(snap_compare: Callable[..., bool], make_app: Cal
         await large_print(pilot, size, wanted=False)
         await submit_all(pilot, lines[:30])  # round 2, the fifth player's turn
         await pilot.press("f8")
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -90,7 +83,7 @@ def test_large_print_with_known_cards(snap_compare: Callable[..., bool], make_ap
         await large_print(pilot, size, wanted=True)
         await submit_all(pilot, lines[:30])
         await pilot.press("f8")
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -105,7 +98,7 @@ def test_hand_grid(snap_compare: Callable[..., bool], make_app: Callable[[], Lif
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines[:18])  # two hands declared
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -120,7 +113,7 @@ def test_results(snap_compare: Callable[..., bool], make_app: Callable[[], Lifeg
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines[:21])  # round 1 scored
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -136,7 +129,7 @@ def test_score_sheet(snap_compare: Callable[..., bool], make_app: Callable[[], L
         await pilot.press("escape")
         await submit_all(pilot, lines[:-1])  # five rounds
         await pilot.press("f3")
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
 
@@ -151,6 +144,6 @@ def test_game_over(snap_compare: Callable[..., bool], make_app: Callable[[], Lif
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
         await submit_all(pilot, lines)
-        await settled(pilot)
+        await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
