@@ -466,21 +466,33 @@ class ResultsView(Static):
         self.budget: int | None = None
         #: A large screen: the losses in the biggest type when there are lines for them.
         self.huge = False
+        #: The columns the view will have (the screen sets it), for a build before its first
+        #: layout: built at a guessed width and rebuilt on its Resize, the results stayed the
+        #: guess's height under load (31 lines for 34, CAT and MOUSE cut off at 200x50).
+        self.room: int | None = None
+        #: The width the shown content was built for (``on_resize`` rebuilds at another).
+        self._built_width = 0
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
     def set_large(self, large: bool, roomy: bool = False, budget: int | None = None,
-                  huge: bool = False) -> None:
-        """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type."""
+                  huge: bool = False, room: int | None = None) -> None:
+        """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type;
+        ``room``: the columns the view will have."""
         self.huge = large and huge
-        if (large, large and roomy, budget) != (self.large, self.roomy, self.budget):
-            self.large, self.roomy, self.budget = large, large and roomy, budget
+        if (large, large and roomy, budget, room) != (self.large, self.roomy, self.budget, self.room):
+            self.large, self.roomy, self.budget, self.room = large, large and roomy, budget, room
             self.set_class(large, "large")
             self.update(self.build())
 
+    def _width(self) -> int:
+        """The view's columns: as laid out, else as the screen expects them."""
+        return self.size.width or self.room or 200
+
     def build(self) -> Table | Text | Group:
+        self._built_width = self._width()
         ended = self.ended
         if ended is None:
             return Text(_("No round has ended yet."), style="dim")
@@ -495,7 +507,7 @@ class ResultsView(Static):
         as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``. When those
         lines would push the points and lives rows off (five losers at 80x24), the losses in
         normal type and only who is out in big type (``ANNE-MARIE OUT``), or nothing big."""
-        width = (self.size.width or 100) - 2
+        width = self._width() - 2
         losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
         lines = _big_lines(ended, players, losers, width)
         scale = self._losses_scale(ended, players, losers, width)
@@ -568,7 +580,7 @@ class ResultsView(Static):
         (each side's padding): whole, else cut alike (``short_names``), so that no cell wraps
         (five long names wrapped the majorities). Large print gives up its wider gaps before
         it cuts a name (at 80x24 five Korean names of six cells were cut to "김…")."""
-        width = self.size.width or 200
+        width = self._width()
         pads = (2, 1) if self.large else (1,)
         for limit in (None, SHORT_NAME, 4):
             shown = short_names(players, limit)
@@ -596,13 +608,14 @@ class ResultsView(Static):
         # Spread evenly with the players' columns, "Bartholomew +7" was cut at 120x40 (Rich's
         # ratios ignore min_width): then as wide as its widest cell, the players spread.
         longest = max((cell_len(n) for n in shown.values()), default=0)
-        share = ((self.size.width or 200) - cell_len(_("lives (lost)")) - 2 * padding) // (len(players) + 1)
+        share = (self._width() - cell_len(_("lives (lost)")) - 2 * padding) // (len(players) + 1)
         if longest + 4 + 2 * padding > share:
             table.columns[-1].ratio = None
         return table
 
     def on_resize(self) -> None:
-        self.update(self.build())  # the names as the new width has room for them
+        if self.size.width != self._built_width:
+            self.update(self.build())  # the names as the new width has room for them
 
     def _count(self, majority: Majority, player: str) -> Text:
         """How many of the animal ``player`` held: ``[n]`` for the majority, ``?`` unknown."""

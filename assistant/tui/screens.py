@@ -619,7 +619,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy, main_height, huge)
+        self.query_one(ResultsView).set_large(large, roomy, main_height, huge, room=width - 2)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.big_names = large and height >= BIG_NAMES_FROM

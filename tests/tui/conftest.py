@@ -86,14 +86,22 @@ async def settle(pilot) -> None:
     for screen in pilot.app.screen_stack:
         for field in screen.query(Input):
             field.cursor_blink = False
-    # Twice: a widget that lays out again once it knows its room (large print's results, the
-    # players panel) scrolls the log once more, and a loaded machine snapshotted the first
-    # layout, the log not yet filled (a Korean results snapshot in a fresh-clone CI).
-    for _ in range(2):
+    # Until the screen stops changing: a widget that lays out again once it knows its room
+    # (large print's results, the players panel) scrolls the log or moves the rows once more,
+    # and a loaded machine snapshotted a layout before the last (a Korean results snapshot, then
+    # large print's results at 200x50, in fresh-clone CI runs). Pilot's pause only guesses
+    # idleness from the CPU, so the test is the screen itself: the same twice in a row.
+    shown = None
+    for _ in range(20):
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
         await _tables_measured(pilot)
+        now = pilot.app.export_screenshot()
+        if now == shown:
+            return
+        shown = now
+        await pilot.pause(0.05)
 
 
 async def _tables_measured(pilot, timeout: float = 10.0) -> None:
