@@ -3,6 +3,8 @@ no voice and a fixed clock, so every run (and every snapshot) is the same."""
 
 from __future__ import annotations
 
+import itertools
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,15 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LIFEGUARD_DATA_DIR", str(directory))
     monkeypatch.delenv("LIFEGUARD_CONFIG", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    # The store's time stamps from a clock that moves a millisecond a call, not the wall's: the
+    # game-over screen's duration read "1 min" instead of "0 min" when a loaded machine took
+    # more than 30 s to play the snapshot's game (CI, the German and Korean game-over snapshots).
+    ticks = itertools.count()
+    start = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(
+        "assistant.store.db.now",
+        lambda: (start + timedelta(milliseconds=next(ticks))).isoformat(timespec="milliseconds"),
+    )
     return directory
 
 
