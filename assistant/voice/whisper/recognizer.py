@@ -18,7 +18,9 @@ How an utterance becomes a command:
    complete. Finished hypotheses are ranked by mean log-probability per token; an unfinished
    one falling more than ``PRUNE_MARGIN`` per token below the best finished one is dropped. Of
    those close to the best and differing from it in their cards only (``CHOICE_MARGIN``), one
-   the game would accept is taken.
+   the game would accept is taken. The other finished commands the game would accept, best
+   first, go with a game action as its other readings (``Command.readings``, ``MAX_READINGS``):
+   what "no" to its read-back offers next, and what a repeat is taken as (``Referee``).
 3. Whisper's prompt (previous text) names the players and, while rows, swaps or hands may be
    said, the ten animals (``CARD_INTENTS``); in turns, the moves too (``MOVES_PROMPT``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
@@ -43,7 +45,7 @@ import re
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 import numpy as np
@@ -117,6 +119,12 @@ PRUNE_MARGIN = 1.0
 #: split 98.4 / 81.7 / 59.5 -> 98.4 / 82.1 / 60.7%, talk rejected unchanged. Only a command that
 #: differs from the best in its cards may be chosen: the game must not decide who spoke.
 CHOICE_MARGIN = 0.15
+#: The most other readings a heard game action carries (``Command.readings``): what "no" to its
+#: read-back offers next, and what a repeat heard as the refused command is taken as instead.
+MAX_READINGS = 3
+#: The most other finished commands kept for them (a few are the same command written otherwise,
+#: or ones the game would refuse).
+MAX_OTHERS = 12
 #: Grammars kept for the contexts used last (each grows as its token states are visited; a game
 #: goes through a handful: one per phase with its players). 33 kept, a benchmark of 300
 #: utterances in as many games peaked at 585 MB.
@@ -229,6 +237,9 @@ class SearchResult:
     #: made on demand from the encoder's output (``WhisperRecognizer._free_words``).
     heard_freely: list[str] | None = None
     cross: Cross | None = field(default=None, repr=False)  # the decoder's view of the encoded audio
+    #: The other finished commands the decoder wanted to end (not cut), best first: the
+    #: command's other readings (``WhisperRecognizer._readings``).
+    others: list[list[int]] = field(default_factory=list, repr=False)
 
 
 @dataclass(frozen=True)
@@ -381,9 +392,10 @@ class WhisperRecognizer:
             # step's layers 3 times as long.
             with threadpool_limits(limits=1, user_api="blas"):
                 found = self.search(audio, context, game)
-        return self._judged(found, context, question, heard)
+        return self._judged(found, context, question, heard, game)
 
-    def _judged(self, found: SearchResult, context: _Context, question: bool, heard: _Heard) -> Decoded:
+    def _judged(self, found: SearchResult, context: _Context, question: bool, heard: _Heard,
+                game: Game | None = None) -> Decoded:
         """The command the search found, or why it is not taken (``_doubt``)."""
         text = self._written(found.tokens).strip()
         confidence = math.exp(found.mean_log_prob) if found.tokens else 0.0
@@ -407,7 +419,27 @@ class WhisperRecognizer:
             return heard.decoded(text, None, problem, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
             return heard.decoded(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
+        if game_action:
+            command = replace(command, readings=self._readings(found.others, context, game, command))
         return heard.decoded(text, command, None, confidence, found.closed)
+
+    def _readings(self, others: list[list[int]], context: _Context, game: Game | None,
+                  command: Command) -> tuple[Command, ...]:
+        """The command's other readings (``Command.readings``): of the other finished commands,
+        best first, the game actions the game would take, each a different command, at most
+        ``MAX_READINGS``."""
+        readings: list[Command] = []
+        seen = {command.canonical}
+        for tokens in others:
+            reading = self._parsed(tokens, context)
+            if reading is None or not reading.is_game_action or reading.canonical in seen:
+                continue
+            seen.add(reading.canonical)
+            if _legal(reading, game):
+                readings.append(reading)
+                if len(readings) == MAX_READINGS:
+                    break
+        return tuple(readings)
 
     def _doubt(self, found: SearchResult, words: list[str], seconds: float, game_action: bool,
                answer: bool = False) -> str | None:
@@ -485,8 +517,10 @@ class WhisperRecognizer:
         counted_twice = _counts_an_animal_twice(_words(self._written(best.tokens)), self.language.words)
         incomplete = (best.cut or counted_twice) \
             and self._invented(cross, context, best.tokens)
+        others = [hyp.tokens for _, hyp in sorted(finished, key=lambda f: -f[0])
+                  if hyp is not best and not hyp.cut][:MAX_OTHERS]
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
-                            closed=not grammar.could_go_on(best.state), cross=cross)
+                            closed=not grammar.could_go_on(best.state), cross=cross, others=others)
 
     def _choose(self, finished: list[tuple[float, _Hypothesis]], context: _Context,
                 game: Game | None) -> tuple[float, _Hypothesis]:
