@@ -170,12 +170,22 @@ def _brief_heard(reply: Reply) -> list[str]:
         case "help":
             return [_(announce.COMMANDS_ON_SCREEN)]
         case "undo" | "redo" | "no":  # what was undone, redone or not applied
-            return [*reply.said[:1], *announce.results(reply.events, short=True)]
+            return [*reply.said[:1], *_asked_again(reply), *announce.results(reply.events, short=True)]
     said: list[str] = []
     for event in reply.events:
         if announce.spoken_kind(event) != "quiet":
             said.extend(announce.brief(event))
     return said
+
+
+#: Said after 'no' refused the reading a heard command's 'no' offered (``Referee._second_chance``).
+SAY_IT_AGAIN = N_("Say it again.")
+
+
+def _asked_again(reply: Reply) -> list[str]:
+    """"Say it again." when ``reply`` (to a 'no') asks for it: said in brief too."""
+    again = _(SAY_IT_AGAIN)
+    return [again] if again in reply.said[1:] else []
 
 
 def in_table_language(error: RuleError) -> str:
@@ -525,7 +535,7 @@ class Referee:
         refused_now = chance.refused | {refused.canonical}
         if chance.offered:
             self._chance = SecondChance(refused=refused_now, judging=True)
-            reply.said = [reply.said[0], _("Say it again.")]
+            reply.said = [reply.said[0], _(SAY_IT_AGAIN)]
             return reply
         offer = next((r for r in chance.readings
                       if r.canonical not in refused_now and self.refusal(r) is None), None)

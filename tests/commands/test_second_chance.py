@@ -15,7 +15,7 @@ from pathlib import Path
 from assistant import i18n
 from assistant.commands import Command, parse
 from assistant.config import Settings
-from assistant.referee import Referee, Reply
+from assistant.referee import Referee, Reply, spoken
 from assistant.store import GameStore, open_session
 from assistant.store.session import Session
 
@@ -157,3 +157,15 @@ def test_the_offer_in_german_and_korean() -> None:
             assert ref.execute(parse("no"), heard=True).said[1] != "Say it again."
         finally:
             i18n.set_language("en")
+
+
+def test_brief_speech_says_the_offer_and_say_it_again() -> None:
+    ref = Referee(rng=random.Random(0))
+    for line in OPENING:
+        assert ref.handle(line).ok
+    heard(ref, "bob swaps 2 dog cat", SWAP)
+    offer = ref.execute(parse("no"), heard=True)
+    assert spoken(offer, True, "brief") == ["Taken back: bob swaps 2 dog cat.", "Or: Bob swaps 2: cat and cat?"]
+    again = ref.execute(parse("no"), heard=True)
+    assert spoken(again, True, "brief") == ["Fine, bob swaps 2 cat cat was not applied.", "Say it again."]
+    assert spoken(again, True, "full") == ["Fine, bob swaps 2 cat cat was not applied.", "Say it again."]
