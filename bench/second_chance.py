@@ -8,7 +8,8 @@ Run: ``PYTHONPATH=$PWD:$PWD/bench .venv/bin/python bench/second_chance.py --spli
 Each command file of the split is decoded in its moment of the game, as ``voice_run.py`` does.
 A command is *misheard* when the recogniser takes a game action that is not the one said
 (a rejection is no mishearing: the table says nothing was taken). For each, a real ``Referee``
-(the game resumed from the sample's context) goes through what the table does:
+(the game resumed from the sample's context) goes through what the table does (a misheard command
+the referee refuses itself, counted apart, needs no "no": it goes to the repeat):
 1. the heard command is executed as heard, and "no" answers its read-back: the offer ("Or: ...?",
    ``Referee.question``) is right when it is the command said;
 2. otherwise (no offer, or a wrong one refused with "no" too) the player says the command again:
@@ -49,6 +50,7 @@ class Tally:
 
     commands: int = 0
     misheard: int = 0
+    game_refused: int = 0  # the referee refused the misheard command itself (no "no" was needed)
     offered: int = 0  # "no" offered a next reading
     offer_right: int = 0
     repeats: int = 0  # repeats needed (no offer, or a wrong one)
@@ -59,7 +61,8 @@ class Tally:
     def line(self, label: str) -> str:
         either = self.offer_right + self.repeat_right
         share = f"{either / self.misheard:.0%}" if self.misheard else "-"
-        return (f"{label:8} commands {self.commands:4}  misheard {self.misheard:3}  offered {self.offered:3}  "
+        return (f"{label:8} commands {self.commands:4}  misheard {self.misheard:3}  (refused by the game "
+                f"{self.game_refused:2})  offered {self.offered:3}  "
                 f"next reading right {self.offer_right:3}  repeats {self.repeats:3}  repeat right {self.repeat_right:3} "
                 f"(its first reading {self.repeat_first_right:3})  right on either {either}/{self.misheard} ({share})")
 
@@ -98,8 +101,11 @@ def second_chance(item: dict[str, Any], recognizer: Any, repeater: Repeater, tal
         tally.right_in_readings.append(readings.index(item["expected"]) + 1)
     row: dict[str, Any] = {"id": item["id"], "condition": item["condition"], "expected": item["expected"],
                            "got": heard.canonical, "readings": readings}
-    referee.execute(heard, heard=True)
-    referee.execute(parse("no"), heard=True)
+    if referee.execute(heard, heard=True).ok:
+        referee.execute(parse("no"), heard=True)
+    else:  # the table said why not; the player says it again
+        tally.game_refused += 1
+        row["game_refused"] = True
     row["offer"] = offer = referee.question
     if offer is not None:
         tally.offered += 1
@@ -145,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         stories.append(second_chance(result, recognizer, repeater, tally))
     total = Tally()
     for tally in tallies.values():
-        for name in ("commands", "misheard", "offered", "offer_right", "repeats", "repeat_right",
+        for name in ("commands", "misheard", "game_refused", "offered", "offer_right", "repeats", "repeat_right",
                      "repeat_first_right"):
             setattr(total, name, getattr(total, name) + getattr(tally, name))
         total.right_in_readings += tally.right_in_readings
