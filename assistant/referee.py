@@ -11,6 +11,12 @@ applies it, ``no`` drops it, and any other accepted command drops it first, sayi
 reply. ``no`` right after a heard command that was applied takes exactly that command back;
 otherwise ``no`` is refused and points at ``undo``. A refused command changes nothing: not the
 log, not the question, not what ``no`` would take back.
+
+A second chance (issue 38): ``no`` to a heard command's read-back (its question refused, or the
+applied command taken back) offers the recogniser's next reading of the same utterance
+(``Command.readings``) as a question, "Or: ...?", at most one per utterance; ``no`` to that says
+"Say it again.". A command heard next that is a reading already refused is taken as its own best
+reading that was not, if it has one (``SecondChance``). Typed commands have no readings: nothing changes for them.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from assistant import announce
@@ -164,12 +170,22 @@ def _brief_heard(reply: Reply) -> list[str]:
         case "help":
             return [_(announce.COMMANDS_ON_SCREEN)]
         case "undo" | "redo" | "no":  # what was undone, redone or not applied
-            return [*reply.said[:1], *announce.results(reply.events, short=True)]
+            return [*reply.said[:1], *_asked_again(reply), *announce.results(reply.events, short=True)]
     said: list[str] = []
     for event in reply.events:
         if announce.spoken_kind(event) != "quiet":
             said.extend(announce.brief(event))
     return said
+
+
+#: Said after 'no' refused the reading a heard command's 'no' offered (``Referee._second_chance``).
+SAY_IT_AGAIN = N_("Say it again.")
+
+
+def _asked_again(reply: Reply) -> list[str]:
+    """"Say it again." when ``reply`` (to a 'no') asks for it: said in brief too."""
+    again = _(SAY_IT_AGAIN)
+    return [again] if again in reply.said[1:] else []
 
 
 def in_table_language(error: RuleError) -> str:
@@ -201,6 +217,39 @@ NO_GAME = Phrase(N_("No game yet: start one with {new_game} and 3 to 5 names, e.
                  new_game=Commands(("new game",)), example=Commands(("new game alice bob carol",)))
 
 
+@dataclass(frozen=True)
+class SecondChance:
+    """What ``no`` to a heard command may offer instead, and what a repeat may not be heard as."""
+
+    #: The heard command ``no`` would refuse now (canonical), and its other readings, best first.
+    of: str | None = None
+    readings: tuple[Command, ...] = ()
+    #: Readings ``no`` refused (canonical): the next heard game action is not taken as one.
+    refused: frozenset[str] = frozenset()
+    #: Whether the next heard game action is judged against ``refused`` (right after a ``no``).
+    judging: bool = False
+    #: The pending question is the offer already: ``no`` to it offers nothing more.
+    offered: bool = False
+
+    def after(self, cmd: Command, heard: bool) -> SecondChance:
+        """The chance once ``cmd`` was accepted (``no`` sets its own)."""
+        if heard and cmd.is_game_action:
+            # The readings refused stay with the repeat only while 'no' may refuse it too.
+            return SecondChance(cmd.canonical, cmd.readings, self.refused if self.judging else frozenset())
+        if cmd.intent in ("repeat", "status", "help"):
+            return self  # asking what was said changes nothing
+        return SecondChance()
+
+    def against_refused(self, cmd: Command) -> Command:
+        """``cmd`` as judged against the readings refused: itself, or, when it is one of them,
+        its best reading that is not. With no such reading it stays itself: said again, it is
+        read back again (a person may say "no" and then change their mind)."""
+        if not self.judging or cmd.canonical not in self.refused:
+            return cmd
+        left = [r for r in cmd.readings if r.canonical not in self.refused]
+        return replace(left[0], readings=tuple(left[1:])) if left else cmd
+
+
 def help_lines(players: Sequence[str] = ()) -> list[str]:
     return [_("Commands:")] + [f"  {example}" for example in help_examples(players)]
 
@@ -221,6 +270,7 @@ class Referee:
         self.last_said: list[str] = []
         self._pending: Command | None = None  # the question waiting for yes or no
         self._last_heard: Command | None = None  # a heard command just applied: 'no' takes it back
+        self._chance = SecondChance()  # what 'no' to a heard command offers instead (``SecondChance``)
 
     # ------------------------------------------------------------------ state
     @property
@@ -317,7 +367,9 @@ class Referee:
         game is only asked about (applied on 'yes'); other heard game commands are applied and
         'no' as the next command takes them back."""
         log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
-        pending, last_heard = self._pending, self._last_heard
+        pending, last_heard, chance = self._pending, self._last_heard, self._chance
+        if heard:
+            cmd = chance.against_refused(cmd)
         # Only the very next command answers a question or takes back a heard command.
         if not cmd.record.keeps_question:
             self._pending = None
@@ -326,11 +378,11 @@ class Referee:
         try:
             reply = self._dispatch(cmd, heard)
         except RuleError as err:
-            self._pending, self._last_heard = pending, last_heard
+            self._pending, self._last_heard, self._chance = pending, last_heard, chance
             return Reply(False, error=in_table_language(err), command=cmd.canonical, intent=cmd.intent)
         except JournalError as err:
             # Not saved, so not done: put the game back exactly as it was before this command.
-            self.log, self._pending, self._last_heard = log, pending, last_heard
+            self.log, self._pending, self._last_heard, self._chance = log, pending, last_heard, chance
             if (log.actions, log.joined, log.cursor) != (actions, joined, cursor):
                 log.actions[:], log.joined[:] = actions, joined
                 log.rewind(cursor)
@@ -353,6 +405,8 @@ class Referee:
         """What 'no' takes back (a heard game command) and what 'repeat' says again."""
         if heard and cmd.is_game_action and not reply.question:
             self._last_heard = cmd
+        if cmd.intent != "no":
+            self._chance = self._chance.after(cmd, heard)
         if reply.ok and reply.said and cmd.record.remembered:
             self.last_said = reply.said
 
@@ -457,18 +511,43 @@ class Referee:
             self._pending = None
             fine = (_("Fine, the new game was not started.") if pending.intent == "new_game"
                     else format(_("Fine, {command} was not applied."), command=shown(pending)))
-            return Reply(True, [fine, announce.expecting(self.game)], command="no", intent="no")
+            return self._second_chance(pending, Reply(True, [fine, announce.expecting(self.game)],
+                                                      command="no", intent="no"))
         if heard is not None:
             self._last_heard = None
             reply = self._meta_undo(cmd)
             reply.said[0] = format(_("Taken back: {command}."), command=shown(heard))
             reply.command, reply.intent = "no", "no"
-            return reply
+            return self._second_chance(heard, reply)
         current = self.log.current
         if current and not isinstance(current[-1], NewGame) and self.log.cursor > self._floor():
             raise RuleError(N_("There is no question to say no to. To take back '{command}', say {undo}."),
                             command=shown(command_for(current[-1])), undo=Commands(("undo",)))
         raise RuleError(N_("There is no question to say no to, and nothing to take back."))
+
+    def _second_chance(self, refused: Command, reply: Reply) -> Reply:
+        """``reply`` to the ``no`` that refused ``refused``, with the offer of its next reading
+        that was not refused and the game would take now, kept as the question ("Or: ...?"); once
+        an offer was refused, or with none, "Say it again." where a reading was refused."""
+        chance, self._chance = self._chance, SecondChance()
+        if chance.of != refused.canonical:
+            return reply  # typed, or asked before any hearing: nothing heard to offer instead
+        refused_now = chance.refused | {refused.canonical}
+        if chance.offered:
+            self._chance = SecondChance(refused=refused_now, judging=True)
+            reply.said = [reply.said[0], _(SAY_IT_AGAIN)]
+            return reply
+        offer = next((r for r in chance.readings
+                      if r.canonical not in refused_now and self.refusal(r) is None), None)
+        self._chance = SecondChance(offer.canonical if offer else None, refused=refused_now, judging=True,
+                                    offered=True)
+        if offer is None:
+            return reply
+        self._pending = offer
+        said = announce.readback(offer.canonical, offer.intent).rstrip(".")
+        reply.said = [reply.said[0], format(_("Or: {command}?"), command=said)]
+        reply.question = True
+        return reply
 
     def _meta_redo(self, cmd: Command) -> Reply:
         redone, events = self.log.redo()

@@ -16,7 +16,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from assistant.commands.intents import GAME_INTENTS as GAME_INTENTS
@@ -75,6 +75,11 @@ class Command:
     row: int | None = None
     cards: Cards = NO_CARDS
     animal: Animal | None = None
+    #: A heard command's other readings of the same utterance, the recogniser's next best first
+    #: (game actions the game would take, each a different command): what "no" to its read-back
+    #: offers instead, and what a repeat is taken as when it is heard as the refused one
+    #: (``Referee``). None for a typed command; never part of what the command is (not compared).
+    readings: tuple[Command, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def record(self) -> Intent:

@@ -1,0 +1,58 @@
+"""Near-miss table talk (issue 38, item 3): a command said first and more words after it
+("alice knocks over the drink", "who is next to the window") is talk, by Whisper's free
+transcription (``MAX_OTHER_WORDS``, ``MIN_BEGINS_ALIKE``); the command alone is still heard.
+Real espeak-ng audio, the real model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from threadpoolctl import threadpool_limits
+
+from assistant.referee import Referee
+from assistant.voice.recognizer import TALK_REASON, read_wav
+from assistant.voice.whisper import WhisperRecognizer
+from assistant.voice.whisper.recognizer import _begins_like
+
+from .conftest import needs_espeak
+
+Synth = Callable[..., Path]
+PLAYERS = ("alice", "bob", "carol")
+#: Alice's turn, when she may knock.
+TURNS = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog", "row 3 giraffe mole cat",
+         "row 4 sheep sheep goat mouse", "alice swaps 1 cat", "bob swaps 2 dog dog", "carol swaps 1 pig"]
+
+
+@pytest.fixture(autouse=True)
+def one_blas_thread() -> Iterator[None]:
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> WhisperRecognizer:
+    return WhisperRecognizer(PLAYERS)
+
+
+def test_begins_alike_compares_the_first_words() -> None:
+    assert _begins_like(["alice", "knocks"], ["alice", "knock", "over", "the", "drink"]) > 0.8
+    assert _begins_like(["alice", "knocks"], ["bump", "pass", "right", "ray"]) < 0.5
+    assert _begins_like(["row", "2"], ["row", "two", "looks", "good"]) == 1.0  # numbers spelt alike
+
+
+@needs_espeak
+@pytest.mark.parametrize(("said", "command"), [
+    ("alice knocks", "alice knocks"),
+    ("alice knocks over the drink", None),
+    ("who is next", "status"),
+    ("who is next to the window", None),
+])
+def test_a_command_with_more_words_after_it_is_talk(synth: Synth, recognizer: WhisperRecognizer,
+                                                    said: str, command: str | None) -> None:
+    recognizer.set_context(PLAYERS, Referee.resume(TURNS).game)
+    decoded = recognizer.decode_audio(read_wav(str(synth(said, voice="en+m3"))))
+    assert (decoded.command.canonical if decoded.command else None) == command, (decoded.text, decoded.reason)
+    if command is None:
+        assert decoded.reason == TALK_REASON
