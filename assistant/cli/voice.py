@@ -334,8 +334,11 @@ class _ListenSession:
         return None
 
     def on_heard(self, command: Command) -> None:
-        self.say_line(f"heard: {command.canonical}")
-        self.answer_reply(self.referee.execute(command, heard=True), heard=True)
+        reply = self.referee.execute(command, heard=True)
+        # what was taken: a repeat of a reading 'no' refused is taken as its next reading
+        taken = next((r for r in command.readings if r.canonical == reply.command), command)
+        self.say_line(f"heard: {taken.canonical}")
+        self.answer_reply(reply, heard=True)
         self.listener.settled()  # the next command is heard against the game as it is now
 
     def on_listener(self, state: str, reason: str | None) -> int | None:

@@ -283,6 +283,11 @@ class LifeguardApp(App[None]):
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
         reply = await self._run(lambda referee: referee.execute(command, heard=True))
+        taken = next((r for r in command.readings if r.canonical == reply.command), None)
+        if taken is not None and not self.table_gone:  # a repeat taken as its other reading
+            shown = format(_("heard: {command}"), command=say(taken, current_language()))
+            if self.table.show_heard(shown):
+                self.set_timer(1.5, lambda: self._clear_heard(shown))
         self._show_reply(command.canonical, reply, "heard")
         return reply
 

@@ -308,3 +308,48 @@ def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path:
     monkeypatch.setattr(recognizer_module, "make_recognizer",
                         lambda *args, **kwargs: (Slowed(real(*args, **kwargs)[0], 3.0), None))
     assert play() == GAME_HEARD
+
+
+class _SettledCounter:
+    """Stands in for the listener where only ``settled`` is called (no audio is heard here)."""
+
+    def __init__(self) -> None:
+        self.settled_calls = 0
+
+    def settled(self) -> None:
+        self.settled_calls += 1
+
+
+def test_lifeguard_listen_prints_the_reading_taken_for_a_repeat_of_a_refused_one() -> None:
+    """A repeat heard as the reading 'no' refused is taken as its next reading (issue 38's
+    second chance): ``heard:`` names what was taken, not what the recogniser heard first."""
+    from dataclasses import replace
+
+    from assistant.cli.voice import _ListenSession
+    from assistant.commands import parse
+    from assistant.voice.speaker import Speaker
+
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 giraffe",
+                            "row 2 bear bear", "row 3 mole mole mole", "row 4 goat goat goat goat",
+                            "alice swaps 1 pig")
+    players = referee.players
+
+    def heard(text: str, *others: str) -> Heard:
+        command = replace(parse(text, players), readings=tuple(parse(o, players) for o in others))
+        return Heard(command, text, 1.0)
+
+    speaker = Speaker(VoiceSettings(speak=False))
+    speaker.say = lambda _words: None  # type: ignore[method-assign]
+    printed: list[str] = []
+    listener = _SettledCounter()
+    session = _ListenSession(referee, speaker, listener, None, printed.append)  # type: ignore[arg-type]
+    session.answer(heard("bob swaps 2 dog cat"))
+    assert printed[0] == "heard: bob swaps 2 dog cat"
+    # taken back; nothing else offered (no other reading), then said again and heard the same
+    # way first, with the right one second
+    assert referee.handle("no").ok
+    printed.clear()
+    session.answer(heard("bob swaps 2 dog cat", "bob swaps 2 cat cat"))
+    assert printed[0] == "heard: bob swaps 2 cat cat", printed
+    assert referee.history()[-1] == "bob swaps 2 cat cat"
+    assert listener.settled_calls == 2
