@@ -196,3 +196,25 @@ async def test_every_known_card_shows_at_80x24_in_round_two(make_app) -> None:
         assert known and last + 1 < len(lines)
         for animal in known:
             assert animal.value[:3] in lines[last + 1]
+
+
+async def test_large_print_key_works_on_the_game_over_screen_at_80x24(make_app) -> None:
+    """Issue 36: F4 did nothing on the game-over screen (its key was switched off there),
+    though the screen has a large version: now it turns it on and off."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and not app.screen.has_class("large")
+        normal = text_of(app.screen.query_one("#winner"))
+        assert not shows_big(normal, "EVANGELINE WINS!")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.screen.has_class("large")
+        assert shows_big(text_of(app.screen.query_one("#winner")), "EVANGELINE WINS!")
+        assert "SCORE SHEET" in text_of(app.screen.query_one(ScoreSheet))
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not app.screen.has_class("large")
+        assert text_of(app.screen.query_one("#winner")) == normal
