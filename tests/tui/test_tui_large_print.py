@@ -218,3 +218,38 @@ async def test_large_print_key_works_on_the_game_over_screen_at_80x24(make_app) 
         await pilot.pause()
         assert not app.screen.has_class("large")
         assert text_of(app.screen.query_one("#winner")) == normal
+
+
+async def test_known_cards_are_whole_animals_in_large_print_at_80x24(make_app) -> None:
+    """Issue 36: large print (F4) with the known cards (F8) at 80x24 cut every animal to three
+    letters ("goa she 2x dog") though the whole names had the room."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "f4")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        await pilot.press("f8")
+        await pilot.pause()
+        panel = app.table.query_one(PlayersPanel)
+        shown = text_of(panel)
+        assert "goat sheep 2x dog" in shown and "giraffe mole" in shown  # Dorothea, Christopher
+        assert "goa " not in shown and "…" not in shown
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
+
+
+async def test_the_turn_mark_never_pushes_known_cards_off_at_100x30(make_app) -> None:
+    """Issue 36: at 100x30 in large print with F8, "B A R T H O L O M E W ◀ TURN" was wider
+    than the panel and wrapped, and the last player's known cards fell off its bottom."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape", "f8")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:72])  # round 4, Bartholomew's turn
+        await pilot.pause()
+        assert app.table.large and app.view.game.turn == "Bartholomew"
+        panel = app.table.query_one(PlayersPanel)
+        lines = panel.lines()
+        assert all(line.cell_len <= panel.content_region.width for line in lines)
+        shown = text_of(panel).splitlines()
+        assert len(shown) <= panel.budget + 1  # the top padding
+        last = [i for i, line in enumerate(shown) if "E V A N G E L I N E" in line]
+        assert last and "in hand: bear" in "\n".join(shown[last[0]:])  # Evangeline's cards
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
