@@ -595,7 +595,20 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         return large_print(self.large_choice, *self.size)
 
     def apply_size(self) -> None:
-        """Cards, players and the top line sized for the terminal (and large print)."""
+        """Cards, players and the top line sized for the terminal (and large print).
+
+        What "large" means depends on the lines there are. From ``LARGE_PRINT_FROM`` (100x30):
+        whose turn it is in big type under the top line, the lives in big digits, the rows,
+        grid and results spread over the width; from ``BIG_NAMES_FROM`` lines the names too,
+        from ``HUGE_FROM`` the biggest type. At 80x24 (large print by its key) there is no
+        line to spare, so large print takes none and drops nothing normal print shows: whose
+        turn or hand it is (or the round's losers, when they fit one line) in big type in the
+        three lines the padded top line took, the top line's words moved onto the rule over
+        the log; capitals and bold in the rows, grid and results, their cells wider only where
+        the names stay whole (else closer, names whole, before any name is cut alike); the
+        results without their title line (in the first heading) so every animal's row, the
+        points and the lives fit; the players one line each, the known cards whole before they
+        are cut to their first letters, wrapped rather than cut."""
         width, height = self.size
         large = self.large
         self.set_class(large, "large")
@@ -604,11 +617,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         tall = large and height >= LARGE_PRINT_FROM[1]
         self.set_class(tall, "big")
         # A short screen (80x24, large print by its key) has no line to spare for both: the
-        # big type takes the top line's three, and the top line's words (the round, what is
-        # expected) go on the rule over the log, where nothing was (``update_table``). So
-        # "large" at 80x24 means: whose turn or hand it is (or the round's losers) in big type,
-        # capitals and wider cells in the rows, grid and results, the names whole where they
-        # fit (else cut alike), and nothing that was on screen in normal print lost.
+        # big type takes the top line's three, its words go on the rule over the log.
         self.set_class(large and not tall, "big-short")
         huge = tall and width >= HUGE_FROM[0] and height >= HUGE_FROM[1]
         self.query_one("#big").styles.height = rows_of(2 if huge else 1)
