@@ -444,7 +444,7 @@ class PlayersPanel(Static):
             line = out[-1]
             if line.plain.strip() and not line.plain.endswith("  "):
                 if line.cell_len + 1 + chip.cell_len > width:
-                    out.append(line := Text("     "))  # under the first card
+                    out.append(line := Text("     "))  # a line of its own, indented
                 else:
                     line.append(" ")
             line.append_text(chip)
