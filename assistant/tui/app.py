@@ -498,13 +498,16 @@ class LifeguardApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """On the game-over and setup screens the table's view keys have nothing to show (game
-        over has the score sheet itself): they leave the footer to those screens' own keys.
+        over has the score sheet itself; large print is the one it has a version for): they
+        leave the footer to those screens' own keys.
         Undo and redo act where the game is on show, the table and game over: on the setup,
         help or rules screen Ctrl+Z took back the last game's last hand unseen (meant for the
         name being typed)."""
-        if action in ("toggle_known", "score_sheet", "large_print", "push_to_talk") \
+        if action in ("toggle_known", "score_sheet", "push_to_talk") \
                 and isinstance(self.screen, GameOverScreen | SetupScreen):
             return False
+        if action == "large_print" and isinstance(self.screen, SetupScreen):
+            return False  # game over has a large version (F4 did nothing there)
         if action in ("undo", "redo") and not isinstance(self.screen, TableScreen | GameOverScreen):
             return False
         return True

@@ -261,6 +261,13 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         spare = max(0, self.spread - used)
         return [spare // players + (1 if i < spare % players else 0) for i in range(players)]
 
+    def set_padding(self, padding: int) -> None:
+        """The cells each side of a cell's text: large print's 2 where whole names still fit
+        with them, else 1 (whole names read better than wide gaps: ``TableScreen``)."""
+        if padding != self.cell_padding:
+            self.cell_padding = padding
+            self._rebuild()
+
     def set_spread(self, spread: int | None) -> None:
         if spread != self.spread:
             self.spread = spread
@@ -352,16 +359,17 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
             return
         self.post_message(self.Submitted(hand_command(player, self.counts[player])))
 
-    def checks_text(self, compact: bool = False, width: int = 0) -> Text:
+    def checks_text(self, compact: bool = False, width: int = 0, others: bool = True) -> Text:
         """The live checks beside the grid, one line per player with a problem; ``compact``
         (under a narrow grid, where lines are few): the player under the cursor in full, the
-        others in one line, short. Roomy large print with ``width`` cells for them: the hand
+        others in one line, short (not with ``others`` False: large print at 80x24, where
+        the line was the grid's totals again and pushed the totals off). Roomy large print with ``width`` cells for them: the hand
         under the cursor and its count in big type first (``CAROL 7/10``)."""
         if self.game is None:
             return Text()
         checks = hand_checks(self.game, self.counts)
         if compact:
-            return self._compact_checks(checks)
+            return self._compact_checks(checks, others)
         gap = "\n" if self.roomy else ""  # large print: a blank line between players
         out = self._big_count(width) if self.roomy else Text()
         for p in self.players:
@@ -392,7 +400,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         lines = [line for w in words for line in big(w, style=style)]
         return Text("\n").join([*lines, Text(), Text()])
 
-    def _compact_checks(self, checks: dict[str, list[str]]) -> Text:
+    def _compact_checks(self, checks: dict[str, list[str]], with_others: bool = True) -> Text:
         assert self.game is not None
         cell = self._cell()
         here = cell[0] if cell else (self.players[0] if self.players else "")
@@ -411,7 +419,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
             n = sum(self.counts[p].values())
             state = "✓" if p in self.game.declared else (_("ready") if not checks[p] else f"{n}/10")
             others.append(f"{shown[p]} {state}")
-        if others:
+        if others and with_others:
             out.append("\n" + " · ".join(others), style="dim")
         for line in checks[""]:
             out.append("\n" + _deck_line(line), style="bold red")
@@ -472,18 +480,23 @@ class ResultsView(Static):
         self.room: int | None = None
         #: The width the shown content was built for (``on_resize`` rebuilds at another).
         self._built_width = 0
+        #: Large print on a short screen (80x24): the losers are in big type over the view
+        #: (``losers_in_big``), so the view is the table alone, its title in its first
+        #: heading ("Round 1" over the animals): the ten animals, points and lives in 13 lines.
+        self.short = False
 
     def show(self, ended: RoundEnded | None, hands: dict[str, Cards], players: tuple[str, ...]) -> None:
         self.ended, self.hands, self.players = ended, hands, players
         self.update(self.build())
 
     def set_large(self, large: bool, roomy: bool = False, budget: int | None = None,
-                  huge: bool = False, room: int | None = None) -> None:
+                  huge: bool = False, room: int | None = None, short: bool = False) -> None:
         """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type;
-        ``room``: the columns the view will have."""
+        ``room``: the columns the view will have; ``short``: see ``self.short``."""
         self.huge = large and huge
-        if (large, large and roomy, budget, room) != (self.large, self.roomy, self.budget, self.room):
-            self.large, self.roomy, self.budget, self.room = large, large and roomy, budget, room
+        wanted = (large, large and roomy, budget, room, large and short)
+        if wanted != (self.large, self.roomy, self.budget, self.room, self.short):
+            self.large, self.roomy, self.budget, self.room, self.short = wanted
             self.set_class(large, "large")
             self.update(self.build())
 
@@ -497,7 +510,7 @@ class ResultsView(Static):
         if ended is None:
             return Text(_("No round has ended yet."), style="dim")
         players = tuple(p for p in self.players if p in ended.losses)  # alive in that round
-        if self.large:  # who lost lives, in big type above the details
+        if self.large and not self.short:  # who lost lives, in big type above the details
             losses = self._big_losses(ended, players)
             return Group(*losses, self._details(ended, players, len(losses)))
         return self._details(ended, players)
@@ -595,13 +608,15 @@ class ResultsView(Static):
     def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str],
                padding: int = 1) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print."""
+        title = format(_("Round {round} results"), round=round_number)
         table = Table(
-            title=format(_("Round {round} results"), round=round_number), box=None, expand=self.large,
+            title=None if self.short else title, box=None, expand=self.large,
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if self.large else None
-        table.add_column(_("animal"), no_wrap=True)  # as wide as "lives (lost)", the rest spread
+        first = format(_("Round {round}"), round=round_number) if self.short else _("animal")
+        table.add_column(first, no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
         table.add_column(_("majority"), ratio=ratio, no_wrap=True)
@@ -851,6 +866,38 @@ class ScoreSheet(Static):
         """``large``, ``roomy``, ``big_rows``: large print (``score_sheet``)."""
         self.sheet = score_sheet(table, large, roomy, big_rows)
         self.update(self.sheet)
+
+
+def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int) -> str | None:
+    """A round's losers for one line of big type in ``width`` cells (``DOROTHEA -2``), the
+    names cut alike if need be (to four cells at most); if they take more than a line, who is
+    out (``ANN… OUT  BAR… OUT``); else None (the lives row says who lost what). Large print at
+    80x24, where the big type has one line."""
+    if ended is None or ended.sudden_death:
+        return None
+    players = tuple(p for p in players if p in ended.losses)
+    losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
+    if not losers:
+        nobody = _("nobody loses").upper()
+        return nobody if big_width(nobody) <= width else None
+    gone = [p for p in losers if p in ended.out]
+    for who, what in ((losers, None), (gone, _("OUT"))):
+        words = _one_big_line(ended, players, who, width, what) if who else None
+        if words:
+            return words
+    return None
+
+
+def _one_big_line(ended: RoundEnded, players: tuple[str, ...], who: list[str], width: int,
+                  what: str | None) -> str | None:
+    """``who``'s ``NAME -2`` (``NAME OUT`` with ``what``) on one line of big type in
+    ``width`` cells, the names cut alike (to four cells at most) if need be."""
+    for limit in (None, SHORT_NAME, 4):
+        shown = short_names(players, limit)
+        words = "  ".join(f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in who)
+        if big_width(words) <= width:
+            return words
+    return None
 
 
 def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int,

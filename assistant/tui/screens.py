@@ -49,6 +49,7 @@ from assistant.tui.reveal import (
     ScoreSheet,
     big_sheet_fits,
     last_round_hands,
+    losers_in_big,
 )
 from assistant.tui.viewstate import ViewState
 from assistant.tui.widgets import (
@@ -594,7 +595,20 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         return large_print(self.large_choice, *self.size)
 
     def apply_size(self) -> None:
-        """Cards, players and the top line sized for the terminal (and large print)."""
+        """Cards, players and the top line sized for the terminal (and large print).
+
+        What "large" means depends on the lines there are. From ``LARGE_PRINT_FROM`` (100x30):
+        whose turn it is in big type under the top line, the lives in big digits, the rows,
+        grid and results spread over the width; from ``BIG_NAMES_FROM`` lines the names too,
+        from ``HUGE_FROM`` the biggest type. At 80x24 (large print by its key) there is no
+        line to spare, so large print takes none and drops nothing normal print shows: whose
+        turn or hand it is (or the round's losers, when they fit one line) in big type in the
+        three lines the padded top line took, the top line's words moved onto the rule over
+        the log; capitals and bold in the rows, grid and results, their cells wider only where
+        the names stay whole (else closer, names whole, before any name is cut alike); the
+        results without their title line (in the first heading) so every animal's row, the
+        points and the lives fit; the players one line each, the known cards whole before they
+        are cut to their first letters, wrapped rather than cut."""
         width, height = self.size
         large = self.large
         self.set_class(large, "large")
@@ -602,6 +616,9 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # giving up its padding).
         tall = large and height >= LARGE_PRINT_FROM[1]
         self.set_class(tall, "big")
+        # A short screen (80x24, large print by its key) has no line to spare for both: the
+        # big type takes the top line's three, its words go on the rule over the log.
+        self.set_class(large and not tall, "big-short")
         huge = tall and width >= HUGE_FROM[0] and height >= HUGE_FROM[1]
         self.query_one("#big").styles.height = rows_of(2 if huge else 1)
         # The log, the input and the lines around them always stay on screen.
@@ -619,7 +636,8 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy, main_height, huge, room=width - 2)
+        self.query_one(ResultsView).set_large(large, roomy, main_height, huge, room=width - 2,
+                                              short=large and not tall)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.big_names = large and height >= BIG_NAMES_FROM
@@ -647,8 +665,9 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         if self.large:  # capitals read better from across the table
             line = Text(line.plain.upper(), style="bold")
         self.query_one("#next", Static).update(self._fit_line(line, game))
-        if self.has_class("big"):
+        if self.has_class("big") or self.has_class("big-short"):
             self.query_one("#big", Static).update(self._big_line(game))
+        self._top_line_on_log(line, game)
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -679,15 +698,28 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         fit as whole at that size as at the smaller one (else three, a blank line around)."""
         width, asked = self.size.width - 4, self.view.question is not None
         words = big_words(game, width, asked)
+        if self.has_class("big-short") and game is not None and not asked \
+                and self.current_view(game) == "results":  # the round's losers, not "ROW 1"
+            words = losers_in_big(game.rounds[-1], game.players, width) or words
         rows = self.query_one("#big").styles.height
         if rows is not None and rows.value >= rows_of(2) and big_words(game, width, asked, 2) == words:
             return Text("\n").join(big(words, scale=2))
         return Text("\n").join([Text(), *big(words), Text()] if rows and rows.value > 3 else big(words))
 
-    def _fit_line(self, line: Text, game: Game | None) -> Text:
+    def _top_line_on_log(self, line: Text, game: Game | None) -> None:
+        """Large print on a short screen: the top line's words on the rule over the log (the
+        big type took their line); else nothing there."""
+        log = self.query_one(TableLog)
+        if self.has_class("big-short"):
+            fitted = self._fit_line(Text(line.plain, style="bold"), game, self.size.width - 6)
+            log.border_title = fitted
+        elif log.border_title:
+            log.border_title = None
+
+    def _fit_line(self, line: Text, game: Game | None, room: int | None = None) -> Text:
         """The top line on one line of the screen (wrapped, it pushed the status line off at
         80x24): the names cut short (``short_names``) when it is too long, then its end."""
-        room = self.size.width - (6 if self.large else 2)
+        room = room or self.size.width - (6 if self.large else 2)
         if line.cell_len > room and game is not None:
             plain = line.plain
             for player, short in short_names(game.players, SHORT_NAME).items():
@@ -720,9 +752,15 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         names the checks were a strip three letters wide)."""
         grid = self.query_one(HandGrid)
         room = self.size.width - 2  # inside the table's padding
-        limit, stacked = self._grid_names(game, room - CHECKS_WIDTH), False
-        if grid.width_for(game, limit) + CHECKS_WIDTH > room:
-            limit, stacked = self._grid_names(game, room), True
+        # Large print's wide cells, unless they cut names that closer cells keep whole
+        # (at 80x24 "ANNE-MA…" where normal print had "Anne-Marie").
+        for padding in (2, 1) if self.large else (1,):
+            grid.set_padding(padding)
+            limit, stacked = self._grid_names(game, room - CHECKS_WIDTH), False
+            if grid.width_for(game, limit) + CHECKS_WIDTH > room:
+                limit, stacked = self._grid_names(game, room), True
+            if limit is None:
+                break
         grid.set_name_limit(limit)
         # Large print beside the checks: the grid takes three fifths of the width, as the rows
         # do, and the checks (a line a player) the rest.
@@ -731,8 +769,9 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
         if stacked:
-            checks = grid.checks_text(compact=True).wrap(self.app.console, max(10, room))
-            grid.styles.max_height = max(4, self._main_height - max(2, len(checks)))
+            short = self.has_class("big-short")  # the others' line is the totals again
+            checks = grid.checks_text(compact=True, others=not short).wrap(self.app.console, max(10, room))
+            grid.styles.max_height = max(4, self._main_height - max(1 if short else 2, len(checks)))
         else:
             grid.styles.max_height = None
 
@@ -756,7 +795,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # beside the grid (known before the checks are laid out: from the grid's spread).
         huge = self.has_class("big") and self.size.width >= HUGE_FROM[0] and self.size.height >= HUGE_FROM[1]
         width = self.size.width - 4 - (grid.spread or grid.outer_size.width) if huge else 0
-        checks.update(grid.checks_text(compact=stacked, width=width))
+        checks.update(grid.checks_text(compact=stacked, width=width, others=not self.has_class("big-short")))
 
     def show_results(self, game: Game) -> None:
         ended = game.rounds[-1] if game.rounds else None

@@ -244,21 +244,32 @@ class PlayersPanel(Static):
         self.update_from(self.game)  # the known cards wrap to the new width
 
     def lines(self) -> list[Text]:
-        """Each player's lines. Large print closes up when they would not fit in ``budget``:
-        first no blank line between players (the lives still in big type: five players at
-        100x30), then no big lives and no empty detail line, then name and hearts on one line
-        (at 80x24 the fourth player, whose turn it was, was below the screen's edge)."""
+        """Each player's lines. Large print closes up when they would not fit in ``budget``
+        lines of the panel's width: first no blank line between players (the lives still in
+        big type: five players at 100x30), then no big lives and no empty detail line, then
+        name and hearts on one line (at 80x24 the fourth player, whose turn it was, was below
+        the screen's edge), then the known cards without "swapped" and "in hand:", and only
+        last the animals cut to their first letters (at 80x24 they were cut to three letters
+        while whole names had the room). A line wider than the panel wraps, so it counts as
+        not fitting (at 100x30 "B A R T H O L O M E W ◀ TURN" wrapped and pushed the last
+        player's known cards off the panel)."""
         game = self.game
         if game is None:
             return [Text(_("No game yet."), style="dim")]
         out: list[Text] = []
         for tight, gaps in self._variants(game):
             out = self._all_lines(game, tight, gaps)
-            if self.budget is None or len(out) <= self.budget or self._turn_in_view(game, out):
+            if self.budget is None or self._fits(out) or self._turn_in_view(game, out):
                 break
         if self.budget is not None and 2 <= self.budget < len(out):  # never cut with no cue
             out = [*out[: self.budget - 1], Text(self._more_below(), style="dim")]
         return out
+
+    def _fits(self, out: list[Text]) -> bool:
+        """``out`` takes at most ``budget`` lines, none wider than the panel (else it wraps)."""
+        width = self.content_region.width
+        return (self.budget is None or len(out) <= self.budget) and \
+            (not width or all(line.cell_len <= width for line in out))
 
     def _variants(self, game: Game) -> tuple[tuple[int, bool], ...]:
         """The layouts ``lines`` tries, roomiest first, as (``tight``, ``gaps``)."""
@@ -266,7 +277,7 @@ class PlayersPanel(Static):
             # normal print falls back to the short known cards (no "swapped", no "in hand:")
             # where the full ones would hide the player whose turn it is: German's "auf der
             # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was
-            return ((0, False), (3, False))
+            return ((0, False), (5, False))
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
@@ -275,7 +286,7 @@ class PlayersPanel(Static):
                 # names beside it would set the table's names in two sizes
                 and all(in_font(title(p)) for p in game.players))
         wide = ((-1, True),) if fits else ()
-        return (*wide, (0, True), (0, False), (1, False), (2, False), (3, False))
+        return (*wide, (0, True), (0, False), (1, False), (2, False), (3, False), (4, False), (5, False))
 
     def _turn_in_view(self, game: Game, out: list[Text]) -> bool:
         """Normal print only: the line of the player whose turn it is (``▶``) is above the
@@ -298,11 +309,11 @@ class PlayersPanel(Static):
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
-            block = (self._big_name_lines(game, p) if tight < 0
-                     else self._name_lines(game, p, one_line=tight >= 2))
             big_lives = self.large and tight <= 0  # four cells of the width go to them
+            block = (self._big_name_lines(game, p) if tight < 0
+                     else self._name_lines(game, p, one_line=tight >= 2, taken=4 if big_lives else 0))
             details = self._detail_lines(game, p, player_marks(game, p, ranked), 4 if big_lives else 0,
-                                         short=tight >= 3)
+                                         short=max(0, tight - 2))
             block.extend(d for d in details if tight <= 0 or d.plain.strip())
             if big_lives:
                 block = self._with_big_lives(block, game.lives[p])
@@ -335,9 +346,10 @@ class PlayersPanel(Static):
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [*lines, second]
 
-    def _name_lines(self, game: Game, player: str, one_line: bool = False) -> list[Text]:
+    def _name_lines(self, game: Game, player: str, one_line: bool = False, taken: int = 0) -> list[Text]:
         """The name (the turn marked) and the hearts: one line, or two in large print (one
-        when ``one_line``: the screen is short)."""
+        when ``one_line``: the screen is short); the name's letters spaced when they fit the
+        width less the ``taken`` cells before them, with the turn's mark."""
         lives = game.lives[player]
         is_turn = player == game.turn
         name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
@@ -356,7 +368,11 @@ class PlayersPanel(Static):
             if is_turn:
                 line.append(" ◀", style="bold")
             return [line]
-        line.append(f" {spaced(title(player).upper())} ", style=name_style)
+        mark = turn_mark() if is_turn else ""
+        name = spaced(title(player).upper())
+        if cell_len(f"   {name} {mark}") > (self.size.width or 40) - taken:
+            name = title(player).upper()  # spaced, it wrapped and pushed a line off
+        line.append(f" {name} ", style=name_style)
         if is_turn:
             line.append(turn_mark(), style="bold")
         second = Text("   ")
@@ -376,27 +392,22 @@ class PlayersPanel(Static):
         return name_limit(game.players, (self.size.width or 40) - 12)
 
     def _detail_lines(self, game: Game, player: str, marks: list[str], taken: int = 0,
-                      short: bool = False) -> list[Text]:
+                      short: int = 0) -> list[Text]:
         """The marks in words and, with F8, the known cards: beside them when they fit, else
         on lines of their own, whole names wrapped, so nothing is cut (in the width less the
-        ``taken`` cells before them); ``short``: the animals by their first three letters, on
-        the marks' line (large print, five players on a small screen)."""
+        ``taken`` cells before them). ``short`` 1: "swapped" and "in hand:" left out, the
+        whole animals after the other marks, wrapped (large print, five players on a small
+        screen); 2: the animals by their first letters, wrapped; 3: so, on one line."""
         width = (self.size.width or 40) - taken
         detail = Text("   " if self.large else "    ")
         detail.append(" · ".join(marks), style="italic")
         if not (self.show_known and game.lives[player]):
             return [detail]
         out: list[Text] = []
-        known = known_text(game.known[player], short=short)
         if short:  # "swapped" and "in hand:" left out: the cards need the room
-            detail = Text("   ")
-            detail.append(" · ".join(m for m in marks if m != _("swapped")), style="italic")
-            if detail.plain.strip():
-                detail.append("  ")
-            prefix = in_hand_label() + " "
-            detail.append_text(known[len(prefix):] if known.plain.startswith(prefix) else known)
-            detail.truncate(width, overflow="ellipsis")
-            return [detail]
+            return self._short_details(marks, game.known[player], width, letters=short >= 2,
+                                       wrap=short < 3)
+        known = known_text(game.known[player])
         if detail.cell_len + 2 + known.cell_len <= width:
             if detail.plain.strip():
                 detail.append("  ")
@@ -408,6 +419,35 @@ class PlayersPanel(Static):
             detail = Text()
         if detail.plain.strip():
             out.append(detail)
+        return out
+
+    @staticmethod
+    def _short_details(marks: list[str], cards: Cards, width: int, letters: bool,
+                       wrap: bool) -> list[Text]:
+        """The marks but "swapped", then the known ``cards`` without "in hand:" (by their
+        first ``letters``, else whole): on as many lines of ``width`` as they need (``wrap``),
+        else on one, cut at its end."""
+        detail = Text("   ")
+        detail.append(" · ".join(m for m in marks if m != _("swapped")), style="italic")
+        if detail.plain.strip():
+            detail.append("  ")
+        known = known_text(cards, short=letters)
+        prefix = in_hand_label() + " "
+        if not wrap or not cards:
+            detail.append_text(known[len(prefix):] if known.plain.startswith(prefix) else known)
+            detail.truncate(width, overflow="ellipsis")
+            return [detail]
+        out = [detail]
+        for animal, n in cards.counts().items():
+            name = short_animal_names()[animal] if letters else animal_name(animal.value)
+            chip = Text(name if n == 1 else f"{n}x {name}", style=animal_style(animal))
+            line = out[-1]
+            if line.plain.strip() and not line.plain.endswith("  "):
+                if line.cell_len + 1 + chip.cell_len > width:
+                    out.append(line := Text("     "))  # a line of its own, indented
+                else:
+                    line.append(" ")
+            line.append_text(chip)
         return out
 
     def render(self) -> Text:

@@ -110,21 +110,27 @@ async def test_five_losers_keep_the_rows_in_view(make_app, size) -> None:
 
 
 async def test_the_grid_cuts_names_only_as_far_as_it_must_at_80x24(make_app) -> None:
-    """Large print (F4) at 80x24: the grid's columns are as wide as their totals ("10/10 ok")
-    anyway, so names were cut to "ANNE-…" for nothing: cut alike to eight cells, the grid
-    still inside the screen."""
-    from assistant.tui.widgets import short_names
+    """Large print (F4) at 80x24: names were cut to "ANNE-…" for nothing, then to "ANNE-MA…"
+    by large print's wide cells while normal print had them whole: closer cells, the names
+    whole, every row and the totals in view, the hand being read out in big type above."""
+    from .test_tui_large_print import shows_big
 
     app = make_app(QUICK)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
         await pilot.press("f4")
-        await submit_all(pilot, TO_REVEAL)
+        await submit_all(pilot, [*TO_REVEAL, f"Anne-Marie has {HANDS['Anne-Marie']}"])
+        await pilot.pause()
         grid = app.table.query_one(HandGrid)
         labels = [str(c.label) for c in grid.columns.values()][1:]
-        assert labels == [n.upper() for n in short_names(FIVE, 8).values()]
-        assert labels[0] == "ANNE-MA…" and labels[3] == "DOROTHEA"
+        assert labels == [n.upper() for n in FIVE]
         assert grid.region.right <= 80
+        shown = text_of(grid).splitlines()
+        assert len(shown) == 12 and shown[-1].split()[0] == "TOTAL"  # none scrolled off
+        assert grid.region.bottom <= app.table.query_one("#log").region.y
+        assert shows_big(text_of(app.table.query_one("#big")), "BARTHOLOMEW'S HAND")
+        checks = text_of(app.table.query_one("#checks"))
+        assert checks.strip().startswith("Bartholomew: 0 of 10 cards")
 
 
 async def test_the_score_sheet_in_big_type_only_where_it_fits(make_app) -> None:

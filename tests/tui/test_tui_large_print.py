@@ -130,7 +130,8 @@ async def test_game_over_in_large_print(make_app, size) -> None:
 
 async def test_who_is_out_shows_in_big_type_at_80x24(make_app) -> None:
     """At 80x24 in large print the four losers of round 4 did not fit in big type, so nothing
-    was big: "Anne-Marie is out" was only a line in the log."""
+    was big: "Anne-Marie is out" was only a line in the log. Who is out is in big type at the
+    top (the names cut alike to fit its one line), every row of the results under it."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
@@ -144,55 +145,89 @@ async def test_who_is_out_shows_in_big_type_at_80x24(make_app) -> None:
         ended = app.view.game.rounds[-1]
         assert sorted(ended.out) == ["Anne-Marie", "Bartholomew"]
         assert app.table.query_one("#view").current == "results"
+        top = text_of(app.table.query_one("#big"))
+        assert shows_big(top, "OUT") and shows_big(top, "ANN") and shows_big(top, "BAR")
         results = app.table.query_one(ResultsView)
         visible = text_of(results).splitlines()[: app.table.query_one("#log").region.y - results.region.y]
-        shown = "\n".join(visible)
-        assert shows_big(shown, "ANNE-MARIE OUT") and shows_big(shown, "BARTHOLOMEW OUT")
-        assert "Dorothea -1 · Evangeline -1" in visible[0]  # the others' losses in normal type
-        # the points and lives rows still in view
-        assert any(line.strip().startswith("points") for line in visible)
-        assert any(line.strip().startswith("lives (lost)") for line in visible)
+        lives = next(line for line in visible if line.strip().startswith("lives (lost)"))
+        assert lives.count("OUT (-2)") == 2
+        assert visible[-1].split()[0] == ended.majorities[-1].animal.value.upper()
 
 
-async def test_the_players_panel_uses_the_width_at_200x50(make_app) -> None:
-    """At 200x50 large print left the right half of the screen empty beside the players'
-    spaced names: there the names are in big type too, and whose turn it is marked."""
-    app = make_app()
-    async with app.run_test(size=(200, 50)) as pilot:
-        await pilot.press("escape")
-        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
-        assert app.view.game.turn == "Evangeline"
-        panel = app.table.query_one(PlayersPanel)
-        shown = text_of(panel)
-        for name in FIVE:
-            assert shows_big(shown, name.upper()), name
-        turn = next(line for line in shown.splitlines() if "◀ TURN" in line)
-        assert in_big("EVANGELINE")[1] in turn
-        assert panel.region.bottom <= app.table.query_one("#log").region.y  # all five in view
-        assert max(len(line.rstrip()) for line in shown.splitlines()) >= 50
-        await pilot.press("f8")  # the known cards need lines: the names close up, nothing cut
-        await pilot.pause()
-        shown = text_of(panel)
-        assert "more below" not in shown
-        assert all(name.upper() in shown.replace(" ", "") or shows_big(shown, name.upper()) for name in FIVE)
-
-
-async def test_every_known_card_shows_at_80x24_in_round_two(make_app) -> None:
-    """At 80x24 with F4 and F8 the last player's known cards were only a "more below" cue:
-    in round 2, whose turn it is last (Evangeline), her known cards are on show too."""
+async def test_large_print_key_works_on_the_game_over_screen_at_80x24(make_app) -> None:
+    """Issue 36: F4 did nothing on the game-over screen (its key was switched off there),
+    though the screen has a large version: now it turns it on and off."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("escape")
-        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
-        await pilot.press("f4", "f8")
+        await submit_all(pilot, game_lines(GAME_FIVE))
         await pilot.pause()
-        assert app.table.large and app.table.show_known
+        assert isinstance(app.screen, GameOverScreen) and not app.screen.has_class("large")
+        normal = text_of(app.screen.query_one("#winner"))
+        assert not shows_big(normal, "EVANGELINE WINS!")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.screen.has_class("large")
+        assert shows_big(text_of(app.screen.query_one("#winner")), "EVANGELINE WINS!")
+        assert "SCORE SHEET" in text_of(app.screen.query_one(ScoreSheet))
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not app.screen.has_class("large")
+        assert text_of(app.screen.query_one("#winner")) == normal
+
+
+async def test_known_cards_are_whole_animals_in_large_print_at_80x24(make_app) -> None:
+    """Issue 36: large print (F4) with the known cards (F8) at 80x24 cut every animal to three
+    letters ("goa she 2x dog") though the whole names had the room."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "f4")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        await pilot.press("f8")
+        await pilot.pause()
         panel = app.table.query_one(PlayersPanel)
+        shown = text_of(panel)
+        assert "goat sheep 2x dog" in shown and "giraffe mole" in shown  # Dorothea, Christopher
+        assert "goa " not in shown and "…" not in shown
         assert panel.region.bottom <= app.table.query_one("#log").region.y
-        lines = text_of(panel).splitlines()
-        assert "more below" not in "\n".join(lines)
-        last = next(i for i, line in enumerate(lines) if "EVANG" in line)
-        known = app.view.game.known["Evangeline"]
-        assert known and last + 1 < len(lines)
-        for animal in known:
-            assert animal.value[:3] in lines[last + 1]
+
+
+async def test_the_turn_mark_never_pushes_known_cards_off_at_100x30(make_app) -> None:
+    """Issue 36: at 100x30 in large print with F8, "B A R T H O L O M E W ◀ TURN" was wider
+    than the panel and wrapped, and the last player's known cards fell off its bottom."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape", "f8")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:72])  # round 4, Bartholomew's turn
+        await pilot.pause()
+        assert app.table.large and app.view.game.turn == "Bartholomew"
+        panel = app.table.query_one(PlayersPanel)
+        lines = panel.lines()
+        assert all(line.cell_len <= panel.content_region.width for line in lines)
+        shown = text_of(panel).splitlines()
+        assert len(shown) <= panel.budget + 1  # the top padding
+        last = [i for i, line in enumerate(shown) if "E V A N G E L I N E" in line]
+        assert last and "in hand: bear" in "\n".join(shown[last[0]:])  # Evangeline's cards
+        assert panel.region.bottom <= app.table.query_one("#log").region.y
+
+
+async def test_whose_turn_is_in_big_type_at_80x24(make_app) -> None:
+    """Issue 36: large print (F4) at 80x24 only set the top line in capitals: now whose turn
+    it is in big type in its three lines, the top line's words on the rule over the log (the
+    round and what is expected: nothing lost)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "f4")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:30])  # round 2, Evangeline's turn
+        await pilot.pause()
+        top = app.table.query_one("#big")
+        assert top.display and top.region.y == 0 and top.region.height == 3
+        assert shows_big(text_of(top), "EVANGELINE'S TURN")
+        assert not app.table.query_one("#next").display
+        log = app.table.query_one("#log")
+        assert "ROUND 2 · TURNS" in str(log.border_title)
+        assert log.region.height >= 3  # the rule and two lines of the log
+        await pilot.press("f4")  # normal print: the top line back, nothing on the rule
+        await pilot.pause()
+        assert app.table.query_one("#next").display and not top.display
+        assert not log.border_title
