@@ -187,16 +187,17 @@ class ViewWatcher:
         raise NotImplementedError
 
 
-def next_line(table: TableState) -> Text:
+def next_line(table: TableState, round_part: bool = True) -> Text:
     """The big line at the top: round, phase and what the referee expects next (the table
-    model's ``expecting``)."""
+    model's ``expecting``); without ``round_part``, only what is expected (a narrow screen)."""
     if table.phase is None:
         return Text(table.expecting, style="bold")
     text = Text()
     expecting = table.expecting
     if table.phase is not Phase.GAME_OVER:
-        text.append(format(_("Round {round} · {phase}"), round=table.round,
-                           phase=_(PHASE_WORDS[table.phase])) + "  ", style="bold")
+        if round_part:
+            text.append(format(_("Round {round} · {phase}"), round=table.round,
+                               phase=_(PHASE_WORDS[table.phase])) + "  ", style="bold")
         for prefix in (f"Round {table.round}: ", format(_("Round {round}: "), round=table.round)):
             expecting = expecting.removeprefix(prefix)  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
@@ -643,10 +644,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
 
     def update_table(self) -> None:
         game = self.view.game
-        line = next_line(self.view.table)
-        if self.large:  # capitals read better from across the table
-            line = Text(line.plain.upper(), style="bold")
-        self.query_one("#next", Static).update(self._fit_line(line, game))
+        self.query_one("#next", Static).update(self._fit_line(game))
         if self.has_class("big"):
             self.query_one("#big", Static).update(self._big_line(game))
         self.query_one(CardRows).update_from(game)
@@ -684,18 +682,30 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             return Text("\n").join(big(words, scale=2))
         return Text("\n").join([Text(), *big(words), Text()] if rows and rows.value > 3 else big(words))
 
-    def _fit_line(self, line: Text, game: Game | None) -> Text:
-        """The top line on one line of the screen (wrapped, it pushed the status line off at
-        80x24): the names cut short (``short_names``) when it is too long, then its end."""
+    def _fit_line(self, game: Game | None) -> Text:
+        """The top line (``next_line``) on one line of the screen (wrapped, it pushed the
+        status line off at 80x24): the names cut short (``short_names``) when it is too long,
+        then without the round and phase (at the reveal at 80x24 the fifth name was cut off:
+        the grid shows the phase, and the names are what people look for), then its end."""
         room = self.size.width - (6 if self.large else 2)
-        if line.cell_len > room and game is not None:
-            plain = line.plain
-            for player, short in short_names(game.players, SHORT_NAME).items():
-                for name in (title(player), title(player).upper()):
-                    plain = plain.replace(name, short.upper() if name.isupper() else short)
-            line = Text(plain, style="bold")
+        line = Text()
+        for round_part, limit in ((True, None), (True, SHORT_NAME), (False, SHORT_NAME)):
+            line = self._top_line(game, round_part, limit)
+            if line.cell_len <= room or game is None:
+                break
         line.no_wrap, line.overflow = True, "ellipsis"
         return line
+
+    def _top_line(self, game: Game | None, round_part: bool, limit: int | None) -> Text:
+        """``next_line`` with the names cut to ``limit`` (``short_names``), in capitals in large
+        print (they read better from across the table)."""
+        line = next_line(self.view.table, round_part)
+        if game is not None and limit is not None:
+            plain = line.plain
+            for player, short in short_names(game.players, limit).items():
+                plain = plain.replace(title(player), short)
+            line = Text(plain, style="bold")
+        return Text(line.plain.upper(), style="bold") if self.large else line
 
     def _hint_width(self) -> int:
         """The cells the command line's hint has (its width less the border and padding)."""

@@ -28,3 +28,27 @@ async def test_the_setup_names_the_whole_last_group_at_80x24(make_app) -> None:
             assert shown.endswith(end), shown
         names = app.screen.query_one("#names")
         assert names.region.y >= app.screen.query_one("#same-group").region.bottom
+
+
+async def test_the_reveal_top_line_names_all_five_at_80x24(make_app) -> None:
+    """At the reveal at 80x24 the top line ended "... Dorot… an…": the fifth player, the one
+    people may be waiting for, was cut off. Without the round and phase (the grid shows it is
+    the reveal) the five fit, cut alike; the grid's headings keep the whole names."""
+    from assistant.tui.reveal import HandGrid
+
+    from .conftest import submit_all
+    from .test_tui_five import QUICK, TO_REVEAL
+
+    app = make_app(QUICK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, TO_REVEAL)
+        top = text_of(app.table.query_one("#next")).strip()
+        assert top == "Reveal hands: waiting for Anne-…, Barth…, Chris…, Dorot… and Evang…."
+        grid = app.table.query_one(HandGrid)
+        assert [str(c.label) for c in grid.columns.values()][1:] == list(FIVE)
+        assert grid.region.right <= 80
+        # two declared: the round is back, as the names cut alike leave room for it
+        await submit_all(pilot, ["Anne-Marie has 8 giraffe 2 mouse", "Bartholomew has 5 pig 5 rabbit"])
+        top = text_of(app.table.query_one("#next")).strip()
+        assert top == "Round 1 · reveal  Reveal hands: waiting for Chris…, Dorot… and Evang…."
