@@ -531,6 +531,11 @@ class TableLog(RichLog):
         #: Everything written, to wrap again at a new width (``on_resize``).
         self._written: list[RenderableType] = []
         self._width = 0  # the width the lines were wrapped at
+        #: The line where the newest entry starts (None: not known, its write was deferred
+        #: until the log's size is known), and whether it is read from there when it is taller
+        #: than the log (a refusal): see ``_show_newest``.
+        self._newest: int | None = 0
+        self._newest_from_start = False
 
     def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
         """An accepted command and what the referee said, in one write (one relayout)."""
@@ -546,22 +551,45 @@ class TableLog(RichLog):
         self.plain.extend("  " + line for line in lines)
         self._write(Group(*_indented(lines)))
 
-    def _write(self, renderable: RenderableType) -> None:
+    def _write(self, renderable: RenderableType, from_start: bool = False) -> None:
         self._written.append(renderable)
-        self.write(renderable, expand=True)  # the log's whole width, however wide
+        self._newest_from_start = from_start
+        if not self._size_known:  # kept by RichLog until its size is known
+            self._newest = None
+            self.write(renderable, expand=True)
+            return
+        self._newest = len(self.lines)
+        self.write(renderable, expand=True, scroll_end=False)  # the log's whole width, however wide
+        self._show_newest()
+
+    def _show_newest(self) -> None:
+        """The newest lines in view; a refusal (or a question, a note) taller than the log from
+        its first line (at 80x24 the log has three lines, and a refused hand's first sentence
+        scrolled out above them: the rest is a PageDown away, the scroll bar says so). A
+        command's announcements keep their last line, what comes next, in view."""
+        height = self.scrollable_content_region.height
+        start = self._newest
+        if (self._newest_from_start and start is not None and height
+                and len(self.lines) - start > height):
+            self.scroll_to(y=start, animate=False, immediate=False)
+        else:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def on_resize(self, event: Resize) -> None:
         """At a new width every line is wrapped again, and after any change of size (F8, F4, a
         resized terminal) the newest lines are in view: RichLog keeps lines as first wrapped,
         so a narrower log cut them at its edge, and a shorter one hid the last ones."""
         width = self.scrollable_content_region.width
-        if self.lines and width and width != self._width:  # lines: the size was known
+        # lines: the size was known; _newest None: where the newest entry starts is not
+        if self.lines and width and (width != self._width or self._newest is None):
             self.clear()
-            for renderable in self._written:
+            for i, renderable in enumerate(self._written):
+                if i == len(self._written) - 1:
+                    self._newest = len(self.lines)
                 self.write(renderable, expand=True, scroll_end=False)
         if width:
             self._width = width
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self._show_newest()
 
     def refused(self, text: str, reason: str) -> None:
         refused = " " + _("refused") + ": "
@@ -578,7 +606,7 @@ class TableLog(RichLog):
 
     def _add(self, rich: Text, plain: str) -> None:
         self.plain.append(plain)
-        self._write(rich)
+        self._write(rich, from_start=True)
 
 
 def _indented(lines: Sequence[str]) -> list[Padding]:

@@ -52,3 +52,39 @@ async def test_the_reveal_top_line_names_all_five_at_80x24(make_app) -> None:
         await submit_all(pilot, ["Anne-Marie has 8 giraffe 2 mouse", "Bartholomew has 5 pig 5 rabbit"])
         top = text_of(app.table.query_one("#next")).strip()
         assert top == "Round 1 · reveal  Reveal hands: waiting for Chris…, Dorot… and Evang…."
+
+
+def log_text(log) -> str:
+    """The log's lines on show as one line of words, without its top border and scroll bar."""
+    lines = text_of(log).splitlines()[1:]
+    return " ".join(" ".join(line.rstrip(" ▁▃▅▇█▔") for line in lines).split())
+
+
+async def test_a_refused_hand_keeps_its_first_sentence_in_view_at_80x24(make_app) -> None:
+    """At the reveal at 80x24 the log has three lines, and a refused hand's refusal took five:
+    its first sentence, the reason, scrolled out above them. Now a refusal taller than the log
+    is shown from its first line; the next command's announcements end in view as before."""
+    from .conftest import game_lines, submit_all
+    from .test_tui_five import GAME_FIVE
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:18])  # two hands declared
+        await submit_all(pilot, ["Bartholomew has 2 giraffe 2 bear 2 goat 1 sheep 1 pig 1 dog 1 rabbit"])
+        await pilot.pause(0.1)
+        log = app.table.query_one("#log")
+        assert log.scrollable_content_region.height <= 4
+        refusal = app.table_log.plain[-1]
+        assert refusal.startswith("✗ Bartholomew has") and " A swap puts down first" in refusal
+        shown = log_text(log)
+        assert shown.startswith("✗ Bartholomew has 2 giraffe")
+        assert "took a mole and a mouse from the rows, so Bartholomew's hand must hold them." in shown
+        app.command_input.focus()
+        await pilot.press("pagedown")  # the command line's PageDown scrolls the log
+        await pilot.pause(0.1)
+        shown = log_text(log)
+        assert "allows the other order)." in shown  # the rest a PageDown away
+        await submit_all(pilot, ["Bartholomew has 2 giraffe 2 bear 1 mole 2 goat 1 sheep 1 pig 1 mouse"])
+        await pilot.pause(0.1)
+        assert log_text(log).endswith("Waiting for Christopher and Dorothea.")
