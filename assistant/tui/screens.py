@@ -44,6 +44,7 @@ from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import (
+    NORMAL_WIDE_FROM,
     HandGrid,
     ResultsView,
     ScoreSheet,
@@ -78,6 +79,8 @@ CHECKS_WIDTH = 24
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26
+#: The widest cards in normal print (a wide screen): their names stay in one word.
+NORMAL_CARD_WIDEST = 14
 #: From this many lines large print gives the players' names in big type too (at 100x30 they
 #: squeezed the log to its last two lines).
 BIG_NAMES_FROM = 40
@@ -609,13 +612,17 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         main_height = max(8, height - (12 if tall else 11 if large else 9) - (2 if huge else 0))
         self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
+        rows.letter_spacing = large
         if large:
             # The rows take about three fifths of the width, the players the rest.
             card_width = max(CARD_WIDTH, min(20, (width * 3 // 5 - 6) // 4 - 1))
             card_height = max(2, min(5, (height - 11 - 3 - 6) // 4))
             rows.set_card_size(card_width, card_height)
         else:
-            rows.set_card_size(CARD_WIDTH, 3 if height >= 34 else 2)
+            # Normal print on a wide screen: wider cards, the rows taking up to two fifths of
+            # the width (at 200 columns they took a quarter, the right half of the screen empty).
+            rows.set_card_size(min(NORMAL_CARD_WIDEST, max(CARD_WIDTH, (width * 2 // 5 - 6) // 4 - 1)),
+                               3 if height >= 34 else 2)
         # The grid and the results in large print too, a blank line under each of their rows
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
@@ -734,10 +741,14 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         if grid.width_for(game, limit) + CHECKS_WIDTH > room:
             limit, stacked = self._grid_names(game, room), True
         grid.set_name_limit(limit)
-        # Large print beside the checks: the grid takes three fifths of the width, as the rows
-        # do, and the checks (a line a player) the rest.
+        # Beside the checks the grid takes three fifths of the width in large print, as the
+        # rows do, and the checks (a line a player) the rest; normal print on a wide screen
+        # half of it (at 200 columns the grid took 70, the checks 30, half the screen empty).
         natural = grid.width_for(game, limit)
-        grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
+        if stacked or not (self.large or self.size.width >= NORMAL_WIDE_FROM):
+            grid.set_spread(None)
+        else:
+            grid.set_spread(max(natural, room * 3 // 5 if self.large else room // 2))
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
         if stacked:

@@ -53,11 +53,13 @@ def animal_style(animal: Animal) -> str:
     return f"bold {fg} on {bg}"
 
 
-def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> list[Text]:
+def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH,
+               letter_spacing: bool = True) -> list[Text]:
     """One card as ``height`` lines of ``width`` cells: the name on top, the points below.
 
-    Large cards (large print) spell the name in spaced capitals when it fits, and say
-    ``9 points``: easier to read from the other end of the table."""
+    Large cards (large print) spell the name in spaced capitals when it fits (not without
+    ``letter_spacing``: normal print's wide cards), and say ``9 points``: easier to read from
+    the other end of the table."""
     if animal is None:  # a row not entered yet
         inner = width - 2
         lines = ["╭" + "─" * inner + "╮"] + ["│" + "?".center(inner) + "│"] * max(0, height - 2) \
@@ -66,7 +68,7 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     style = animal_style(animal)
     word = animal_name(animal.value).upper()
     wide = spaced(word)
-    name = centred(wide if width >= 12 and cell_len(wide) <= width - 2 else word, width)
+    name = centred(wide if letter_spacing and width >= 12 and cell_len(wide) <= width - 2 else word, width)
     points_word = format(_("{n} points"), n=animal.points)  # every animal is worth 3 to 9
     # In cells: a word of Hangul is twice its letters.
     points = centred(points_word if width >= 12 else f"{animal.points}", width)
@@ -83,6 +85,10 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
 
 #: The cells a name keeps where space is short (``short_names``): "Barth…", "김민…".
 SHORT_NAME = 6
+#: The players panel's line a player (normal print, a wide panel: ``PlayersPanel._wide_lines``).
+WIDE_ROWS = -2
+#: The cells of the lives in words after the hearts there ("  4 lives  ").
+WIDE_LIVES = 12
 
 
 def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
@@ -133,6 +139,8 @@ class CardRows(Static):
         #: Card size in cells; the screen sets it from the terminal's size (``set_card_size``).
         self.card_width = CARD_WIDTH
         self.height_per_card = 2
+        #: Wide cards spell the names in spaced capitals (large print; the screen sets it).
+        self.letter_spacing = True
 
     @property
     def tall(self) -> bool:
@@ -165,7 +173,7 @@ class CardRows(Static):
         lines: list[tuple[str | None, Text]] = []  # (label, cards) a line; None: a gap
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
-            columns = [card_lines(a, height, self.card_width) for a in animals]
+            columns = [card_lines(a, height, self.card_width, self.letter_spacing) for a in animals]
             for line in range(height):
                 label = row_label(k) if line == (height - 1) // 2 else ""
                 body = Text()
@@ -265,8 +273,10 @@ class PlayersPanel(Static):
         if not self.large:
             # normal print falls back to the short known cards (no "swapped", no "in hand:")
             # where the full ones would hide the player whose turn it is: German's "auf der
-            # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was
-            return ((0, False), (3, False))
+            # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was. A wide
+            # panel first gives each player one line, in columns (``_wide_lines``).
+            in_columns = ((WIDE_ROWS, True), (WIDE_ROWS, False)) if self._wide_fits(game) else ()
+            return (*in_columns, (0, False), (3, False))
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
@@ -293,8 +303,11 @@ class PlayersPanel(Static):
         return cue if not width or cell_len(cue) <= width else cue.split(" (", 1)[0]
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
-        """``tight`` 0: large print's lives in big type; -1: the names too; ``gaps``: a blank
-        line between players."""
+        """``tight`` 0: large print's lives in big type; -1: the names too; ``WIDE_ROWS``:
+        normal print's line a player (``_wide_lines``); ``gaps``: a blank line between
+        players."""
+        if tight == WIDE_ROWS:
+            return self._lines_in_columns(game, gaps)
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
@@ -363,6 +376,52 @@ class PlayersPanel(Static):
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
+
+    def _lines_in_columns(self, game: Game, gaps: bool) -> list[Text]:
+        """Normal print on a wide panel: a line a player (``_wide_lines``), ``gaps`` a blank
+        line between them."""
+        ranked = dict(places(game))
+        marks = {p: player_marks(game, p, ranked) for p in game.players}
+        out: list[Text] = []
+        for p in game.players:
+            if gaps and out:
+                out.append(Text())
+            out.extend(self._wide_lines(game, p, marks))
+        return out
+
+    def _wide_columns(self, game: Game, marks: dict[str, list[str]]) -> tuple[int, int]:
+        """The cells of the names' and the marks' columns in ``_wide_lines``."""
+        names = max(8, *(cell_len(title(p)) for p in game.players))
+        return names, max(cell_len(" · ".join(m)) for m in marks.values())
+
+    def _wide_fits(self, game: Game) -> bool:
+        """The panel is wide enough for a line a player (``_wide_lines``), the known cards
+        (F8) whole beside the marks (wrapped in a narrow column they broke up mid-hand)."""
+        ranked = dict(places(game))
+        names, marks = self._wide_columns(game, {p: player_marks(game, p, ranked) for p in game.players})
+        known = max((known_text(game.known[p]).cell_len for p in game.players if game.lives[p]),
+                    default=0) if self.show_known else -3
+        return 2 + names + 1 + 9 + WIDE_LIVES + marks + 3 + known <= (self.size.width or 0)
+
+    def _wide_lines(self, game: Game, player: str, marks: dict[str, list[str]]) -> list[Text]:
+        """Normal print on a wide panel: a player on one line, in columns (the turn, the name,
+        the hearts, the lives in words, the marks and, with F8, the known cards): at 200
+        columns the players took 40 of the panel's 150 cells, two lines each."""
+        names, marks_cells = self._wide_columns(game, marks)
+        lives = game.lives[player]
+        is_turn = player == game.turn
+        name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
+        line = Text("▶ " if is_turn else "  ", style="bold")
+        line.append(padded(title(player), names), style=name_style)
+        line.append(" ")
+        line.append_text(hearts(lives))
+        line.append(padded(f"  {lives_words(lives)}", WIDE_LIVES), style="bold" if lives else "dim")
+        line.append(padded(" · ".join(marks[player]), marks_cells), style="italic")
+        if self.show_known and lives:
+            line.append("   ")
+            line.append_text(known_text(game.known[player]))
+        line.rstrip()
+        return [line]
 
     def _name_cells(self, game: Game) -> int:
         """The cells a name takes before the hearts: 8, or the longest name's when it is longer

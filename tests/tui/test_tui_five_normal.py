@@ -5,6 +5,8 @@ sentence readable."""
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.tui.screens import SetupScreen
 
 from .test_tui_five import FIVE, text_of
@@ -88,3 +90,93 @@ async def test_a_refused_hand_keeps_its_first_sentence_in_view_at_80x24(make_app
         await submit_all(pilot, ["Bartholomew has 2 giraffe 2 bear 1 mole 2 goat 1 sheep 1 pig 1 mouse"])
         await pilot.pause(0.1)
         assert log_text(log).endswith("Waiting for Christopher and Dorothea.")
+
+
+NORMAL_SIZES = [(200, 50), (160, 48), (120, 40)]
+normal_sizes = pytest.mark.parametrize("size", NORMAL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+
+
+async def normal_print(pilot, lines: list[str], known: bool = False) -> None:
+    """The game played to ``lines`` in normal print (F4 switches large print off: these
+    screens are large print by their size), F8 for the known cards."""
+    from .conftest import submit_all
+
+    await pilot.press("escape")
+    await submit_all(pilot, lines)
+    await pilot.press("f4", *(["f8"] if known else []))
+    await pilot.pause()
+    assert not pilot.app.table.has_class("large")
+
+
+@normal_sizes
+async def test_normal_print_players_take_a_line_each_across_the_panel(make_app, size) -> None:
+    """Normal print at 200x50 left the right 110 columns beside the board empty: the players
+    took two lines each in 40 of the panel's 150 cells. Now a line each, in columns (name,
+    hearts, lives in words, marks, known cards), a blank line between, and wider cards."""
+    from assistant.tui.widgets import CardRows, PlayersPanel
+
+    from .conftest import game_lines
+    from .test_tui_five import GAME_FIVE
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await normal_print(pilot, game_lines(GAME_FIVE)[:30])  # round 2
+        panel = app.table.query_one(PlayersPanel)
+        game = app.view.game
+
+        def players() -> list[tuple[int, str]]:
+            shown = text_of(panel).splitlines()
+            return [(i, line) for i, line in enumerate(shown) if "♥" in line or "♡" in line]
+
+        assert len(players()) == 5
+        for name, (_, line) in zip(FIVE, players(), strict=True):
+            assert name in line and f"{game.lives[name]} lives" in line and "swapped" in line
+        assert len({line.index("♥") for _, line in players()}) == 1  # in columns
+        at = [i for i, _ in players()]
+        assert {b - a for a, b in zip(at, at[1:], strict=False)} == {2}  # a blank line between
+        rows = app.table.query_one(CardRows)
+        if size[0] == 200:
+            assert rows.card_width == 14 and rows.region.width >= 60
+            assert panel.region.x + max(len(line.rstrip()) for _, line in players()) > 110
+        await pilot.press("f8")  # the known cards beside the marks where they fit whole
+        await pilot.pause()
+        lines = players()
+        assert len(lines) == 5
+        if size[0] >= 160:
+            assert all("in hand:" in line for _, line in lines)
+            right = panel.region.x + max(len(line.rstrip()) for _, line in lines)
+            assert (size[0] == 160 or right > 130) and right <= size[0]
+        else:  # under the names, in two lines a player, as on a smaller screen
+            assert not any("in hand:" in line for _, line in lines)
+            assert text_of(panel).count("in hand:") == 5
+
+
+@normal_sizes
+async def test_normal_print_spreads_the_grid_and_the_results(make_app, size) -> None:
+    """Normal print at 200x50: the hand grid took 70 columns and the results 110 of 198.
+    Now the grid takes half the width (the checks the rest), the results all of it."""
+    from assistant.tui.reveal import HandGrid, ResultsView
+
+    from .conftest import game_lines, submit_all
+    from .test_tui_five import GAME_FIVE
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        lines = game_lines(GAME_FIVE)
+        await normal_print(pilot, lines[:18])  # two hands declared
+        grid = app.table.query_one(HandGrid)
+        room = size[0] - 2
+        assert grid.region.width >= room // 2 - 3
+        checks = app.table.query_one("#checks")
+        assert checks.region.x >= grid.region.right and checks.region.right <= size[0]
+        headings = [str(c.label) for c in grid.columns.values()][1:]
+        assert headings == list(FIVE)
+        await submit_all(pilot, lines[18:21])  # the round scored
+        await pilot.pause()
+        results = app.table.query_one(ResultsView)
+        shown = text_of(results).splitlines()
+        header = next(line for line in shown if line.strip().startswith("animal"))
+        assert header.split()[1:6] == list(FIVE)
+        assert len(header.rstrip()) >= room * 4 // 5  # across the width
+        mouse = next(line for line in shown if line.strip().startswith("mouse"))
+        assert "Christopher +3" in mouse
