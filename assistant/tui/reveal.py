@@ -35,6 +35,9 @@ from engine.game import Game, Phase
 from engine.words import title
 
 ANIMAL_NAMES = {a.value for a in ANIMALS}
+#: From these columns normal print spreads the hand grid and the results over the width, as
+#: large print does (at 200 columns they took half of it, the rest empty).
+NORMAL_WIDE_FROM = 120
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -118,8 +121,8 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         self.roomy = False
         #: Names in the headings cut to this many letters (None: whole), when space is short.
         self.name_limit: int | None = None
-        #: The cells the grid may take in large print (the screen sets it): the players'
-        #: columns widen evenly to fill them. None: each column as wide as its widest cell.
+        #: The cells the grid may take (the screen sets it): the players' columns widen
+        #: evenly to fill them. None: each column as wide as its widest cell.
         self.spread: int | None = None
 
     async def on_key(self, event: Key) -> None:
@@ -209,7 +212,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
                 for animal in ANIMALS]
         total = self._total_cells(game)
         headings = [(Text(_big(_("animal"), self.large)), "animal"),
-                    *[(Text(self._label(p), justify="center" if self.large else "left"), p)
+                    *[(Text(self._label(p), justify="center" if self.large or self.spread else "left"), p)
                       for p in self.players]]
         self.clear(columns=True)
         # Each column as wide as its widest cell, measured here: left to the table's own
@@ -251,11 +254,11 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         return animal + pad + sum(max(Text(label).cell_len, total) + pad for label in labels) + 2
 
     def _spread_extra(self, widths: list[int]) -> list[int]:
-        """The cells each player's column gains to fill ``spread`` in large print (the same
-        for each, the remainder to the first ones): at 200 columns the grid took a quarter of
-        the screen, its columns as narrow as at 100."""
+        """The cells each player's column gains to fill ``spread`` (the same for each, the
+        remainder to the first ones): at 200 columns the grid took a quarter of the screen, its
+        columns as narrow as at 100."""
         players = len(widths) - 1
-        if not (self.large and self.spread and players):
+        if not (self.spread and players):
             return [0] * players
         used = sum(widths) + 2 * self.cell_padding * len(widths) + 2  # the scroll bar's 2
         spare = max(0, self.spread - used)
@@ -607,14 +610,16 @@ class ResultsView(Static):
 
     def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str],
                padding: int = 1) -> Table:
-        """The results' empty table with its columns: spread evenly over the width in large print."""
+        """The results' empty table with its columns: spread evenly over the width in large print,
+        and in normal print on a wide screen (``NORMAL_WIDE_FROM``)."""
+        spread = self.large or self._width() + 2 >= NORMAL_WIDE_FROM  # the screen's 2 cells of padding
         title = format(_("Round {round} results"), round=round_number)
         table = Table(
-            title=None if self.short else title, box=None, expand=self.large,
+            title=None if self.short else title, box=None, expand=spread,
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
-        ratio = 1 if self.large else None
+        ratio = 1 if spread else None
         first = format(_("Round {round}"), round=round_number) if self.short else _("animal")
         table.add_column(first, no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:

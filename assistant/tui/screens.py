@@ -44,6 +44,7 @@ from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import (
+    NORMAL_WIDE_FROM,
     HandGrid,
     ResultsView,
     ScoreSheet,
@@ -79,6 +80,8 @@ CHECKS_WIDTH = 24
 #: The lines the table's part of the screen needs for the hand grid and the results in large
 #: print with a blank line under each row (ten animals, the totals, the headings).
 ROOMY_LINES = 26
+#: The widest cards in normal print (a wide screen): their names stay in one word.
+NORMAL_CARD_WIDEST = 14
 #: From this many lines large print gives the players' names in big type too (at 100x30 they
 #: squeezed the log to its last two lines).
 BIG_NAMES_FROM = 40
@@ -188,16 +191,17 @@ class ViewWatcher:
         raise NotImplementedError
 
 
-def next_line(table: TableState) -> Text:
+def next_line(table: TableState, round_part: bool = True) -> Text:
     """The big line at the top: round, phase and what the referee expects next (the table
-    model's ``expecting``)."""
+    model's ``expecting``); without ``round_part``, only what is expected (a narrow screen)."""
     if table.phase is None:
         return Text(table.expecting, style="bold")
     text = Text()
     expecting = table.expecting
     if table.phase is not Phase.GAME_OVER:
-        text.append(format(_("Round {round} · {phase}"), round=table.round,
-                           phase=_(PHASE_WORDS[table.phase])) + "  ", style="bold")
+        if round_part:
+            text.append(format(_("Round {round} · {phase}"), round=table.round,
+                               phase=_(PHASE_WORDS[table.phase])) + "  ", style="bold")
         for prefix in (f"Round {table.round}: ", format(_("Round {round}: "), round=table.round)):
             expecting = expecting.removeprefix(prefix)  # said once is enough
     text.append(expecting[:1].upper() + expecting[1:], style="bold")
@@ -625,13 +629,17 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         main_height = max(8, height - (12 if tall else 11 if large else 9) - (2 if huge else 0))
         self.query_one("#main").styles.max_height = self._main_height = main_height
         rows = self.query_one(CardRows)
+        rows.letter_spacing = large
         if large:
             # The rows take about three fifths of the width, the players the rest.
             card_width = max(CARD_WIDTH, min(20, (width * 3 // 5 - 6) // 4 - 1))
             card_height = max(2, min(5, (height - 11 - 3 - 6) // 4))
             rows.set_card_size(card_width, card_height)
         else:
-            rows.set_card_size(CARD_WIDTH, 3 if height >= 34 else 2)
+            # Normal print on a wide screen: wider cards, the rows taking up to two fifths of
+            # the width (at 200 columns they took a quarter, the right half of the screen empty).
+            rows.set_card_size(min(NORMAL_CARD_WIDEST, max(CARD_WIDTH, (width * 2 // 5 - 6) // 4 - 1)),
+                               3 if height >= 34 else 2)
         # The grid and the results in large print too, a blank line under each of their rows
         # when the table's part of the screen has room for it.
         roomy = height - 11 >= ROOMY_LINES
@@ -661,13 +669,10 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
 
     def update_table(self) -> None:
         game = self.view.game
-        line = next_line(self.view.table)
-        if self.large:  # capitals read better from across the table
-            line = Text(line.plain.upper(), style="bold")
-        self.query_one("#next", Static).update(self._fit_line(line, game))
+        self.query_one("#next", Static).update(self._fit_line(game))
         if self.has_class("big") or self.has_class("big-short"):
             self.query_one("#big", Static).update(self._big_line(game))
-        self._top_line_on_log(line, game)
+        self._top_line_on_log(game)
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
         field = self.query_one("#command", CommandInput)
@@ -706,28 +711,41 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             return Text("\n").join(big(words, scale=2))
         return Text("\n").join([Text(), *big(words), Text()] if rows and rows.value > 3 else big(words))
 
-    def _top_line_on_log(self, line: Text, game: Game | None) -> None:
+    def _top_line_on_log(self, game: Game | None) -> None:
         """Large print on a short screen: the top line's words on the rule over the log (the
         big type took their line); else nothing there."""
         log = self.query_one(TableLog)
         if self.has_class("big-short"):
-            fitted = self._fit_line(Text(line.plain, style="bold"), game, self.size.width - 6)
-            log.border_title = fitted
+            fitted = self._fit_line(game, self.size.width - 6)
+            log.border_title = Text(fitted.plain, style="bold")
         elif log.border_title:
             log.border_title = None
 
-    def _fit_line(self, line: Text, game: Game | None, room: int | None = None) -> Text:
-        """The top line on one line of the screen (wrapped, it pushed the status line off at
-        80x24): the names cut short (``short_names``) when it is too long, then its end."""
+    def _fit_line(self, game: Game | None, room: int | None = None) -> Text:
+        """The top line (``next_line``) on one line of ``room`` cells (the screen's by default;
+        wrapped, it pushed the status line off at 80x24): the names cut short (``short_names``)
+        when it is too long, then without the round and phase (at the reveal at 80x24 the fifth
+        name was cut off: the grid shows the phase, and the names are what people look for),
+        then its end."""
         room = room or self.size.width - (6 if self.large else 2)
-        if line.cell_len > room and game is not None:
-            plain = line.plain
-            for player, short in short_names(game.players, SHORT_NAME).items():
-                for name in (title(player), title(player).upper()):
-                    plain = plain.replace(name, short.upper() if name.isupper() else short)
-            line = Text(plain, style="bold")
+        line = Text()
+        for round_part, limit in ((True, None), (True, SHORT_NAME), (False, SHORT_NAME)):
+            line = self._top_line(game, round_part, limit)
+            if line.cell_len <= room or game is None:
+                break
         line.no_wrap, line.overflow = True, "ellipsis"
         return line
+
+    def _top_line(self, game: Game | None, round_part: bool, limit: int | None) -> Text:
+        """``next_line`` with the names cut to ``limit`` (``short_names``), in capitals in large
+        print (they read better from across the table)."""
+        line = next_line(self.view.table, round_part)
+        if game is not None and limit is not None:
+            plain = line.plain
+            for player, short in short_names(game.players, limit).items():
+                plain = plain.replace(title(player), short)
+            line = Text(plain, style="bold")
+        return Text(line.plain.upper(), style="bold") if self.large else line
 
     def _hint_width(self) -> int:
         """The cells the command line's hint has (its width less the border and padding)."""
@@ -762,10 +780,14 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             if limit is None:
                 break
         grid.set_name_limit(limit)
-        # Large print beside the checks: the grid takes three fifths of the width, as the rows
-        # do, and the checks (a line a player) the rest.
+        # Beside the checks the grid takes three fifths of the width in large print, as the
+        # rows do, and the checks (a line a player) the rest; normal print on a wide screen
+        # half of it (at 200 columns the grid took 70, the checks 30, half the screen empty).
         natural = grid.width_for(game, limit)
-        grid.set_spread(max(natural, room * 3 // 5) if self.large and not stacked else None)
+        if stacked or not (self.large or self.size.width >= NORMAL_WIDE_FROM):
+            grid.set_spread(None)
+        else:
+            grid.set_spread(max(natural, room * 3 // 5 if self.large else room // 2))
         self.query_one("#reveal").set_class(stacked, "stacked")
         # Under the grid, the checks take the lines they need; the grid scrolls to its cursor.
         if stacked:

@@ -53,11 +53,13 @@ def animal_style(animal: Animal) -> str:
     return f"bold {fg} on {bg}"
 
 
-def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> list[Text]:
+def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH,
+               letter_spacing: bool = True) -> list[Text]:
     """One card as ``height`` lines of ``width`` cells: the name on top, the points below.
 
-    Large cards (large print) spell the name in spaced capitals when it fits, and say
-    ``9 points``: easier to read from the other end of the table."""
+    Large cards (large print) spell the name in spaced capitals when it fits (not without
+    ``letter_spacing``: normal print's wide cards), and say ``9 points``: easier to read from
+    the other end of the table."""
     if animal is None:  # a row not entered yet
         inner = width - 2
         lines = ["╭" + "─" * inner + "╮"] + ["│" + "?".center(inner) + "│"] * max(0, height - 2) \
@@ -66,7 +68,7 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
     style = animal_style(animal)
     word = animal_name(animal.value).upper()
     wide = spaced(word)
-    name = centred(wide if width >= 12 and cell_len(wide) <= width - 2 else word, width)
+    name = centred(wide if letter_spacing and width >= 12 and cell_len(wide) <= width - 2 else word, width)
     points_word = format(_("{n} points"), n=animal.points)  # every animal is worth 3 to 9
     # In cells: a word of Hangul is twice its letters.
     points = centred(points_word if width >= 12 else f"{animal.points}", width)
@@ -83,6 +85,10 @@ def card_lines(animal: Animal | None, height: int, width: int = CARD_WIDTH) -> l
 
 #: The cells a name keeps where space is short (``short_names``): "Barth…", "김민…".
 SHORT_NAME = 6
+#: The players panel's line a player (normal print, a wide panel: ``PlayersPanel._wide_lines``).
+WIDE_ROWS = -2
+#: The cells of the lives in words after the hearts there ("  4 lives  ").
+WIDE_LIVES = 12
 
 
 def short_names(players: Sequence[str], limit: int | None) -> dict[str, str]:
@@ -133,6 +139,8 @@ class CardRows(Static):
         #: Card size in cells; the screen sets it from the terminal's size (``set_card_size``).
         self.card_width = CARD_WIDTH
         self.height_per_card = 2
+        #: Wide cards spell the names in spaced capitals (large print; the screen sets it).
+        self.letter_spacing = True
 
     @property
     def tall(self) -> bool:
@@ -165,7 +173,7 @@ class CardRows(Static):
         lines: list[tuple[str | None, Text]] = []  # (label, cards) a line; None: a gap
         for i, (k, cards) in enumerate(zip(ROW_SIZES, self.rows, strict=True)):
             animals: list[Animal | None] = list(cards) if cards is not None else [None] * k
-            columns = [card_lines(a, height, self.card_width) for a in animals]
+            columns = [card_lines(a, height, self.card_width, self.letter_spacing) for a in animals]
             for line in range(height):
                 label = row_label(k) if line == (height - 1) // 2 else ""
                 body = Text()
@@ -276,8 +284,10 @@ class PlayersPanel(Static):
         if not self.large:
             # normal print falls back to the short known cards (no "swapped", no "in hand:")
             # where the full ones would hide the player whose turn it is: German's "auf der
-            # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was
-            return ((0, False), (5, False))
+            # Hand:" wrapped at 80x24 and hid the fifth player, whose turn it was. A wide
+            # panel first gives each player one line, in columns (``_wide_lines``).
+            in_columns = ((WIDE_ROWS, True), (WIDE_ROWS, False)) if self._wide_fits(game) else ()
+            return (*in_columns, (0, False), (5, False))
         # A tall screen (the screen's layout sets ``big_names``) first gives the names in big
         # type too, when the longest fits the panel's width.
         longest = max(big_width(title(p)) for p in game.players)
@@ -304,8 +314,11 @@ class PlayersPanel(Static):
         return cue if not width or cell_len(cue) <= width else cue.split(" (", 1)[0]
 
     def _all_lines(self, game: Game, tight: int, gaps: bool) -> list[Text]:
-        """``tight`` 0: large print's lives in big type; -1: the names too; ``gaps``: a blank
-        line between players."""
+        """``tight`` 0: large print's lives in big type; -1: the names too; ``WIDE_ROWS``:
+        normal print's line a player (``_wide_lines``); ``gaps``: a blank line between
+        players."""
+        if tight == WIDE_ROWS:
+            return self._lines_in_columns(game, gaps)
         out: list[Text] = []
         ranked = dict(places(game))
         for p in game.players:
@@ -379,6 +392,52 @@ class PlayersPanel(Static):
         second.append_text(hearts(lives, gap="  "))
         second.append(f"   {lives_words(lives)}", style="bold" if lives else "dim")
         return [line, second]
+
+    def _lines_in_columns(self, game: Game, gaps: bool) -> list[Text]:
+        """Normal print on a wide panel: a line a player (``_wide_lines``), ``gaps`` a blank
+        line between them."""
+        ranked = dict(places(game))
+        marks = {p: player_marks(game, p, ranked) for p in game.players}
+        out: list[Text] = []
+        for p in game.players:
+            if gaps and out:
+                out.append(Text())
+            out.extend(self._wide_lines(game, p, marks))
+        return out
+
+    def _wide_columns(self, game: Game, marks: dict[str, list[str]]) -> tuple[int, int]:
+        """The cells of the names' and the marks' columns in ``_wide_lines``."""
+        names = max(8, *(cell_len(title(p)) for p in game.players))
+        return names, max(cell_len(" · ".join(m)) for m in marks.values())
+
+    def _wide_fits(self, game: Game) -> bool:
+        """The panel is wide enough for a line a player (``_wide_lines``), the known cards
+        (F8) whole beside the marks (wrapped in a narrow column they broke up mid-hand)."""
+        ranked = dict(places(game))
+        names, marks = self._wide_columns(game, {p: player_marks(game, p, ranked) for p in game.players})
+        known = max((known_text(game.known[p]).cell_len for p in game.players if game.lives[p]),
+                    default=0) if self.show_known else -3
+        return 2 + names + 1 + 9 + WIDE_LIVES + marks + 3 + known <= (self.size.width or 0)
+
+    def _wide_lines(self, game: Game, player: str, marks: dict[str, list[str]]) -> list[Text]:
+        """Normal print on a wide panel: a player on one line, in columns (the turn, the name,
+        the hearts, the lives in words, the marks and, with F8, the known cards): at 200
+        columns the players took 40 of the panel's 150 cells, two lines each."""
+        names, marks_cells = self._wide_columns(game, marks)
+        lives = game.lives[player]
+        is_turn = player == game.turn
+        name_style = "bold reverse" if is_turn else ("dim strike" if lives == 0 else "bold")
+        line = Text("▶ " if is_turn else "  ", style="bold")
+        line.append(padded(title(player), names), style=name_style)
+        line.append(" ")
+        line.append_text(hearts(lives))
+        line.append(padded(f"  {lives_words(lives)}", WIDE_LIVES), style="bold" if lives else "dim")
+        line.append(padded(" · ".join(marks[player]), marks_cells), style="italic")
+        if self.show_known and lives:
+            line.append("   ")
+            line.append_text(known_text(game.known[player]))
+        line.rstrip()
+        return [line]
 
     def _name_cells(self, game: Game) -> int:
         """The cells a name takes before the hearts: 8, or the longest name's when it is longer
@@ -571,6 +630,11 @@ class TableLog(RichLog):
         #: Everything written, to wrap again at a new width (``on_resize``).
         self._written: list[RenderableType] = []
         self._width = 0  # the width the lines were wrapped at
+        #: The line where the newest entry starts (None: not known, its write was deferred
+        #: until the log's size is known), and whether it is read from there when it is taller
+        #: than the log (a refusal): see ``_show_newest``.
+        self._newest: int | None = 0
+        self._newest_from_start = False
 
     def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
         """An accepted command and what the referee said, in one write (one relayout)."""
@@ -586,22 +650,45 @@ class TableLog(RichLog):
         self.plain.extend("  " + line for line in lines)
         self._write(Group(*_indented(lines)))
 
-    def _write(self, renderable: RenderableType) -> None:
+    def _write(self, renderable: RenderableType, from_start: bool = False) -> None:
         self._written.append(renderable)
-        self.write(renderable, expand=True)  # the log's whole width, however wide
+        self._newest_from_start = from_start
+        if not self._size_known:  # kept by RichLog until its size is known
+            self._newest = None
+            self.write(renderable, expand=True)
+            return
+        self._newest = len(self.lines)
+        self.write(renderable, expand=True, scroll_end=False)  # the log's whole width, however wide
+        self._show_newest()
+
+    def _show_newest(self) -> None:
+        """The newest lines in view; a refusal (or a question, a note) taller than the log from
+        its first line (at 80x24 the log has three lines, and a refused hand's first sentence
+        scrolled out above them: the rest is a PageDown away, the scroll bar says so). A
+        command's announcements keep their last line, what comes next, in view."""
+        height = self.scrollable_content_region.height
+        start = self._newest
+        if (self._newest_from_start and start is not None and height
+                and len(self.lines) - start > height):
+            self.scroll_to(y=start, animate=False, immediate=False)
+        else:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def on_resize(self, event: Resize) -> None:
         """At a new width every line is wrapped again, and after any change of size (F8, F4, a
         resized terminal) the newest lines are in view: RichLog keeps lines as first wrapped,
         so a narrower log cut them at its edge, and a shorter one hid the last ones."""
         width = self.scrollable_content_region.width
-        if self.lines and width and width != self._width:  # lines: the size was known
+        # lines: the size was known; _newest None: where the newest entry starts is not
+        if self.lines and width and (width != self._width or self._newest is None):
             self.clear()
-            for renderable in self._written:
+            for i, renderable in enumerate(self._written):
+                if i == len(self._written) - 1:
+                    self._newest = len(self.lines)
                 self.write(renderable, expand=True, scroll_end=False)
         if width:
             self._width = width
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        self._show_newest()
 
     def refused(self, text: str, reason: str) -> None:
         refused = " " + _("refused") + ": "
@@ -618,7 +705,7 @@ class TableLog(RichLog):
 
     def _add(self, rich: Text, plain: str) -> None:
         self.plain.append(plain)
-        self._write(rich)
+        self._write(rich, from_start=True)
 
 
 def _indented(lines: Sequence[str]) -> list[Padding]:

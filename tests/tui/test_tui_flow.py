@@ -284,7 +284,7 @@ async def test_large_print_from_100_columns_and_its_key(make_app, data_dir) -> N
         assert "A L I C E" in text and "5 lives" in text and "◀ TURN" in text
         await pilot.press("f4")
         await pilot.pause()
-        assert not table.large and rows.card_width == 9
+        assert not table.large and 9 < rows.card_width < 16  # wider than at 80, not as large print
         assert app.view_state.large_print is False  # kept for the next run
         state_file = data_dir / "table-view.json"
         await wait_for(pilot, lambda: '"large_print": false' in (
