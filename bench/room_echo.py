@@ -1,6 +1,8 @@
 """Barge-in in a simulated room: issue 34's echo benchmark (``make bench-voice``).
 
-Run: ``.venv/bin/python bench/room_echo.py [--trials 30] [--seed 0]``
+Run: ``.venv/bin/python bench/room_echo.py [--trials 30] [--seed 0]``; to study (b): ``--skip-a``
+(same trials, faster), ``--only 6,9`` (those trials alone), ``--save DIR`` (each trial's audio),
+``--plain-overlap`` (the speech over an announcement heard without residual echo suppression).
 
 A 4 x 5 x 2.5 m room (pyroomacoustics, image sources; RT60 drawn from 0.3-0.5 s), a laptop on a
 table with its speaker and microphone 10-20 cm apart, players 0.8-2 m away. The referee's
