@@ -1,6 +1,8 @@
 """Barge-in in a simulated room: issue 34's echo benchmark (``make bench-voice``).
 
-Run: ``.venv/bin/python bench/room_echo.py [--trials 30] [--seed 0]``
+Run: ``.venv/bin/python bench/room_echo.py [--trials 30] [--seed 0]``; to study (b): ``--skip-a``
+(same trials, faster), ``--only 6,9`` (those trials alone), ``--save DIR`` (each trial's audio),
+``--plain-overlap`` (the speech over an announcement heard without residual echo suppression).
 
 A 4 x 5 x 2.5 m room (pyroomacoustics, image sources; RT60 drawn from 0.3-0.5 s), a laptop on a
 table with its speaker and microphone 10-20 cm apart, players 0.8-2 m away. The referee's
@@ -37,13 +39,19 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assistant.referee import Referee  # noqa: E402
+from assistant.voice import duplex  # noqa: E402
 from assistant.voice.duplex import PREROLL_SECONDS, SimulatedDuplex  # noqa: E402
-from assistant.voice.echo import FRAME, erle_db, make_canceller  # noqa: E402
+from assistant.voice.echo import FRAME, EchoCanceller, erle_db, make_canceller  # noqa: E402
 from assistant.voice.room import EchoPath  # noqa: E402
+from engine.actions import NewGame  # noqa: E402
 from engine.simulate import simulate_game  # noqa: E402
 
 RATE = 16000
 ROOM = [4.0, 5.0, 2.5]
+
+
+def canceller() -> EchoCanceller:
+    return make_canceller("speex")
 #: Levels under which the listener's stream counts as quiet when cutting it into utterances.
 QUIET_DBFS = -50.0
 
@@ -67,7 +75,7 @@ def voiced_rms(x: np.ndarray) -> float:
 
 def room(rng: random.Random) -> tuple[float, np.ndarray, np.ndarray, float]:
     """(RT60, the speaker's path to the microphone, a player's path, the player's distance)."""
-    import pyroomacoustics as pra
+    import pyroomacoustics as pra  # type: ignore[import-untyped]
 
     rt60 = rng.uniform(0.3, 0.5)
     absorption, order = pra.inverse_sabine(rt60, ROOM)
@@ -101,7 +109,9 @@ def game_lines(seed: int) -> tuple[tuple[str, ...], list[tuple[list[str], str, l
         reply = referee.handle(line)
         if i >= 2:
             out.append((history[:i], line, reply.said))
-    return tuple(actions[0].players), out
+    first = actions[0]
+    assert isinstance(first, NewGame)
+    return tuple(first.players), out
 
 
 def recogniser_for(players: tuple[str, ...], history: list[str], recognizer: object) -> None:
@@ -140,11 +150,11 @@ def part_a(announcements: list[np.ndarray], players: tuple[str, ...], recognizer
     path = EchoPath(echo_path, gain=0.5)
 
     def keep_echo(played: np.ndarray) -> np.ndarray:
-        echo = path(played)
+        echo: np.ndarray = path(played)
         echoes.append(echo * 32768)
         return echo
 
-    device = SimulatedDuplex(bytes(total * 2), keep_echo, make_canceller("speex"), realtime=False)
+    device = SimulatedDuplex(bytes(total * 2), keep_echo, canceller(), realtime=False)
     device.tap = lambda capture, played, clean: cleaned.append(np.frombuffer(clean, dtype="<i2"))
     queue = list(announcements)
     wait = gap
@@ -172,7 +182,8 @@ def part_a(announcements: list[np.ndarray], players: tuple[str, ...], recognizer
 
 
 def part_b(trials: int, lines: list[tuple[list[str], str, list[str]]], announcements: list[np.ndarray],
-           players: tuple[str, ...], recognizer: object, rng: random.Random, tmp: Path) -> None:
+           players: tuple[str, ...], recognizer: object, rng: random.Random, tmp: Path,
+           save: Path | None = None, only: frozenset[int] = frozenset()) -> None:
     exact_alone = exact_over = not_stopped = 0
     delays: list[float] = []
     long_ones = [a for a in announcements if len(a) > 3.6 * RATE]
@@ -191,6 +202,8 @@ def part_b(trials: int, lines: list[tuple[list[str], str, list[str]]], announcem
         echo_level = voiced_rms(EchoPath(echo_path, gain=0.5)(announcement) * 32768)
         voice *= echo_level / voiced_rms(voice) * 10 ** (-under / 20)
         onset_in = rng.uniform(0.3, 3.0)
+        if only and done not in only:
+            continue  # drawn all the same: the trials after it stay the same
         start = len(warm) + RATE + int(onset_in * RATE)
         speech_onset = start + int(np.nonzero(np.abs(voice) > 0.05 * np.abs(voice).max())[0][0])
         mic = np.zeros(start + len(voice) + 2 * RATE)
@@ -199,15 +212,7 @@ def part_b(trials: int, lines: list[tuple[list[str], str, list[str]]], announcem
         recogniser_for(players, history, recognizer)
         alone = recognizer.decode(mic_pcm[start - RATE // 2:].tobytes())  # type: ignore[attr-defined]
         exact_alone += alone.command is not None and alone.command.canonical == command
-        device = SimulatedDuplex(mic_pcm.tobytes(), path, make_canceller("speex"), realtime=False)
-        device.play(warm.tobytes())
-        while device.playing:
-            device.tick()
-        for _ in range(RATE // FRAME):  # a second's pause, then the announcement
-            device.tick()
-        device.play(announcement.tobytes())
-        device.run()
-        heard = np.frombuffer(device.read(len(mic_pcm) * 4), dtype="<i2")
+        device, heard = play_over(mic_pcm, path, warm, announcement)
         if not device.onsets:
             not_stopped += 1
             got = "(not stopped)"
@@ -220,9 +225,33 @@ def part_b(trials: int, lines: list[tuple[list[str], str, list[str]]], announcem
             right = over.command is not None and over.command.canonical == command
             exact_over += right
             got = over.text
+            if save is not None:  # what the listener heard, and the voice alone at the microphone
+                np.savez(save / f"trial{done:02d}.npz", heard=heard[max(0, at - RATE // 2):],
+                         voice=mic_pcm[max(0, at - RATE // 2):], onset=speech_onset - max(0, at - RATE // 2),
+                         start=max(0, at - RATE // 2), stop=stop, command=command, got=got,
+                         alone=alone.text, under=under, history=np.array(history))
         print(f"    (b) {command!r}: RT60 {rt60:.2f} s, player {distance:.1f} m, {under:.1f} dB under, "
               f"{onset_in:.1f} s in: stop {(delays[-1] * 1000 if device.onsets else float('nan')):.0f} ms, "
               f"heard {got!r} (alone: {alone.text!r})")
+    report_b(len(only) or trials, exact_over, exact_alone, delays, not_stopped)
+
+
+def play_over(mic_pcm: np.ndarray, path: EchoPath, warm: np.ndarray,
+              announcement: np.ndarray) -> tuple[SimulatedDuplex, np.ndarray]:
+    """The device after playing ``warm`` (its canceller converges), a second's pause, then
+    ``announcement`` over the microphone's ``mic_pcm``; and what its listener heard."""
+    device = SimulatedDuplex(mic_pcm.tobytes(), path, canceller(), realtime=False)
+    device.play(warm.tobytes())
+    while device.playing:
+        device.tick()
+    for _ in range(RATE // FRAME):
+        device.tick()
+    device.play(announcement.tobytes())
+    device.run()
+    return device, np.frombuffer(device.read(len(mic_pcm) * 4), dtype="<i2")
+
+
+def report_b(trials: int, exact_over: int, exact_alone: int, delays: list[float], not_stopped: int) -> None:
     print(f"(b) heard exactly over an announcement: {exact_over}/{trials}; with no announcement: "
           f"{exact_alone}/{trials} (ratio {exact_over / max(exact_alone, 1):.0%}; target >= 90%)")
     if delays:
@@ -237,7 +266,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trials", type=int, default=30)
     parser.add_argument("--announcements", type=int, default=0, help="(a): only the first N (0: all)")
+    parser.add_argument("--skip-a", action="store_true",
+                        help="leave (a) and (c) out (their room is still drawn: (b)'s trials stay the same)")
+    parser.add_argument("--save", type=Path, help="a directory to save each (b) trial's audio in (.npz)")
+    parser.add_argument("--only", default="", help="(b): only these trials, e.g. 6,9,10 (counted from 1)")
+    parser.add_argument("--plain-overlap", action="store_true",
+                        help="the speech over an announcement heard as cancelled, its residual echo not "
+                             "suppressed (as before session 17)")
     args = parser.parse_args(argv)
+    duplex.OVERLAP_SUPPRESSION = not args.plain_overlap
+    # What the listener hears is read at the end of each simulation, not as it comes: keep all of
+    # it (the device keeps 30 s; a trial after the game's long first announcement runs 31-33 s,
+    # and its stream came back without its first seconds, cut in the wrong place).
+    duplex.BUFFER_SECONDS = 3600.0
     from assistant.voice.recognizer import make_recognizer
 
     began = time.monotonic()
@@ -252,11 +293,17 @@ def main(argv: list[str] | None = None) -> int:
         announcements = [speak(text, tmp) for text in said]
         seconds = sum(len(a) for a in announcements) / RATE
         print(f"game seed {args.seed}: {len(announcements)} announcements, {seconds:.0f} s of espeak-ng")
-        count, barged, taken, erle = part_a(announcements, players, recognizer, rng)
-        print(f"(a) {count} announcements with nobody speaking: {barged} stopped, {taken} commands taken "
-              f"(target 0)")
-        print(f"(c) ERLE after convergence (from 10 s on, echo alone): {erle:.1f} dB")
-        part_b(args.trials, lines, announcements, players, recognizer, rng, tmp)
+        if args.skip_a:
+            room(rng)
+        else:
+            count, barged, taken, erle = part_a(announcements, players, recognizer, rng)
+            print(f"(a) {count} announcements with nobody speaking: {barged} stopped, {taken} commands taken "
+                  f"(target 0)")
+            print(f"(c) ERLE after convergence (from 10 s on, echo alone): {erle:.1f} dB")
+        if args.save is not None:
+            args.save.mkdir(parents=True, exist_ok=True)
+        only = frozenset(int(n) for n in args.only.split(",") if n.strip())
+        part_b(args.trials, lines, announcements, players, recognizer, rng, tmp, args.save, only)
     print(f"({time.monotonic() - began:.0f} s)")
     return 0
 

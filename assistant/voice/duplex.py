@@ -13,7 +13,11 @@ the echo tests and ``bench/room_echo.py``. Every 10 ms frame (``FRAME``):
    at its onset the announcement is stopped (``on_onset``, then ``stop_playback``) and the
    listener hears the speech from a little before its onset (``PREROLL_SECONDS``). Until then
    the listener hears silence while the referee speaks: what is left of the echo after
-   cancelling is never decoded as a command.
+   cancelling is never decoded as a command. What the listener hears of the speech that
+   overlapped the announcement (the preroll, and the echo's tail for ``OVERLAP_TAIL_SECONDS``
+   after the stop) has what is left of the echo suppressed band by band too
+   (``echo.ResidualEchoSuppressor``, whose output is a frame late: from a barge-in to the next
+   announcement the listener hears the speech 10 ms later).
 
 Without a canceller (``canceller=None``) the device is half-duplex: deaf while it plays, as the
 table was with aplay, and ``reason`` says so for the status line.
@@ -35,7 +39,13 @@ from typing import Any
 
 import numpy as np
 
-from assistant.voice.echo import FRAME, SAMPLE_RATE, SAMPLE_WIDTH, EchoCanceller
+from assistant.voice.echo import (
+    FRAME,
+    SAMPLE_RATE,
+    SAMPLE_WIDTH,
+    EchoCanceller,
+    ResidualEchoSuppressor,
+)
 
 #: How long a voice must stand out of the cleaned capture, window after window, before it counts
 #: as a person speaking over an announcement (bench/NOTES.md, "Barge-in").
@@ -54,6 +64,12 @@ WINDOW_SECONDS = 0.06
 BASELINE_RATE = 0.02
 #: The speech before the onset was confirmed that the listener hears too.
 PREROLL_SECONDS = 0.5
+#: Whether the speech over an announcement is heard with its residual echo suppressed
+#: (bench/NOTES.md, session 17; ``bench/room_echo.py --plain-overlap`` measures without).
+OVERLAP_SUPPRESSION = True
+#: After a barge-in, how long the residual echo is still suppressed: the echo's reverberant tail
+#: and what SpeexDSP's 0.25 s filter still holds of the announcement run out by then.
+OVERLAP_TAIL_SECONDS = 0.3
 #: Quiet after which quiet frames are dropped while the listener runs behind the clock.
 CATCH_UP_QUIET = 0.3
 #: How much cleaned capture waits for a reader before the oldest is dropped.
@@ -92,6 +108,11 @@ class SpeechOnset:
     def reset(self) -> None:
         """A new announcement: the count of voiced frames starts again (the baseline stays)."""
         self._run = 0
+
+    @property
+    def voicing(self) -> bool:
+        """Whether the last frame fed was judged a voice (an onset may be under way)."""
+        return self._run > 0
 
     @property
     def converged(self) -> bool:
@@ -188,6 +209,11 @@ class DuplexAudio:
         self._buffer = bytearray()
         self._preroll: deque[bytes] = deque(maxlen=max(1, round(PREROLL_SECONDS * SAMPLE_RATE / FRAME)))
         self._barged = False
+        self._suppressor = ResidualEchoSuppressor() if canceller is not None and OVERLAP_SUPPRESSION else None
+        #: Frames the suppressor still takes residual echo out of after a barge-in.
+        self._tail_left = 0
+        #: From a barge-in to the next announcement the listener hears the suppressor's output.
+        self._suppressing = False
         #: Frames the listener's stream runs behind the clock (the speech before each barge-in,
         #: heard late), worked off in the next pause (``_caught_up``).
         self.lag = 0
@@ -222,6 +248,7 @@ class DuplexAudio:
             self._playing.extend(frames)
             self._done = done
             self._barged = False
+            self._suppressing = False
             self.onset.reset()
         return done
 
@@ -268,14 +295,22 @@ class DuplexAudio:
             if self.canceller is None:
                 heard = bytes(len(cleaned))  # half-duplex: deaf while speaking
             elif not self._barged:
-                if self.onset.feed(np.frombuffer(capture, dtype="<i2"), np.frombuffer(cleaned, dtype="<i2")):
+                onset = self.onset.feed(np.frombuffer(capture, dtype="<i2"), np.frombuffer(cleaned, dtype="<i2"))
+                overlapped = self._suppressed(cleaned, played, learn=not self.onset.voicing)
+                if onset:
                     self._barge_in()
-                    heard = b"".join(self._preroll) + cleaned
+                    heard = b"".join(self._preroll) + overlapped
                     self.lag += len(self._preroll)
                 else:
-                    self._preroll.append(cleaned)
+                    self._preroll.append(overlapped)
                     heard = bytes(len(cleaned))  # not a voice: what is left of the echo
+            else:
+                heard = self._suppressed(cleaned, played)
+        elif self._suppressing:
+            heard = self._suppressed(cleaned, played)
         else:
+            self._suppressed(cleaned, played)  # the suppressor's frames stay contiguous
+        if not (was_playing or self.playing):
             self._preroll.clear()
             if self._caught_up(cleaned):
                 return  # a quiet frame dropped: the listener catches up with the clock
@@ -285,6 +320,20 @@ class DuplexAudio:
             if excess > 0:
                 del self._buffer[:excess]
             self._lock.notify_all()
+
+    def _suppressed(self, cleaned: bytes, played: bytes, *, learn: bool = False) -> bytes:
+        """The suppressor's frame (the one before ``cleaned``): residual echo taken out while an
+        announcement plays and ``OVERLAP_TAIL_SECONDS`` after a barge-in stopped it; ``learn``:
+        the frame is echo alone. ``cleaned`` itself without a suppressor."""
+        if self._suppressor is None:
+            return cleaned
+        playing = any(played)
+        if playing:
+            self._tail_left = round(OVERLAP_TAIL_SECONDS * SAMPLE_RATE / FRAME)
+        elif self._tail_left > 0:
+            self._tail_left -= 1
+        return self._suppressor.process(cleaned, played, learn=learn and playing,
+                                        active=playing or self._tail_left > 0)
 
     def _caught_up(self, cleaned: bytes) -> bool:
         """Whether to drop this frame to work off ``lag``: a quiet one, after ``CATCH_UP_QUIET``
@@ -303,6 +352,7 @@ class DuplexAudio:
 
     def _barge_in(self) -> None:
         self._barged = True
+        self._suppressing = self._suppressor is not None
         self.onsets.append(self.clock)
         if self.on_onset is not None:
             try:

@@ -200,3 +200,67 @@ def erle_db(echo: Sequence[float] | Any, residual: Sequence[float] | Any) -> flo
 def _one_line(value: object) -> str:
     lines = [line.strip() for line in str(value).splitlines() if line.strip()]
     return (lines[-1] if lines else type(value).__name__)[:100]
+
+
+class ResidualEchoSuppressor:
+    """What the canceller leaves of the echo, suppressed band by band: the speaker's distortion
+    (a small speaker clips) is no linear echo, so about 20 dB under the echo some of the referee's
+    voice is left. While a player speaks over the referee, that is enough to turn a command's
+    first word into another ("Row three" heard as "No.": bench/NOTES.md, session 17).
+
+    Frames of cleaned capture and of what was played go in; frames come out one frame late
+    (``FRAME``: a short-time spectrum over two frames, half overlapping, rebuilt exactly when no
+    gain is applied). Per band it learns, while ``learn`` is on (echo alone), how much of the
+    played signal's power the canceller leaves (``leak``, against the played power's recent
+    envelope; it rises slowly and falls fast, so that a voice the onset detector has not yet
+    found does not count as echo). With ``active`` it takes out ``OVERSUBTRACT`` times the leak
+    times that envelope, leaving at least ``FLOOR_DB``. Without ``active`` the output is the
+    input, one frame late. A harder setting (4 times, the leak as a mean, and clipping's spread
+    over other bands counted) took more echo out and more of the first word with it: worse on
+    the room benchmark's second seed (bench/NOTES.md, session 17).
+    """
+
+    #: The least gain in a band (dB): a voice under the residual is kept quieter, not removed.
+    FLOOR_DB = -20.0
+    #: How much more than the estimated residual echo is taken out.
+    OVERSUBTRACT = 2.0
+    #: How fast the played power's envelope falls per frame (dB): the room's reverberation.
+    DECAY_DB = 1.5
+    #: How fast the leak is learnt per frame, rising and falling.
+    LEARN_UP, LEARN_DOWN = 0.01, 0.1
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self._np = np
+        n = 2 * FRAME
+        self._window = np.sqrt(0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n))  # periodic sqrt-Hann
+        bins = n // 2 + 1
+        self._cleaned = np.zeros(n)
+        self._played = np.zeros(n)
+        self._envelope = np.zeros(bins)
+        self.leak = np.full(bins, 1e-2)  # -20 dB: the canceller's usual ERLE, until learnt
+        self._overlap = np.zeros(FRAME)
+        self._decay = 10 ** (-self.DECAY_DB / 10)
+
+    def process(self, cleaned: bytes, played: bytes, *, learn: bool, active: bool) -> bytes:
+        """One frame in, the frame before it out (suppressed when ``active``)."""
+        np = self._np
+        self._cleaned = np.concatenate([self._cleaned[FRAME:], np.frombuffer(cleaned, dtype="<i2")])
+        self._played = np.concatenate([self._played[FRAME:], np.frombuffer(played, dtype="<i2")])
+        spectrum = np.fft.rfft(self._cleaned * self._window)
+        power = np.abs(spectrum) ** 2
+        played_power = np.abs(np.fft.rfft(self._played * self._window)) ** 2
+        self._envelope = np.maximum(played_power, self._envelope * self._decay)
+        if learn:
+            ratio = power / (self._envelope + 1e-3)
+            rate = np.where(ratio > self.leak, self.LEARN_UP, self.LEARN_DOWN)
+            self.leak += rate * (np.minimum(ratio, 1.0) - self.leak)
+        if active:
+            residual = self.OVERSUBTRACT * self.leak * self._envelope
+            gain = np.sqrt(np.clip(1 - residual / (power + 1e-3), 10 ** (self.FLOOR_DB / 10), 1.0))
+            spectrum = spectrum * gain
+        frame = np.fft.irfft(spectrum, 2 * FRAME) * self._window
+        out = self._overlap + frame[:FRAME]
+        self._overlap = frame[FRAME:]
+        return bytes(np.clip(np.round(out), -32768, 32767).astype("<i2").tobytes())
