@@ -22,15 +22,36 @@ from tests.web.browser import (
     PHONE,
     ROUND_ONE_ENDS,
     DevTools,
-    dump_dom,
     png_size,
-    screenshot,
     skip_module_without_browser,
 )
 from tests.web.conftest import game_lines, play
 from tests.web.test_serve import HOSTILE, write_hostile_announcement
 
 skip_module_without_browser()
+
+
+def dom_of(browser: DevTools, url: str) -> str:
+    """The page at ``url`` as the browser built it once loaded (what ``chromium --dump-dom``
+    prints: the document element's HTML after the load event), in a new tab of the module's
+    browser at a phone's size: the page loaded afresh, not the one shown before at the same
+    address. One chromium serves the module (each ``--dump-dom`` started one: a few seconds
+    of a loaded machine)."""
+    browser.new_page()
+    browser.size(*PHONE)  # a new tab has a size of its own, not the window's
+    browser.open(url)
+    dom = str(browser.evaluate("document.documentElement.outerHTML"))
+    browser.open("about:blank")  # the page's event stream closed, as when --dump-dom exits
+    return dom
+
+
+def screenshot_of(browser: DevTools, url: str, path: Path) -> None:
+    """A picture of the page at ``url`` as a phone shows it (the window's size, ``PHONE``)."""
+    browser.new_page()
+    browser.size(*PHONE)  # a new tab has a size of its own, not the window's
+    browser.open(url)
+    browser.screenshot(path)
+    browser.open("about:blank")
 
 
 def text_of(fragment: str) -> str:
@@ -51,7 +72,7 @@ def players_shown(dom: str) -> dict[str, dict]:
 
 
 def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
-        serve, data: Path, tmp_path: Path) -> None:
+        serve, data: Path, tmp_path: Path, browser: DevTools) -> None:
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES]
     play(data, lines)
     referee = Referee(confirm_new_game=False)
@@ -59,7 +80,7 @@ def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
         assert referee.handle(line).ok
     game = referee.game
     served = serve()
-    dom = dump_dom(served.url, tmp_path / "profile")
+    dom = dom_of(browser, served.url)
     turn = re.search(r'<h1 id="turn"[^>]*>(.*?)</h1>', dom).group(1)
     assert html.unescape(turn) == f"{game.turn.title()}’s last turn"
     shown = players_shown(dom)
@@ -81,15 +102,16 @@ def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
     assert len(re.findall(r"<tr>", re.search(r"<tbody>(.*)</tbody>", sheet, re.S).group(1))) \
         == len(game.rounds) == 2
     shot = tmp_path / "phone.png"
-    screenshot(served.url, shot, tmp_path / "profile")
+    screenshot_of(browser, served.url, shot)
     assert png_size(shot) == PHONE
 
 
-def test_hostile_text_is_shown_as_text_in_the_browser(serve, data: Path, tmp_path: Path) -> None:
+def test_hostile_text_is_shown_as_text_in_the_browser(serve, data: Path,
+                                                     browser: DevTools) -> None:
     play(data, game_lines(4)[:12])
     write_hostile_announcement(data)
     served = serve()
-    dom = dump_dom(served.url, tmp_path / "profile")
+    dom = dom_of(browser, served.url)
     said = re.search(r'<ol id="said" class="said">(.*?)</ol>', dom, re.S).group(1)
     assert "<img" not in said and "<script" not in said  # no element was made from it
     assert html.escape(HOSTILE, quote=False) in said  # the text itself, escaped by the DOM
@@ -116,7 +138,7 @@ SUDDEN_DEATHS = ["new game ann bob cy", *["ann has all cats"] * 5]
 @pytest.mark.parametrize("lines", [SUDDEN_DEATHS, game_lines(DEMO_SEED, players=DEMO_PLAYERS)],
                          ids=["sudden-deaths-before-any-row", "played-out"])
 def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
-        serve, data: Path, tmp_path: Path, lines: list[str]) -> None:
+        serve, data: Path, tmp_path: Path, browser: DevTools, lines: list[str]) -> None:
     """The finished page: the winner in big type, the final places (ties share one), the last
     round's result; no rows of "?" (a sudden death can end a game before any row is entered)
     and nothing a phone cannot do ("'new game' to play again")."""
@@ -126,7 +148,8 @@ def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
         assert referee.handle(line).ok
     game = referee.game
     assert game.is_over
-    dom = dump_dom(serve().url, tmp_path / "profile")
+    served = serve()
+    dom = dom_of(browser, served.url)
     header = " ".join(text_of(re.search(r'<header id="top">(.*?)</header>', dom, re.S).group(1)))
     assert f"{game.winners[0].title()} wins!" in header
     assert f"Game over after {game.round} rounds." in header and "new game" not in header
@@ -147,12 +170,12 @@ def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
     if last.sudden_death:
         assert "Sudden death: Ann has all cats." in result
     shot = tmp_path / "over.png"
-    screenshot(serve().url, shot, tmp_path / "profile")
+    screenshot_of(browser, served.url, shot)
     assert png_size(shot) == PHONE
 
 
 def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
-        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+        serve, env: dict[str, str], data: Path, tmp_path: Path, browser: DevTools) -> None:
     """Round 1 just ended: who lost how many lives, a line each, most first, above the rows of
     round 2; the long announcement a sentence a line. Gone once round 2's first row is in."""
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
@@ -163,7 +186,7 @@ def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
     ended = referee.game.rounds[0]
     assert referee.game.round == 2 and ended.losses
     served = serve()
-    dom = dump_dom(served.url, tmp_path / "profile")
+    dom = dom_of(browser, served.url)
     shown, result = section(dom, "result-box")
     assert shown and "Round 1 result" in " ".join(text_of(result))
     order = sorted(ended.losses, key=lambda p: (-ended.losses[p], referee.game.players.index(p)))
@@ -179,15 +202,15 @@ def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
     assert len(parts) >= 6 and " ".join(parts) == said and parts[0].startswith("Dave has")
     chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
     assert lines[ROUND_ONE_ENDS].startswith("row ")
-    dom = dump_dom(served.url, tmp_path / "profile")
+    dom = dom_of(browser, served.url)
     assert section(dom, "result-box")[0] is False and section(dom, "rows-box")[0] is True
     shot = tmp_path / "round.png"
-    screenshot(served.url, shot, tmp_path / "profile")
+    screenshot_of(browser, served.url, shot)
     assert png_size(shot) == PHONE
 
 
 def test_an_imported_games_announcements_show_each_command_once(
-        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+        serve, env: dict[str, str], data: Path, tmp_path: Path, browser: DevTools) -> None:
     """An imported game was not announced here (``said`` is empty): each command is shown
     once, not as the announcement and again as its command."""
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES]
@@ -198,7 +221,7 @@ def test_an_imported_games_announcements_show_each_command_once(
     served = serve()
     announced = state_of(served)["announcements"][:5]
     assert [a["said"] for a in announced] == [""] * 5  # what an import stores
-    dom = dump_dom(served.url, tmp_path / "profile")
+    dom = dom_of(browser, served.url)
     listed = re.search(r'<ol id="said" class="said">(.*?)</ol>', dom, re.S).group(1)
     assert items(listed) == [[a["command"]] for a in announced]
     for a in announced:
@@ -213,27 +236,23 @@ def state_of(served) -> dict:
 
 
 def test_an_open_page_shows_the_result_when_the_round_ends_and_drops_it_at_the_next_row(
-        serve, env: dict[str, str], data: Path, tmp_path: Path) -> None:
+        serve, env: dict[str, str], data: Path, browser: DevTools) -> None:
     """Followed live (the events, not a reload): the hand that ends round 1 brings its result
     in; round 2's first row takes it away again."""
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
     play(data, lines[:ROUND_ONE_ENDS - 1])
     served = serve()
-    browser = DevTools(tmp_path / "profile")
     shown = "!document.getElementById('result-box').hidden"
-    try:
-        browser.open(served.url, ready="document.getElementById('link').dataset.state === 'live'")
-        assert browser.evaluate(shown) is False
-        chat_jsonl(env, [lines[ROUND_ONE_ENDS - 1]])  # the last hand of round 1
-        wait_until(browser, shown)
-        assert browser.evaluate("document.getElementById('result-title').textContent") \
-            == "Round 1 result"
-        assert browser.evaluate("document.querySelectorAll('#result li').length") == DEMO_PLAYERS
-        chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
-        wait_until(browser, "!(" + shown + ")")
-        assert browser.evaluate("document.getElementById('rows-box').hidden") is False
-    finally:
-        browser.close()
+    browser.open(served.url, ready="document.getElementById('link').dataset.state === 'live'")
+    assert browser.evaluate(shown) is False
+    chat_jsonl(env, [lines[ROUND_ONE_ENDS - 1]])  # the last hand of round 1
+    wait_until(browser, shown)
+    assert browser.evaluate("document.getElementById('result-title').textContent") \
+        == "Round 1 result"
+    assert browser.evaluate("document.querySelectorAll('#result li').length") == DEMO_PLAYERS
+    chat_jsonl(env, [lines[ROUND_ONE_ENDS]])  # round 2's first row
+    wait_until(browser, "!(" + shown + ")")
+    assert browser.evaluate("document.getElementById('rows-box').hidden") is False
 
 
 def wait_until(browser: DevTools, condition: str, timeout: float = 10.0) -> None:
