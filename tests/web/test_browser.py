@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from assistant.referee import Referee
+from engine.game import Game
 from engine.game import places as engine_places
 from tests.store.conftest import chat_jsonl, lifeguard
 from tests.web.browser import (
@@ -80,26 +81,51 @@ def players_shown(dom: str) -> dict[str, dict[str, Any]]:
     return shown
 
 
+def played(lines: list[str]) -> Game:
+    """The game ``lines`` make, played by a referee of its own (each line accepted)."""
+    referee = Referee(confirm_new_game=False)
+    for line in lines:
+        assert referee.handle(line).ok
+    assert referee.game is not None
+    return referee.game
+
+
+def loses(losses: int) -> str:
+    """How the page says a round's losses: "loses 2 lives", "loses 1 life", "loses no life"."""
+    return f"loses {losses} li{'fe' if losses == 1 else 'ves'}" if losses else "loses no life"
+
+
+def assert_hearts(shown: dict[str, dict[str, Any]], game: Game) -> None:
+    """Each player's hearts: as many full as lives left, the rest lost, the count in words."""
+    for p in game.players:
+        assert shown[p.title()]["full"] == game.lives[p], p
+        assert shown[p.title()]["lost"] == 5 - game.lives[p], p
+        assert shown[p.title()]["said"] == (f"{game.lives[p]} lives" if game.lives[p] != 1
+                                            else "1 life")
+
+
+def assert_score_sheet(dom: str, game: Game) -> None:
+    """The score sheet (opened with a tap): a column per player, a line per round ended."""
+    sheet = found(r'<div id="sheet" class="sheet"[^>]*>(.*?)</div>', dom, re.S).group(1)
+    head = found(r"<thead>(.*?)</thead>", sheet, re.S).group(1)
+    assert text_of(head) == ["Round", *(p.title() for p in game.players)]
+    assert len(re.findall(r"<tr>", found(r"<tbody>(.*)</tbody>", sheet, re.S).group(1))) \
+        == len(game.rounds) == 2
+
+
 def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
         serve: Callable[..., Served], data: Path, tmp_path: Path, browser: DevTools) -> None:
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)[:DEMO_LINES]
     play(data, lines)
-    referee = Referee(confirm_new_game=False)
-    for line in lines:
-        assert referee.handle(line).ok
-    game = referee.game
-    assert game is not None and game.turn is not None and game.knocker is not None
+    game = played(lines)
+    assert game.turn is not None and game.knocker is not None
     served = serve()
     dom = dom_of(browser, served.url)
     turn = found(r'<h1 id="turn"[^>]*>(.*?)</h1>', dom).group(1)
     assert html.unescape(turn) == f"{game.turn.title()}’s last turn"
     shown = players_shown(dom)
     assert list(shown) == [p.title() for p in game.players]
-    for p in game.players:
-        assert shown[p.title()]["full"] == game.lives[p], p
-        assert shown[p.title()]["lost"] == 5 - game.lives[p], p
-        assert shown[p.title()]["said"] == (f"{game.lives[p]} lives" if game.lives[p] != 1
-                                            else "1 life")
+    assert_hearts(shown, game)
     assert "turn" in shown[game.turn.title()]["classes"]
     assert "knocked" in shown[game.knocker.title()]["marks"]
     cards = re.findall(r'<div class="card ([a-z]+)"><span class="name">([a-z]+)</span>', dom)
@@ -107,12 +133,7 @@ def test_the_page_in_a_browser_shows_the_players_the_turn_and_the_hearts(
     assert len(rows) == len(game.rows)  # every row on the table
     assert [a for a, _ in cards] == [a.value for row in rows for a in row]
     assert found(r'<span id="link" class="link" data-state="(connecting|live)"', dom)
-    # the score sheet (opened with a tap): a column per player, a line per round ended
-    sheet = found(r'<div id="sheet" class="sheet"[^>]*>(.*?)</div>', dom, re.S).group(1)
-    head = found(r"<thead>(.*?)</thead>", sheet, re.S).group(1)
-    assert text_of(head) == ["Round", *(p.title() for p in game.players)]
-    assert len(re.findall(r"<tr>", found(r"<tbody>(.*)</tbody>", sheet, re.S).group(1))) \
-        == len(game.rounds) == 2
+    assert_score_sheet(dom, game)
     shot = tmp_path / "phone.png"
     screenshot_of(browser, served.url, shot)
     assert png_size(shot) == PHONE
@@ -154,11 +175,7 @@ def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
     round's result; no rows of "?" (a sudden death can end a game before any row is entered)
     and nothing a phone cannot do ("'new game' to play again")."""
     play(data, lines)
-    referee = Referee(confirm_new_game=False)
-    for line in lines:
-        assert referee.handle(line).ok
-    game = referee.game
-    assert game is not None
+    game = played(lines)
     assert game.is_over
     served = serve()
     dom = dom_of(browser, served.url)
@@ -176,9 +193,8 @@ def test_the_game_over_page_shows_the_places_and_the_winner_not_rows_or_typing(
     last = game.rounds[-1]
     assert shown and f"Round {last.round} result" in " ".join(text_of(result))
     said = {line[0]: line[1] for line in items(result)}
-    assert said == {p.title(): "is out" if last.lives[p] == 0 else
-                    f"loses {last.losses[p]} li{'fe' if last.losses[p] == 1 else 'ves'}"
-                    if last.losses[p] else "loses no life" for p in last.losses}
+    assert said == {p.title(): "is out" if last.lives[p] == 0 else loses(last.losses[p])
+                    for p in last.losses}
     if last.sudden_death:
         assert "Sudden death: Ann has all cats." in result
     shot = tmp_path / "over.png"
@@ -192,11 +208,7 @@ def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
     round 2; the long announcement a sentence a line. Gone once round 2's first row is in."""
     lines = game_lines(DEMO_SEED, players=DEMO_PLAYERS)
     play(data, lines[:ROUND_ONE_ENDS])
-    referee = Referee(confirm_new_game=False)
-    for line in lines[:ROUND_ONE_ENDS]:
-        assert referee.handle(line).ok
-    game = referee.game
-    assert game is not None
+    game = played(lines[:ROUND_ONE_ENDS])
     ended = game.rounds[0]
     assert game.round == 2 and ended.losses
     served = serve()
@@ -204,8 +216,7 @@ def test_a_rounds_result_is_a_short_list_until_the_next_rows_come_in(
     shown, result = section(dom, "result-box")
     assert shown and "Round 1 result" in " ".join(text_of(result))
     order = sorted(ended.losses, key=lambda p: (-ended.losses[p], game.players.index(p)))
-    expected = [[p.title(), f"loses {ended.losses[p]} li{'fe' if ended.losses[p] == 1 else 'ves'}"
-                 if ended.losses[p] else "loses no life",
+    expected = [[p.title(), loses(ended.losses[p]),
                  f"{ended.points[p]} points · {ended.lives[p]} lives left"] for p in order]
     assert items(result) == expected
     assert dom.index('id="result-box"') < dom.index('id="rows-box"')  # seen before the rows
