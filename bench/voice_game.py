@@ -364,7 +364,9 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
     questions: dict[int, bool] = {}
     problem = None
     started = time.monotonic()
-    deadline = started + len(game.raw) / BYTES_PER_SECOND + 120
+    # A safety limit, not a timing: unpaced on a busy machine the listener may take longer than
+    # the audio lasts (at load 18 a 5-player game's 8.9 min ran out of a limit of 10.9 min).
+    deadline = started + len(game.raw) / BYTES_PER_SECOND * (3 if fast else 1) + 120
     listener.start()
     try:
         while time.monotonic() < deadline:
