@@ -364,7 +364,7 @@ def _continues(begun: Command | None, whole: Command) -> bool:
     return (begun.intent, begun.player, begun.row) == (whole.intent, whole.player, whole.row)
 
 
-def _joins(first: Decoded, rest: Decoded, whole: Decoded) -> bool:
+def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
     """Whether an unfinished command (``first``) and the speech after it (``rest``, heard
     alone: no command) are one command, ``whole`` (the two heard together): ``whole`` is
     ``first`` finished (or still unfinished) with the same player, move and row, the rest alone
@@ -372,15 +372,38 @@ def _joins(first: Decoded, rest: Decoded, whole: Decoded) -> bool:
     alone (mean log-probability per token). Else the rest is heard alone. In whole games by voice
     gone astray, a swap heard as the start of someone's hand was joined to the next player's
     command (heard alone as the start of another command) and became a hand of ten dogs: the
-    next player's line was lost to what neither had said (bench/NOTES.md, session 17)."""
+    next player's line was lost to what neither had said; and the next player's line, heard
+    alone as a doubtful command of that player's ("Bob has 2 dogs, cat, ...": not sure), was
+    swallowed by the unfinished command of another (bench/NOTES.md, session 17)."""
     from assistant.voice.recognizer import INCOMPLETE_REASON
 
     if rest.begun is not None and not _continues(first.begun, rest.begun):
+        return False
+    if _someone_else(first.begun, _read_as(rest, players)):
         return False
     if whole.reason == INCOMPLETE_REASON:
         return whole.begun is None or _continues(first.begun, whole.begun)
     return whole.command is not None and _continues(first.begun, whole.command) \
         and whole.confidence >= rest.confidence
+
+
+def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
+    """What a decoding reads as, taken or not: its command, the unfinished command it began,
+    or its words read by the typed parser (a command doubted as talk still names its player)."""
+    from assistant.commands import ParseError, parse
+
+    if decoded.command is not None or decoded.begun is not None:
+        return decoded.command or decoded.begun
+    try:
+        return parse(decoded.text, players or None)
+    except ParseError:
+        return None
+
+
+def _someone_else(begun: Command | None, reading: Command | None) -> bool:
+    """Whether ``reading`` is about another player than the unfinished command ``begun``."""
+    return begun is not None and reading is not None and None not in (begun.player, reading.player) \
+        and begun.player != reading.player
 
 
 @lru_cache(maxsize=1)
@@ -681,7 +704,7 @@ class Listener:
                 break
             joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
             whole = self._decode(joined)
-            if _joins(decoded, alone, whole):
+            if _joins(decoded, alone, whole, self._players()):
                 audio, decoded = joined, whole
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
@@ -779,6 +802,13 @@ class Listener:
         (decoding at once saves time only on audio that arrives as spoken)."""
         lag = behind(chunk)
         return lag if self._settled.is_set() and self.realtime else math.inf
+
+    def _players(self) -> tuple[str, ...]:
+        """The players the referee knows now (none while the app is mid-change)."""
+        try:
+            return self.context().players
+        except Exception:  # noqa: BLE001 - the app mid-change: no names to read with
+            return ()
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""

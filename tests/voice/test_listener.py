@@ -321,6 +321,36 @@ def test_early_end_decides_the_same_however_late_it_decodes() -> None:
         assert (ended, result) == (30, knock)
 
 
+def test_an_unfinished_command_is_joined_only_to_a_rest_that_begins_nothing_of_its_own() -> None:
+    """``_joins``, on the decodings of a whole game by voice gone astray (festival and flite
+    voices): Erin's swap heard as the start of her hand, then Bob's line, heard alone as a
+    doubtful hand of Bob's, and the two together as a hand of Erin's. The rest names another
+    player: it is Bob's own line, not the rest of Erin's (it was swallowed: "erin has 10 bear").
+    The rest of Erin's own hand, heard alone as talk, is joined; so is a rest that is the start
+    of Erin's hand again, and not one that is the start of someone else's."""
+    from assistant.voice.listener import _joins
+    from assistant.voice.recognizer import INCOMPLETE_REASON, NOT_SURE_REASON, TALK_REASON, Decoded
+
+    players = ("bob", "erin", "frank", "grace", "heidi")
+    first = Decoded("Erin, has two, Giraffe, bear, one, bear, ...", None, 0.3, INCOMPLETE_REASON, 0.0, 2.4,
+                    begun=parse("erin has 2 giraffe 8 bear", players))
+    bobs = Decoded("Bob has 2 dogs, cat, dog, dog, dog, dog, dog, dog, dog.", None, 0.2, NOT_SURE_REASON,
+                   0.0, 3.1)
+    whole = Decoded("Erin has one, bear, bear, bear, bear, bear, bear, bear, bear, bear, bear.",
+                    parse("erin has 10 bear", players), 0.3, None, 0.0, 5.8, closed=True)
+    assert not _joins(first, bobs, whole, players)
+    talk = Decoded("and a pig.", None, 0.05, TALK_REASON, 0.0, 0.9)
+    assert _joins(first, talk, whole, players)
+    # The rest as likely alone as together: heard alone.
+    assert not _joins(first, Decoded("and a pig.", None, 0.5, TALK_REASON, 0.0, 0.9), whole, players)
+    hers = Decoded("Erin has bear ...", None, 0.2, INCOMPLETE_REASON, 0.0, 1.0,
+                   begun=parse("erin has 10 bear", players))
+    assert _joins(first, hers, whole, players)
+    franks = Decoded("Frank, has a dog, ...", None, 0.2, INCOMPLETE_REASON, 0.0, 1.0,
+                     begun=parse("frank has 10 dog", players))
+    assert not _joins(first, franks, whole, players)
+
+
 class FailingOnce:
     """The real recogniser, but its first decoding raises (a fault inside it on one phrase)."""
 
