@@ -33,7 +33,9 @@ for the later line.
 Each game is played with each seat set of ``--voices``: espeak-ng's voices (``SEATS``) and the
 test-only voices of flite and festival (``HELD_OUT_SEATS``, issue 40). Per game and voice, the
 lines **lost by the loop**: the loop's command differs from the recogniser's own reading of that
-line's audio (``MARGIN`` either side) in the game state the loop heard it against, and is not
+line's audio, cut as the listener's own rule cuts a phrase (``loop_span``: 0.3 s either side of
+the speech it finds; the reading with ``MARGIN`` around the synthesiser's file, whose own quiet
+the listener cannot know, is printed beside it), in the game state the loop heard it against, and is not
 the command said (a line the loop heard exactly where the recogniser alone did not is counted
 apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
 listener hears it: its decisions depend on the audio alone, so the commands are those of a
