@@ -33,7 +33,9 @@ for the later line.
 Each game is played with each seat set of ``--voices``: espeak-ng's voices (``SEATS``) and the
 test-only voices of flite and festival (``HELD_OUT_SEATS``, issue 40). Per game and voice, the
 lines **lost by the loop**: the loop's command differs from the recogniser's own reading of that
-line's audio (``MARGIN`` either side) in the game state the loop heard it against, and is not
+line's audio, cut as the listener's own rule cuts a phrase (``loop_span``: 0.3 s either side of
+the speech it finds; the reading with ``MARGIN`` around the synthesiser's file, whose own quiet
+the listener cannot know, is printed beside it), in the game state the loop heard it against, and is not
 the command said (a line the loop heard exactly where the recogniser alone did not is counted
 apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
 listener hears it: its decisions depend on the audio alone, so the commands are those of a
@@ -54,6 +56,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import queue
 import random
 import sys
@@ -363,7 +366,9 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
     questions: dict[int, bool] = {}
     problem = None
     started = time.monotonic()
-    deadline = started + len(game.raw) / BYTES_PER_SECOND + 120
+    # A safety limit, not a timing: unpaced on a busy machine the listener may take longer than
+    # the audio lasts (at load 18 a 5-player game's 8.9 min ran out of a limit of 10.9 min).
+    deadline = started + len(game.raw) / BYTES_PER_SECOND * (3 if fast else 1) + 120
     listener.start()
     try:
         while time.monotonic() < deadline:
@@ -453,6 +458,59 @@ def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer) -> list[str | N
     return readings
 
 
+#: The listener's chunk (bytes): 32 ms; its energy threshold: twice the room's level (the 20th
+#: percentile of the last 150 chunks, ``NoiseTracker``), at least 150.
+CHUNK_BYTES = 1024
+#: Chunks SpeechRecognition keeps before the first loud one (with it: 0.32 s), and the quiet
+#: chunks after the last loud one at which the listener's reading of a phrase is made
+#: (``listener.VERDICT_PAUSE_SECONDS``: 0.3 s, reached at the 10th chunk).
+LEAD_CHUNKS, TAIL_CHUNKS = 9, 10
+
+
+def loop_span(game: GameAudio, line: Line) -> tuple[int, int]:
+    """Where the line's audio is cut when the listener's own rule finds its speech: from 0.3 s
+    before the first chunk above the energy threshold to 0.3 s of quiet after the last (the
+    chunk grid from the stream's start, the threshold from the room before the line). The
+    synthesiser's file has quiet of its own either side of the speech (festival's about 0.3 s,
+    flite's 0.1-0.2 s), which ``MARGIN`` adds to; nothing at a table marks where a file began."""
+    from assistant.voice.audio import WavSource
+
+    c = CHUNK_BYTES
+    # The listener reads the game's file after the WAV input's leading silence: its chunks
+    # begin at this offset into the game's audio.
+    grid = -int(WavSource([]).leading_silence * RATE) * 2 % c
+    first = max(0, (line.start - 150 * c - grid) // c * c + grid)
+    levels = sorted(audioop.rms(game.raw[k : k + c], 2) for k in range(first, max(first + c, line.start - c), c))
+    threshold = max(150.0, levels[len(levels) // 5] * 2)
+    k = max(grid, (line.start - int(0.5 * RATE) * 2 - grid) // c * c + grid)
+    while k < line.end and audioop.rms(game.raw[k : k + c], 2) <= threshold:
+        k += c
+    onset = last = k
+    quiet = 0
+    while quiet < int(math.ceil(0.6 / 0.032)) + 1 and k + c < len(game.raw):
+        k += c
+        if audioop.rms(game.raw[k : k + c], 2) > threshold:
+            quiet, last = 0, k
+        else:
+            quiet += 1
+    return max(0, onset - LEAD_CHUNKS * c), min(len(game.raw), last + (TAIL_CHUNKS + 1) * c)
+
+
+def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+    """``as_loop_heard`` with the line cut where the listener's own rule finds its speech
+    (``loop_span``) instead of ``MARGIN`` around the synthesiser's file."""
+    readings: list[str | None] = []
+    for i, line in enumerate(game.lines):
+        context = outcome.contexts.get(i)
+        if context is None:
+            context = [c for at, c in outcome.states if at < i][-1]
+        recognizer.set_context(context.players, context.game, question=context.question)
+        start, end = loop_span(game, line)
+        decoded = recognizer.decode(game.raw[start:end])
+        readings.append(decoded.command.canonical if decoded.command is not None else None)
+    return readings
+
+
 def lost_by_the_loop(got: list[str], reading: str | None) -> bool:
     """Whether the loop's commands for a line differ from the recogniser's reading of its audio
     in the same game state (refused or applied alike)."""
@@ -470,6 +528,22 @@ def alone(game: GameAudio, recognizer) -> list[bool]:
         decoded = recognizer.decode(game.raw[max(0, line.start - margin) : line.end + margin])
         right.append(decoded.command is not None and decoded.command.canonical == line.expected)
     return right
+
+
+def print_lost(game: GameAudio, outcome: Outcome, readings: tuple[list, list], lost: tuple[list, list, list]) -> None:
+    """The lines the loop heard otherwise than the recogniser alone: against the reading with
+    the loop's own cut (lost, or gained), and against the one with the file's margins only."""
+    (alone_cut, in_file), (differs, by_loop, by_file) = readings, lost
+    for i, line in enumerate(game.lines):
+        loop = " + ".join(outcome.heard.get(i, [])) or "(nothing)"
+        if differs[i]:
+            print(f"  {'lost by the loop' if by_loop[i] else 'gained by the loop'} at line {line.number} "
+                  f"({seat_voice(game, line.seat)}): said '{line.text}', the recogniser alone: "
+                  f"{alone_cut[i] or '(no command)'} (file margins: {in_file[i] or '(no command)'}), the loop: {loop}")
+        elif by_file[i]:
+            print(f"  lost against the file's margins only at line {line.number} ({seat_voice(game, line.seat)}): "
+                  f"said '{line.text}', alone with the file's margins: {in_file[i] or '(no command)'}, the loop "
+                  f"and alone with its cut: {alone_cut[i] or '(no command)'}")
 
 
 # --------------------------------------------------------------------------- main
@@ -521,14 +595,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{engine}: {err}")
             continue
         exact_total = ending_right = alone_total = lost_total = heard_total = corrections_total = 0
-        by_loop_total = 0
+        by_loop_total = by_file_total = margins_total = 0
         dumped = {}
         print(f"--- {engine}")
         for game in games:
             outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
             judged = judge(game, outcome)
             by_alone = alone(game, recognizer)
-            readings = as_loop_heard(game, outcome, recognizer)
+            # The recogniser's reading of each line alone, cut as the listener's own rule cuts
+            # it (what "lost by the loop" is measured against), and with ``MARGIN`` around the
+            # synthesiser's file (as before session 17, printed beside it).
+            readings = as_loop_cuts(game, outcome, recognizer)
+            in_file = as_loop_heard(game, outcome, recognizer)
             differs = [lost_by_the_loop(outcome.heard.get(i, []), reading) for i, reading in enumerate(readings)]
             # A line the loop heard exactly where the recogniser alone did not is no loss of the
             # loop's (a "yes" its longer phrase heard and a tighter cut took for talk): counted apart.
@@ -536,6 +614,11 @@ def main(argv: list[str] | None = None) -> int:
                       for i, (d, line) in enumerate(zip(differs, game.lines, strict=True))]
             by_loop = [d and not g for d, g in zip(differs, gained, strict=True)]
             by_loop_total += sum(by_loop)
+            by_file = [lost_by_the_loop(outcome.heard.get(i, []), r) and not heard_exactly(outcome.heard.get(i, []), line)
+                       for i, (r, line) in enumerate(zip(in_file, game.lines, strict=True))]
+            by_file_total += sum(by_file)
+            margins = [a != b for a, b in zip(readings, in_file, strict=True)]
+            margins_total += sum(margins)
             dumped[f"{len(game.players)}p {game.voices}"] = [outcome.heard.get(i, []) for i in range(len(game.lines))]
             if args.dump:
                 Path(args.dump).write_text(json.dumps(dumped, indent=1))
@@ -560,17 +643,15 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else "")
                   + f"; lost by the loop (its command differs from the recogniser's reading of the line "
                     f"in the same game state, and it is not the command said): {sum(by_loop)}; heard exactly by "
-                    f"the loop where the recogniser alone was not: {sum(gained)}")
+                    f"the loop where the recogniser alone was not: {sum(gained)}; against the reading alone with "
+                    f"{MARGIN} s around the synthesiser's file: {sum(by_file)} lost by the loop; the two readings "
+                    f"alone differ on {sum(margins)} lines")
             voices = sorted({line.seat for line in game.lines})
             print("  by voice (lines / lost by the loop): " + ", ".join(
                 f"{seat_voice(game, seat)} {sum(line.seat == seat for line in game.lines)} / "
                 f"{sum(lost for lost, line in zip(by_loop, game.lines, strict=True) if line.seat == seat)}"
                 for seat in voices))
-            for i, (line, lost) in enumerate(zip(game.lines, differs, strict=True)):
-                if lost:
-                    print(f"  {'lost by the loop' if by_loop[i] else 'gained by the loop'} at line {line.number} ({seat_voice(game, line.seat)}): said "
-                          f"'{line.text}', the recogniser alone: {readings[i] or '(no command)'}, the loop: "
-                          f"{' + '.join(outcome.heard.get(i, [])) or '(nothing)'}")
+            print_lost(game, outcome, (readings, in_file), (differs, by_loop, by_file))
             if outcome.heard.get(-1):
                 print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
             slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
@@ -589,7 +670,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
               f"but not heard exactly in the loop"
               + (f"; the table put the game right {corrections_total} times" if args.corrects else "")
-              + f"; {by_loop_total} lost by the loop")
+              + f"; {by_loop_total} lost by the loop ({by_file_total} against the readings with the file's margins; "
+                f"the two readings alone differ on {margins_total} lines)")
     print(f"total {time.monotonic() - started:.0f} s")
     return 0
 

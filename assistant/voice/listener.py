@@ -252,10 +252,13 @@ class EarlyEnd:
     40): a quiet stretch is decoded at ``EARLY_PAUSE_SECONDS`` of it (the phrase up to there),
     and a command that cannot go on and names no cards (``_takes_early``) ends the phrase once
     ``CHECK_SECONDS`` more of quiet follow; speech in them means the speaker went on. It is
-    decoded again at ``VERDICT_PAUSE_SECONDS`` (the phrase up to there): a command found then
-    stands for the phrase if it ends with no more speech (``finish``); anything else is decoded
-    whole at the phrase's end (0.15 s after the last word is too little room for a short
-    command's ending: "Bob, knock." and "Yes." were rejected as talk there). The decoding that
+    decoded again at ``VERDICT_PAUSE_SECONDS`` (the phrase up to there): whatever it is (a
+    command, talk, an unfinished command), it stands for the phrase if the phrase ends with no
+    more speech (``finish``), as the recogniser alone is given 0.3 s after a line. (It used to
+    stand only when it was a command, anything else being decoded again whole, 0.64 s after the
+    last word: the reading the loop took then had other margins than the one alone, and whole
+    games by voice lost lines to that: flite's awb "yes", alone "yes", was talk whole; a
+    festival hand, alone a hand, was unfinished whole; bench/NOTES.md, session 17.) The decoding that
     stands for a phrase had 0.15 s after its last word before, and a weak last word ran on
     below the threshold into that: flite's awb voice saying "alice swapped row one for bear"
     was taken as "alice swaps 1 giraffe", the first animal of the prompt making up the card
@@ -309,15 +312,15 @@ class EarlyEnd:
 
     def finish(self, decode: Callable[[int], Decoded]) -> Decoded | None:
         """The decoding that stands for the whole phrase, which ended with no more speech: the
-        command heard at ``VERDICT_PAUSE_SECONDS`` of its final quiet; None (decode the phrase
-        whole) for anything else."""
+        phrase heard at ``VERDICT_PAUSE_SECONDS`` of its final quiet, whatever it was; None
+        (decode the phrase whole) when it ended before that much quiet (the input ran out)."""
         if self._long is None:
             return None
         cut, decoded = self._long
         if decoded is None:
             decoded = decode(cut)
             self._long = (cut, decoded)
-        return decoded if decoded.command is not None else None
+        return decoded
 
 
 class Behind:
@@ -359,6 +362,48 @@ def _continues(begun: Command | None, whole: Command) -> bool:
     if begun is None:
         return True  # nothing to compare with (PocketSphinx, or words that were no command yet)
     return (begun.intent, begun.player, begun.row) == (whole.intent, whole.player, whole.row)
+
+
+def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
+    """Whether an unfinished command (``first``) and the speech after it (``rest``, heard
+    alone: no command) are one command, ``whole`` (the two heard together): ``whole`` is
+    ``first`` finished (or still unfinished) with the same player, move and row, the rest alone
+    does not begin a command of its own, and the two heard together are likelier than the rest
+    alone (mean log-probability per token). Else the rest is heard alone. In whole games by voice
+    gone astray, a swap heard as the start of someone's hand was joined to the next player's
+    command (heard alone as the start of another command) and became a hand of ten dogs: the
+    next player's line was lost to what neither had said; and the next player's line, heard
+    alone as a doubtful command of that player's ("Bob has 2 dogs, cat, ...": not sure), was
+    swallowed by the unfinished command of another (bench/NOTES.md, session 17)."""
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    if rest.begun is not None and not _continues(first.begun, rest.begun):
+        return False
+    if _someone_else(first.begun, _read_as(rest, players)):
+        return False
+    if whole.reason == INCOMPLETE_REASON:
+        return whole.begun is None or _continues(first.begun, whole.begun)
+    return whole.command is not None and _continues(first.begun, whole.command) \
+        and whole.confidence >= rest.confidence
+
+
+def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
+    """What a decoding reads as, taken or not: its command, the unfinished command it began,
+    or its words read by the typed parser (a command doubted as talk still names its player)."""
+    from assistant.commands import ParseError, parse
+
+    if decoded.command is not None or decoded.begun is not None:
+        return decoded.command or decoded.begun
+    try:
+        return parse(decoded.text, players or None)
+    except ParseError:
+        return None
+
+
+def _someone_else(begun: Command | None, reading: Command | None) -> bool:
+    """Whether ``reading`` is about another player than the unfinished command ``begun``."""
+    return begun is not None and reading is not None and None not in (begun.player, reading.player) \
+        and begun.player != reading.player
 
 
 @lru_cache(maxsize=1)
@@ -659,8 +704,7 @@ class Listener:
                 break
             joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
             whole = self._decode(joined)
-            if (whole.command is not None and _continues(decoded.begun, whole.command)) \
-                    or whole.reason == INCOMPLETE_REASON:
+            if _joins(decoded, alone, whole, self._players()):
                 audio, decoded = joined, whole
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
@@ -758,6 +802,13 @@ class Listener:
         (decoding at once saves time only on audio that arrives as spoken)."""
         lag = behind(chunk)
         return lag if self._settled.is_set() and self.realtime else math.inf
+
+    def _players(self) -> tuple[str, ...]:
+        """The players the referee knows now (none while the app is mid-change)."""
+        try:
+            return self.context().players
+        except Exception:  # noqa: BLE001 - the app mid-change: no names to read with
+            return ()
 
     def _begin(self) -> None:
         """Start an utterance against the game as it is once the last command has settled."""
