@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +14,26 @@ import pytest
 needs_espeak = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is installed by 'make setup'"
 )
+
+
+@pytest.fixture
+def one_blas_thread() -> Iterator[None]:
+    """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
+    (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
+    directly took ten times as long). Modules that decode take it with
+    ``pytestmark = pytest.mark.usefixtures("one_blas_thread")``."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+@pytest.fixture(scope="module")
+def recognizer():  # noqa: ANN201 (the Whisper model is imported only where it is used)
+    """Whisper for a game of alice, bob and carol, loaded once a module."""
+    from assistant.voice.whisper import WhisperRecognizer
+
+    return WhisperRecognizer(("alice", "bob", "carol"))
 
 
 #: What espeak-ng said for each (text, voice, speed, pitch) in this process: it says the same

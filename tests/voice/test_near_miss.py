@@ -5,11 +5,10 @@ Real espeak-ng audio, the real model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from threadpoolctl import threadpool_limits
 
 from assistant.referee import Referee
 from assistant.voice.recognizer import TALK_REASON, read_wav
@@ -25,15 +24,7 @@ TURNS = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear do
          "row 4 sheep sheep goat mouse", "alice swaps 1 cat", "bob swaps 2 dog dog", "carol swaps 1 pig"]
 
 
-@pytest.fixture(autouse=True)
-def one_blas_thread() -> Iterator[None]:
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-@pytest.fixture(scope="module")
-def recognizer() -> WhisperRecognizer:
-    return WhisperRecognizer(PLAYERS)
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
 def test_begins_alike_compares_the_first_words() -> None:

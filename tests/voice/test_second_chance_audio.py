@@ -5,11 +5,10 @@ heard as the refused command is taken as its next reading. A real referee on a r
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from threadpoolctl import threadpool_limits
 
 from assistant.commands import Command
 from assistant.config import Settings
@@ -31,15 +30,7 @@ MEANT = "alice swaps 4 goat goat dog dog"
 MISHEARD = "alice swaps 4 goat dog dog dog"
 
 
-@pytest.fixture(autouse=True)
-def one_blas_thread() -> Iterator[None]:
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-@pytest.fixture(scope="module")
-def recognizer() -> WhisperRecognizer:
-    return WhisperRecognizer(PLAYERS)
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
 def hear(recognizer: WhisperRecognizer, referee: Referee, wav: Path) -> Command:

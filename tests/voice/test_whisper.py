@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 
 from assistant.commands import parse
 from assistant.commands.grammar import NUMBERS, UNSPOKEN_WORDS
@@ -54,10 +53,12 @@ from .whisper_reference import StraightforwardDecoder
 #: ``conftest.synth``: the words -> a WAV of espeak-ng saying them.
 Synth = Callable[..., Path]
 
-PLAYERS = ("alice", "bob", "carol")
+PLAYERS = ("alice", "bob", "carol")  # the conftest's ``recognizer`` game
 ALL_INTENTS = ("new_game", "sudden_death", "starts", "row", "swap", "knock", "pass", "hand",
                "undo", "redo", "no", "yes", "status", "repeat", "help")
 SENTENCES = Path(__file__).parents[1] / "commands" / "sentences.tsv"
+
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
 
 @pytest.fixture(scope="module")
@@ -193,19 +194,9 @@ def test_a_homophone_is_only_a_spelling_of_its_own_word(tokens: TokenGrammar) ->
     assert not walk(tokens, " Bob took row 4, and for, for, mole.")[0]
     assert not walk(tokens, " row 2 for pig")[0]
     assert tokens.words_of(written(tokens, " Bob took row 4, and for mole.")) is None  # one card of four
+
+
 # --------------------------------------------------------------------------- the model
-@pytest.fixture(autouse=True)
-def one_blas_thread() -> Iterator[None]:
-    """The decoder's products on one BLAS thread, as ``WhisperRecognizer.finish`` runs them
-    (BLAS's own threads wait by spinning: on busy cores the tests that call the decoder
-    directly took ten times as long)."""
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
-
-
-@pytest.fixture(scope="module")
-def recognizer() -> WhisperRecognizer:
-    return WhisperRecognizer(PLAYERS)
 
 
 def log_probs(state: StepState) -> np.ndarray:
