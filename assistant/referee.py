@@ -143,6 +143,12 @@ def spoken(reply: Reply, heard: bool, speech: str) -> list[str]:
     return _brief_heard(reply)
 
 
+def reading_taken(heard: Command, reply: Reply) -> Command:
+    """Which reading of the ``heard`` command ``reply`` took: itself, or, for a repeat of a
+    reading 'no' refused, the next reading the referee took instead (``SecondChance``)."""
+    return next((r for r in heard.readings if r.canonical == reply.command), heard)
+
+
 def heard_readback(reply: Reply, heard: bool) -> list[str]:
     """The full read-back of a ``heard`` command, shown (and in ``full`` said) before its answer;
     none for a typed one, a question, a confirming 'yes', or an answer that says the command

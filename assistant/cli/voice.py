@@ -32,7 +32,7 @@ from assistant import announce
 from assistant.commands import Command
 from assistant.config import Settings, settings_or_exit
 from assistant.i18n import _, format
-from assistant.referee import Referee, Reply, heard_readback, spoken
+from assistant.referee import Referee, Reply, heard_readback, reading_taken, spoken
 from assistant.voice.listener import Heard, ListenerState, Rejected
 from assistant.voice.recording import MAX_UTTERANCE_SECONDS
 
@@ -335,9 +335,7 @@ class _ListenSession:
 
     def on_heard(self, command: Command) -> None:
         reply = self.referee.execute(command, heard=True)
-        # what was taken: a repeat of a reading 'no' refused is taken as its next reading
-        taken = next((r for r in command.readings if r.canonical == reply.command), command)
-        self.say_line(f"heard: {taken.canonical}")
+        self.say_line(f"heard: {reading_taken(command, reply).canonical}")
         self.answer_reply(reply, heard=True)
         self.listener.settled()  # the next command is heard against the game as it is now
 

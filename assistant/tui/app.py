@@ -35,7 +35,7 @@ from assistant.commands import Command, ParseError, new_game_command, parse, say
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.i18n import N_, SOURCE_LANGUAGE, _, current_language, format
-from assistant.referee import Referee, Reply, heard_readback
+from assistant.referee import Referee, Reply, heard_readback, reading_taken
 from assistant.table import TableState
 from assistant.table.expect import command_starts
 from assistant.tui import palette
@@ -279,17 +279,19 @@ class LifeguardApp(App[None]):
 
     async def apply_heard(self, command: Command, text: str) -> Reply:
         """A spoken command: shown in the input for a moment, read back, applied."""
+        self._flash_heard(command)
+        reply = await self._run(lambda referee: referee.execute(command, heard=True))
+        taken = reading_taken(command, reply)
+        if taken is not command:  # a repeat taken as its other reading
+            self._flash_heard(taken)
+        self._show_reply(command.canonical, reply, "heard")
+        return reply
+
+    def _flash_heard(self, command: Command) -> None:
+        """``command`` in the command line for a moment, as heard (``TableScreen.show_heard``)."""
         shown = format(_("heard: {command}"), command=say(command, current_language()))
         if not self.table_gone and self.table.show_heard(shown):
             self.set_timer(1.5, lambda: self._clear_heard(shown))
-        reply = await self._run(lambda referee: referee.execute(command, heard=True))
-        taken = next((r for r in command.readings if r.canonical == reply.command), None)
-        if taken is not None and not self.table_gone:  # a repeat taken as its other reading
-            shown = format(_("heard: {command}"), command=say(taken, current_language()))
-            if self.table.show_heard(shown):
-                self.set_timer(1.5, lambda: self._clear_heard(shown))
-        self._show_reply(command.canonical, reply, "heard")
-        return reply
 
     def _clear_heard(self, shown: str) -> None:
         if not self.table_gone:
