@@ -9,10 +9,12 @@ from assistant.commands.parser import (
     canonical,
     command_for,
     name_problem,
+    names_to_come,
     new_game_command,
     parse,
 )
 from assistant.commands.render import say
 
 __all__ = ["LANGUAGE_BY_CODE", "Command", "Intent", "IntentName", "Language", "ParseError", "canonical",
-           "command_for", "languages", "name_problem", "new_game_command", "parse", "say"]
+           "command_for", "languages", "name_problem", "names_to_come",
+           "new_game_command", "parse", "say"]

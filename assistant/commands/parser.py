@@ -492,6 +492,28 @@ def new_game_command(names: Sequence[str]) -> Command:
         raise ParseError(err.message) from None
 
 
+def names_to_come(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> bool:
+    """``text`` is a new game's words without a name yet ('new game', 'start a new game',
+    'neues Spiel', '새 게임'), in the table's language or English: the table opens its setup
+    for it, where the names are typed one by one (``parse`` refuses it: 3 to 5 names)."""
+    tokens = tokenize(text)
+    readings = [_language(language)]
+    readings += [ENGLISH_LANGUAGE] if readings[0] is not ENGLISH_LANGUAGE else []
+    for reading in readings:
+        words = language_words(tokens, reading, None)
+        if words and any(_without_names(pattern) == words
+                         for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)):
+            return True
+    return False
+
+
+def _without_names(pattern: tuple[Element, ...]) -> list[str]:
+    """A new game pattern's words without its names slot (none for a pattern without it)."""
+    if "names" not in pattern:
+        return []
+    return [word for element in pattern if isinstance(element, tuple) for word in element]
+
+
 def check_names(names: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> tuple[str, ...]:
     """New players' names as typed (normalised), or ``_SlotError`` saying what is wrong with them.
 

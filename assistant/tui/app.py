@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from assistant.commands import Command, ParseError, new_game_command, parse, say
+from assistant.commands import Command, ParseError, names_to_come, new_game_command, parse, say
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.i18n import N_, SOURCE_LANGUAGE, _, current_language, format
@@ -260,6 +260,9 @@ class LifeguardApp(App[None]):
             return None
         if text.lower() in ("quit", "exit") and source == "typed":
             self.exit()
+            return None
+        if source == "typed" and names_to_come(text, current_language()):
+            self.open_setup()  # 'new game' alone: the names go in the setup, as Ctrl+P's New game
             return None
         reply = await self._run(lambda referee: referee.handle(text))
         self._show_reply(text, reply, source)

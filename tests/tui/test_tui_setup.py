@@ -95,3 +95,41 @@ async def test_push_to_talk_with_voice_switched_off_says_how_to_turn_it_on(make_
         assert said[-1] == ("Voice is off for this game, so the table is not listening. To turn it "
                             "on, start a new game (ctrl+p, New game) with Voice switched on.")
         assert not any("microphone" in message for message in said)
+
+
+async def test_new_game_typed_alone_opens_the_setup_as_the_palette_does(make_app) -> None:
+    """Issue 36: 'new game' typed with no names was refused with a sentence ("Name 3 to 5
+    players ..."), while Ctrl+P's New game opens the setup. Typed alone, in the table's words
+    or English, it opens the same setup screen (the last group filled in, nothing refused);
+    with one or two names it is still refused, as in ``lifeguard chat``."""
+    from assistant import i18n
+
+    from .conftest import OPENING, submit_all, type_command
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await type_command(pilot, "new game")
+        assert isinstance(app.screen, SetupScreen)
+        assert app.command_input.value == ""
+        assert not any("refused" in line for line in app.table_log.plain)
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        played = len(app.view.actions)
+        for line in ("start a new game", "New Game"):
+            await type_command(pilot, line)
+            assert isinstance(app.screen, SetupScreen), line
+            assert [app.screen.query_one(f"#name-{i}", Input).value for i in range(3)] == \
+                ["alice", "bob", "carol"]  # the game's group, as the palette's setup has it
+            await pilot.press("escape")
+            await pilot.pause()
+        assert len(app.view.actions) == played  # nothing asked, nothing abandoned
+        await type_command(pilot, "new game alice")
+        assert not isinstance(app.screen, SetupScreen)
+        assert "you named 1" in app.table_log.plain[-1]
+        i18n.set_language("de")
+        try:
+            await type_command(pilot, "neues Spiel")
+            assert isinstance(app.screen, SetupScreen)
+        finally:
+            i18n.set_language("en")
