@@ -347,3 +347,35 @@ async def test_known_cards_never_fall_off_the_panel_without_a_cue_at_80x24(make_
         assert len(lines) <= panel.budget
         assert "Evangeline" in " ".join(lines) or "more below" in lines[-1]
         assert sum("in hand" in line for line in lines) == 5 or "more below" in lines[-1]
+
+
+@pytest.mark.parametrize(("size", "lang", "spaced"),
+                         [((100, 30), "en", False), ((120, 40), "en", True), ((120, 40), "de", False),
+                          ((200, 50), "en", True), ((200, 50), "de", True)],
+                         ids=["100x30", "120x40", "de-120x40", "200x50", "de-200x50"])
+async def test_the_cards_space_every_animal_or_none(make_app, size, lang, spaced) -> None:
+    """Issue 36: at 100x30 RABBIT was the only animal on the rows not letter-spaced (spaced,
+    it was wider than its card; GIRAFFE too): the cards spell every name spaced when all ten
+    fit so, else none (German's MAULWURF at 120x40)."""
+    from assistant import i18n
+    from assistant.i18n import animal_name
+    from assistant.tui.cells import spaced as spaced_word
+    from assistant.tui.widgets import CardRows
+
+    rows = ["row 1 giraffe", "row 2 rabbit bear", "row 3 mole pig cat", "row 4 goat sheep dog mouse"]
+    i18n.set_language(lang)
+    try:
+        app = make_app(QUICK)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, [TO_REVEAL[0], TO_REVEAL[1], *rows])
+            assert app.table.has_class("large")
+            shown = text_of(app.table.query_one(CardRows))
+            names = [animal_name(a).upper() for a in ("giraffe", "rabbit", "bear", "mole", "pig", "cat",
+                                                      "goat", "sheep", "dog", "mouse")]
+            as_spaced = [spaced_word(n) in shown for n in names]
+            as_written = [f" {n} " in shown for n in names]
+            assert as_spaced == [spaced] * 10, shown
+            assert as_written == [not spaced] * 10 or spaced
+    finally:
+        i18n.set_language("en")
