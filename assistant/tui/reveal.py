@@ -22,7 +22,7 @@ from textual.events import Key, Paste
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from assistant.i18n import N_, _, animal_name, format
+from assistant.i18n import N_, _, animal_name, format, ngettext
 from assistant.i18n.words import names
 from assistant.table import SheetLine, SheetRound, TableState
 from assistant.tui.bigtype import big, big_cut, big_width
@@ -876,8 +876,9 @@ class ScoreSheet(Static):
 def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int) -> str | None:
     """A round's losers for one line of big type in ``width`` cells (``DOROTHEA -2``), the
     names cut alike if need be (to four cells at most); if they take more than a line, who is
-    out (``ANN… OUT  BAR… OUT``); else None (the lives row says who lost what). Large print at
-    80x24, where the big type has one line."""
+    out (``ANN… OUT  BAR… OUT``); else those who lost most and how many more lost lives
+    (``EVANG… -2  +3 MORE``: four losers at 80x24 showed "ROW 1" there); else None (the lives
+    row says who lost what). Large print at 80x24, where the big type has one line."""
     if ended is None or ended.sudden_death:
         return None
     players = tuple(p for p in players if p in ended.losses)
@@ -890,6 +891,22 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
         words = _one_big_line(ended, players, who, width, what) if who else None
         if words:
             return words
+    return _first_losers(ended, players, losers, width)
+
+
+def _first_losers(ended: RoundEnded, players: tuple[str, ...], losers: list[str],
+                  width: int) -> str | None:
+    """The first of ``losers`` (most lives lost first) with their ``-2`` and how many more
+    lost lives (``EVANG… -2  +3 MORE``) on one line of big type in ``width`` cells: as many
+    as fit, the names cut alike if need be (to four cells at most)."""
+    for count in range(len(losers) - 1, 0, -1):
+        rest = len(losers) - count
+        more = format(ngettext("+{n} more", "+{n} more", rest), n=rest).upper()
+        for limit in (None, SHORT_NAME, 4):
+            shown = short_names(players, limit)
+            words = "  ".join([*(f"{shown[p].upper()} -{ended.losses[p]}" for p in losers[:count]), more])
+            if big_width(words) <= width:
+                return words
     return None
 
 

@@ -8,10 +8,12 @@ card shows its animal's name and points, every lost life is a different glyph, e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
@@ -717,7 +719,45 @@ class TableLog(RichLog):
 
 def _indented(lines: Sequence[str]) -> list[Padding]:
     """What the referee said, two columns in, a long sentence wrapped under its own start."""
-    return [Padding(Text(line), (0, 0, 0, 2)) for line in lines]
+    return [Padding(SaidLine(line), (0, 0, 0, 2)) for line in lines]
+
+
+class SaidLine:
+    """One line the referee said, wrapped at the ends of its sentences when that takes no more
+    lines than wrapping at any word: at 80x24 in large print the log shows two lines, and a
+    round's losses ("Bartholomew, Christopher and Dorothea lose 1 life each. Evangeline loses
+    2 lives.") wrapped before its last word showed "lives." alone above the next round's line."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        by_words = Text(self.text).wrap(console, width)
+        groups: list[str] = []
+        for sentence in sentences(self.text):
+            if groups and cell_len(groups[-1] + " " + sentence) <= width:
+                groups[-1] += " " + sentence
+            else:
+                groups.append(sentence)
+        by_sentences = Text("\n".join(groups)).wrap(console, width)
+        yield from by_sentences if len(by_sentences) <= len(by_words) else by_words
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, Text(self.text))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut after each ``.``, ``!`` or ``?`` that a space and a word not in lower case
+    follow ("Round 2. Bob starts." is two; "e.g. new game" one)."""
+    out: list[str] = []
+    start = 0
+    for match in re.finditer(r"(?<=[.!?]) +(?=\S)", text):
+        if not text[match.end()].islower():
+            out.append(text[start:match.start()])
+            start = match.end()
+    out.append(text[start:])
+    return out
 
 
 class CommandSuggester(Suggester):

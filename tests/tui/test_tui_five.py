@@ -379,3 +379,46 @@ async def test_the_cards_space_every_animal_or_none(make_app, size, lang, spaced
             assert as_written == [not spaced] * 10 or spaced
     finally:
         i18n.set_language("en")
+
+
+#: A round with four losers and nobody out: Anne-Marie's 19 points keep her lives, Evangeline's 6
+#: lose two, the others one each.
+FOUR_LOSE = dict(HANDS, **{"Anne-Marie": "6 giraffe 2 mouse 2 goat",
+                           "Evangeline": "1 goat 6 sheep 1 mouse 2 giraffe"})
+
+
+@pytest.mark.parametrize(("lang", "top", "loss"), [
+    ("en", "EVANG… -2  +3 MORE", "Evangeline loses 2 lives."),
+    ("de", "EVA… -2  +3 WEITERE", "Evangeline verliert 2 Leben."),
+    ("ko", "EVANGELINE -2  외 3명", "Evangeline가 목숨 2개를 잃습니다."),
+])
+async def test_four_losers_in_large_print_at_80x24(make_app, lang, top, loss) -> None:
+    """Issue 36's tester: in large print at 80x24, a round with four losers and nobody out
+    showed "ROW 1" in the big type (four losers do not fit one big line, and there is no room
+    for two), and the log's two lines showed "lives.", the last word of the losses. Now the big
+    type says who lost most and how many more lost lives, and the log breaks the losses at a
+    sentence's end: each line on show starts a sentence."""
+    from assistant import i18n
+    from assistant.tui.bigtype import big
+    from assistant.tui.widgets import TableLog
+
+    i18n.set_language(lang)
+    try:
+        app = make_app(QUICK)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("escape")
+            await pilot.press("f4")
+            await submit_all(pilot, [*TO_REVEAL, *[f"{p} has {FOUR_LOSE[p]}" for p in FIVE]])
+            await pilot.pause()
+            ended = app.view.game.rounds[-1]
+            assert sum(1 for p in FIVE if ended.losses[p]) == 4 and not ended.out
+            assert app.table.has_class("big-short")
+            shown = [line.strip() for line in text_of(app.table.query_one("#big")).splitlines()]
+            assert shown == [line.plain.strip() for line in big(top)]
+            log = app.table.query_one(TableLog)
+            lines = [line.strip(" ▁▃▅▇█▔") for line in text_of(log).splitlines()[1:]]
+            assert len(lines) == 2
+            assert lines[0] == loss  # the sentence from its start
+            assert lines[1].startswith(("Round 2.", "Runde 2.", "2라운드"))
+    finally:
+        i18n.set_language("en")

@@ -287,3 +287,28 @@ async def test_the_table_screen_needs_only_a_view_to_watch_and_says_what_is_type
         await pilot.pause()
         assert table.query_one(CardRows).rows[1] == Cards.of("cat", "mouse")
         assert table.query_one("#command").placeholder.startswith("bob swaps ROW")
+
+
+def test_a_said_line_breaks_at_a_sentences_end_when_that_costs_no_line() -> None:
+    """The log's lines (``SaidLine``): a line of two sentences too long for the width breaks
+    between them rather than before the last word ("lives." alone at 80x24); when breaking
+    at sentence ends would take more lines than at words, it wraps at words as before."""
+    from rich.console import Console
+
+    from assistant.tui.widgets import SaidLine, sentences
+
+    def lines(text: str, width: int) -> list[str]:
+        console = Console(width=width, file=None, record=False)
+        rendered = console.render_lines(SaidLine(text), pad=False)
+        return ["".join(segment.text for segment in line).rstrip() for line in rendered]
+
+    losses = "Bartholomew, Christopher and Dorothea lose 1 life each. Evangeline loses 2 lives."
+    assert lines(losses, 75) == ["Bartholomew, Christopher and Dorothea lose 1 life each.",
+                                 "Evangeline loses 2 lives."]
+    assert lines(losses, 100) == [losses]
+    # broken at the sentence's end, the second sentence would take two lines: three in all
+    assert lines("Aaaa bbbb cc. Dddd eeee ffff ggg hhhh.", 20) == ["Aaaa bbbb cc. Dddd",
+                                                                  "eeee ffff ggg hhhh."]
+    assert sentences("Round 2. Bob starts. Enter the rows, e.g. row 1 cat.") == \
+        ["Round 2.", "Bob starts.", "Enter the rows, e.g. row 1 cat."]
+    assert sentences("2라운드입니다. 밥이 시작합니다.") == ["2라운드입니다.", "밥이 시작합니다."]
