@@ -115,8 +115,8 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         self._typing_ahead = False
         #: The players seen declared at the last update: one more means the cursor moves on.
         self._declared_seen: frozenset[str] = frozenset()
-        #: Large print (the screen sets it): names and animals in capitals, wider cells and,
-        #: when ``roomy``, a blank line under each row.
+        #: Large print (the screen sets it): names and animals in capitals, wider cells; when
+        #: ``roomy`` (either print, the screen has the lines), a blank line under each row.
         self.large = False
         self.roomy = False
         #: Names in the headings cut to this many letters (None: whole), when space is short.
@@ -154,10 +154,11 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         self._typing_ahead = False
 
     def set_large(self, large: bool, roomy: bool = False) -> None:
-        """Large print on or off (``roomy``: there are lines enough for a gap under each row)."""
-        if (large, large and roomy) == (self.large, self.roomy):
+        """Large print on or off (``roomy``: there are lines enough for a gap under each row,
+        in either print)."""
+        if (large, roomy) == (self.large, self.roomy):
             return
-        self.large, self.roomy = large, large and roomy
+        self.large, self.roomy = large, roomy
         self.cell_padding = 2 if large else 1
         self._rebuild()
 
@@ -373,7 +374,7 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         checks = hand_checks(self.game, self.counts)
         if compact:
             return self._compact_checks(checks, others)
-        gap = "\n" if self.roomy else ""  # large print: a blank line between players
+        gap = "\n" if self.roomy else ""  # rows spaced: a blank line between players too
         out = self._big_count(width) if self.roomy else Text()
         for p in self.players:
             if p in self.game.declared:
@@ -469,7 +470,7 @@ class ResultsView(Static):
         self.hands: dict[str, Cards] = {}
         self.players: tuple[str, ...] = ()
         #: Large print (the screen sets it): the table spread over the width, animals in
-        #: capitals and, when ``roomy``, a blank line between rows.
+        #: capitals; when ``roomy`` (either print), a blank line between rows that fit.
         self.large = False
         self.roomy = False
         #: The lines the view may take (the screen sets it): a blank line between the rows
@@ -497,7 +498,7 @@ class ResultsView(Static):
         """``huge``: a large screen (``HUGE_FROM``), where the losses may take the biggest type;
         ``room``: the columns the view will have; ``short``: see ``self.short``."""
         self.huge = large and huge
-        wanted = (large, large and roomy, budget, room, large and short)
+        wanted = (large, roomy, budget, room, large and short)
         if wanted != (self.large, self.roomy, self.budget, self.room, self.short):
             self.large, self.roomy, self.budget, self.room, self.short = wanted
             self.set_class(large, "large")
@@ -582,7 +583,7 @@ class ResultsView(Static):
             if m is not None:
                 rows.append([animal_chip(animal, large=self.large),
                              *[self._count(m, p) for p in players], _majority_cell(m, shown)])
-        # Large print with lines to spare: a blank line between rows (the table's own
+        # Lines to spare (either print): a blank line between rows (the table's own
         # ``leading`` draws nothing without a box). Its title and headings take 2 lines.
         spaced = self.roomy and above + 2 + 2 * len(rows) - 1 <= (self.budget or 0)
         for i, row in enumerate(rows):

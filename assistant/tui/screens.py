@@ -82,6 +82,13 @@ CHECKS_WIDTH = 24
 ROOMY_LINES = 26
 #: The widest cards in normal print (a wide screen): their names stay in one word.
 NORMAL_CARD_WIDEST = 14
+#: The log's lines that normal print keeps on a tall screen: beyond them the table's part
+#: takes the lines, the cards taller and the grid's and results' rows spaced (at 200x50 the
+#: log took 26 of 50 lines, the rows 15). At 120x40 the table's part needs no more.
+NORMAL_LOG_LINES = 16
+#: The lines around the table's part in normal print: the top line, the log's rule, the
+#: command line's three, the status line and the footer.
+NORMAL_AROUND = 7
 #: From this many lines large print gives the players' names in big type too (at 100x30 they
 #: squeezed the log to its last two lines).
 BIG_NAMES_FROM = 40
@@ -118,6 +125,30 @@ def large_print(choice: bool | None, width: int, height: int) -> bool:
     if choice is not None:
         return choice
     return width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
+
+
+#: The lines the hand grid takes with a blank line under each animal's row (its headings, ten
+#: rows, the totals).
+SPACED_GRID_LINES = 22
+
+
+def normal_room(height: int) -> int:
+    """The lines normal print's table part may take on a screen ``height`` lines tall and leave
+    the log ``NORMAL_LOG_LINES``."""
+    return height - NORMAL_AROUND - NORMAL_LOG_LINES
+
+
+def spaced_rows(large: bool, height: int) -> bool:
+    """The grid's and the results' rows have a blank line under each on a screen ``height``
+    lines tall: large print's from ``ROOMY_LINES`` in the table's part, normal print's when
+    the grid so fits in ``normal_room``."""
+    return height - 11 >= ROOMY_LINES if large else normal_room(height) >= SPACED_GRID_LINES
+
+
+def normal_card_height(height: int) -> int:
+    """A card's lines in normal print: 2, 3 from 34 lines, and on a taller screen up to 5, as
+    many as the four rows (a gap between them, a line over them) take in ``normal_room``."""
+    return max(3 if height >= 34 else 2, min(5, (normal_room(height) - 4) // 4))
 
 
 def is_question(reply: Any) -> bool:
@@ -637,15 +668,18 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             rows.set_card_size(card_width, card_height)
         else:
             # Normal print on a wide screen: wider cards, the rows taking up to two fifths of
-            # the width (at 200 columns they took a quarter, the right half of the screen empty).
+            # the width (at 200 columns they took a quarter, the right half of the screen empty);
+            # on a tall one taller cards, as tall as leave the log its lines.
             rows.set_card_size(min(NORMAL_CARD_WIDEST, max(CARD_WIDTH, (width * 2 // 5 - 6) // 4 - 1)),
-                               3 if height >= 34 else 2)
+                               normal_card_height(height))
         # The grid and the results in large print too, a blank line under each of their rows
-        # when the table's part of the screen has room for it.
-        roomy = height - 11 >= ROOMY_LINES
+        # when the table's part of the screen has room for it (in normal print, room beside
+        # the log's lines: ``NORMAL_LOG_LINES``).
+        roomy = spaced_rows(large, height)
+        self.set_class(roomy and not large, "spaced")
         self.query_one(HandGrid).set_large(large, roomy)
-        self.query_one(ResultsView).set_large(large, roomy, main_height, huge, room=width - 2,
-                                              short=large and not tall)
+        self.query_one(ResultsView).set_large(large, roomy, main_height if large else normal_room(height),
+                                              huge, room=width - 2, short=large and not tall)
         players = self.query_one(PlayersPanel)
         players.budget = main_height - 1  # under the panel's top padding
         players.big_names = large and height >= BIG_NAMES_FROM

@@ -180,3 +180,50 @@ async def test_normal_print_spreads_the_grid_and_the_results(make_app, size) -> 
         assert len(header.rstrip()) >= room * 4 // 5  # across the width
         mouse = next(line for line in shown if line.strip().startswith("mouse"))
         assert "Christopher +3" in mouse
+
+
+#: The log's lines in normal print (its rule not counted) in the rows, the hand grid and the
+#: results, by screen: at 200x50 they were 27, 31 and 29 of 50 (160x48: 25, 29, 27), the
+#: cards three lines high and the rows packed; 120x40 and 80x24 as they were.
+LOG_LINES = {(200, 50): (19, 21, 18), (160, 48): (17, 19, 16), (120, 40): (17, 21, 19),
+             (80, 24): (5, 3, 3)}
+
+
+@pytest.mark.parametrize("size", list(LOG_LINES), ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_normal_print_leaves_the_log_its_share_and_gives_the_table_the_rest(make_app, size) -> None:
+    """Issue 36's tester: at 200x50 in normal print the log took about 26 of 50 lines, the
+    rows and players the rest. On a tall screen the cards grow to five lines and the grid's
+    and the results' rows are spaced, until the log keeps ``NORMAL_LOG_LINES``; every row of
+    each view stays on screen."""
+    from assistant.tui.reveal import HandGrid, ResultsView
+    from assistant.tui.widgets import CardRows, TableLog
+
+    from .conftest import submit_all
+    from .test_tui_five import HANDS, QUICK, TO_REVEAL
+
+    app = make_app(QUICK)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("escape")
+        if app.table.large:
+            await pilot.press("f4")
+        await submit_all(pilot, TO_REVEAL[:6])
+        assert not app.table.large
+        log = app.table.query_one(TableLog)
+        rows = app.table.query_one(CardRows)
+        seen = [log.region.height - 1]
+        assert rows.region.bottom <= log.region.y
+        if size[1] >= 48:
+            assert rows.height_per_card == 5
+        await submit_all(pilot, TO_REVEAL[6:])
+        await pilot.pause()
+        grid = app.table.query_one(HandGrid)
+        seen.append(log.region.height - 1)
+        assert grid.region.bottom <= log.region.y or grid.region.y + 13 <= log.region.y
+        assert grid.roomy == (size[1] >= 48)
+        await submit_all(pilot, [f"{p} has {HANDS[p]}" for p in FIVE])
+        await pilot.pause()
+        results = app.table.query_one(ResultsView)
+        seen.append(log.region.height - 1)
+        shown = text_of(results).splitlines()
+        assert (shown[3].strip() == "") == (size[1] >= 48)  # a blank line between rows
+        assert tuple(seen) == LOG_LINES[size]
