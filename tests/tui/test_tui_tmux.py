@@ -138,7 +138,9 @@ def test_a_short_game_in_a_real_terminal(tmp_path: Path, monkeypatch: pytest.Mon
         for line in ("row 1 giraffe", "row 2 bear dog", "row 3 mole pig pig", "row 4 mole goat sheep mouse"):
             term.type(line)
         screen = term.wait_for("'S TURN: SWAP")  # large print from 100 columns: capitals
-        assert "GIRAFFE" in screen and "M O U S E" in screen and "9 points" in screen
+        # GIRAFFE does not fit its card letter-spaced at 100x30: no name is (issue 36)
+        assert "GIRAFFE" in screen and "MOUSE" in screen and "M O U S E" not in screen
+        assert "9 points" in screen
         assert "♥  ♥  ♥  ♥  ♥   5 lives" in screen
         screen = term.type("dave knocks", echo="✗ dave knocks refused")
         assert "Dave is not playing" in screen
