@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,17 @@ def spread_longest(items: list[pytest.Item], workers: int, tests: Path) -> list[
         run.extend(rest[taken:taken + more])
         taken += more
     return [item for run in runs for item in run] + rest[taken:]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``LIFEGUARD_TEST_CPU=<file>``, each test's CPU seconds (setup, call and teardown; every
+    thread of the worker, the table's desk included, not child processes) appended to the file as
+    "seconds<TAB>node id": unlike ``--durations``, the same on a loaded machine as on a quiet one
+    (bench/NOTES.md, session 18). Each xdist worker appends its own lines."""
+    start = time.process_time()
+    yield
+    path = os.environ.get("LIFEGUARD_TEST_CPU")
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"{time.process_time() - start:.3f}\t{item.nodeid}\n")
