@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,44 +65,45 @@ SLOW_MODULES = (
 )
 
 
-#: The longest tests (each over ~25 s on a busy machine, most of it drawing whole games on the
-#: table at 200x50, real-time audio or a child process; longest first, as measured on
-#: 2026-12-04 with 3 workers at load 15-20: bench/NOTES.md). ``make test`` starts them first,
-#: one at the head of each worker's share of the suite, so that none of them starts late and
-#: keeps one worker busy after the others have finished (the tail bounds the whole run). Node
-#: ids below ``tests/``, without parameters: every parameter of a test listed is one of them.
+#: The longest tests (each over ~13 s on a busy machine: real-time audio, Whisper, the fuzzers,
+#: whole games typed key by key; longest first, as measured on 2026-12-04 with 3 workers at load
+#: 7-19 once the table tests played their games as one batch: bench/NOTES.md, session 18).
+#: ``make test`` starts them first, one at the head of each worker's share of the suite, so
+#: that none of them starts late and keeps one worker busy after the others have finished (the
+#: tail bounds the whole run). Node ids below ``tests/``, without parameters: every parameter
+#: of a test listed is one of them.
 LONGEST = (
-    "tui/test_tui_large_print.py::test_the_score_sheet_in_large_print",
-    "tui/test_tui_five.py::test_the_winner_is_in_big_type_at_200x50",
-    "commands/test_languages_fuzz.py::test_any_text_in_german_or_korean_is_a_command_or_a_sentence",
-    "tui/test_tui_large_snapshots.py::test_large_score_sheet",
-    "tui/test_tui_large_print.py::test_game_over_in_large_print",
-    "tui/test_tui_game.py::test_whole_game_with_sudden_death_elimination_and_game_over",
     "voice/test_long_audio.py::test_hear_and_listen_on_an_hour_of_4khz_8bit_audio_stay_under_600_mb",
+    "commands/test_languages_fuzz.py::test_any_text_in_german_or_korean_is_a_command_or_a_sentence",
     "voice/test_listen_loop.py::test_the_commands_heard_do_not_depend_on_the_machines_speed",
-    "store/test_long_game.py::test_import_of_many_refused_lines_holds_only_a_line_at_a_time",
-    "tui/test_tui_wide_snapshots.py::test_korean_score_sheet",
-    "tui/test_tui_wide_snapshots.py::test_korean_game_over",
     "commands/test_fuzz.py::test_command_sequences_never_raise_and_refusals_change_nothing",
-    "tui/test_tui_large_huge.py::test_the_score_sheet_in_big_type_only_where_it_fits",
-    "test_hostile_input.py::test_the_referee_answers_sentences_and_a_refusal_changes_nothing",
-    "tui/test_tui_grid_cursor.py::test_the_cursor_follows_the_players_still_to_declare",
-    "voice/test_long_audio.py::test_hear_a_recording_longer_than_whisper_s_window_hears_each_command",
+    "tui/test_tui_game.py::test_whole_game_with_sudden_death_elimination_and_game_over",
     "tui/test_tui_voice.py::test_a_spoken_command_is_heard_read_back_and_applied",
-    "tui/test_tui_game.py::test_hand_grid_declares_hands_and_shows_results",
-    "tui/test_tui_flow.py::test_after_game_over_the_table_and_setup_stay_on_top_and_enter_starts_nothing",
+    "test_hostile_input.py::test_the_referee_answers_sentences_and_a_refusal_changes_nothing",
     "commands/test_languages_fuzz.py::test_german_words_in_any_order",
-    "voice/test_listen_loop.py::test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk",
-    "tui/test_tui_five.py::test_the_score_sheet_shows_every_player",
-    "voice/test_listen_loop.py::test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk",
-    "tui/test_tui_voice.py::test_talk_is_written_down_and_an_unfinished_command_is_said",
+    "tui/test_tui_grid_cursor.py::test_the_cursor_follows_the_players_still_to_declare",
+    "tui/test_tui_game.py::test_hand_grid_declares_hands_and_shows_results",
     "voice/test_cli.py::test_listen_session_reads_back_applies_and_take_that_back_undoes",
-    "voice/test_listen_loop.py::test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase",
-    "voice/test_barge_in.py::test_speaking_over_an_announcement_stops_it_and_is_heard_and_applied",
+    "voice/test_barge_in.py::test_listen_room_plays_the_table_into_the_input_and_still_hears",
+    "tui/test_tui_wide_snapshots.py::test_korean_score_sheet",
     "voice/test_whisper.py::test_memory_does_not_grow_with_each_utterance_and_onnx_needs_no_float32_weights",
+    "tui/test_tui_large_print.py::test_game_over_in_large_print",
+    "tui/test_tui_wide_snapshots.py::test_korean_game_over",
+    "voice/test_listen_loop.py::test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk",
+    "voice/test_languages.py::test_cards_said_before_their_row_are_as_many_as_it_holds",
     "voice/test_listen_loop.py::test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it",
-    "voice/test_listen_loop.py::test_a_last_card_after_a_short_gap_is_the_card_said",
-    "web/test_connections.py::test_at_a_low_file_limit_the_server_sheds_and_says_no_traceback",
+    "i18n/test_speech_announce.py::test_a_whole_seeded_game_is_announced_in_the_language",
+    "voice/test_listen_loop.py::test_an_unfinished_command_does_not_swallow_the_next_players_command",
+    "voice/test_barge_in.py::test_speaking_over_an_announcement_stops_it_and_is_heard_and_applied",
+    "tui/test_tui_batch.py::test_a_batch_ends_with_the_screen_the_lines_one_by_one_leave",
+    "voice/test_listen_loop.py::test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase",
+    "voice/test_listen_loop.py::test_an_unfinished_command_is_not_joined_to_the_start_of_the_next_players",
+    "voice/test_listen_loop.py::test_a_command_with_a_pause_between_cards_arrives_whole",
+    "voice/test_cli.py::test_hear_prints_one_canonical_command_per_file_and_nothing_for_talk",
+    "web/test_page_lang.py::test_axe_finds_nothing_on_the_page_in_german_or_korean",
+    "voice/test_listen_loop.py::test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk",
+    "voice/test_listen_loop.py::test_a_quiet_player_over_room_noise_is_not_split",
+    "voice/test_long_audio.py::test_hear_a_recording_longer_than_whisper_s_window_hears_each_command",
 )
 
 
@@ -147,3 +150,17 @@ def spread_longest(items: list[pytest.Item], workers: int, tests: Path) -> list[
         run.extend(rest[taken:taken + more])
         taken += more
     return [item for run in runs for item in run] + rest[taken:]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``LIFEGUARD_TEST_CPU=<file>``, each test's CPU seconds (setup, call and teardown; every
+    thread of the worker, the table's desk included, not child processes) appended to the file as
+    "seconds<TAB>node id": unlike ``--durations``, the same on a loaded machine as on a quiet one
+    (bench/NOTES.md, session 18). Each xdist worker appends its own lines."""
+    start = time.process_time()
+    yield
+    path = os.environ.get("LIFEGUARD_TEST_CPU")
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"{time.process_time() - start:.3f}\t{item.nodeid}\n")

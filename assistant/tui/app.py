@@ -152,6 +152,9 @@ class LifeguardApp(App[None]):
                                                      game_id=self.game_id))
         #: The game on show is over (``watch_view`` shows the game-over screen as it ends).
         self._game_over = self.view.game is not None and self.view.game.is_over
+        #: Lines are being submitted as a batch (``submit_lines``): the view is kept, not
+        #: published, until the batch ends.
+        self._batch = False
         self.desk = CommandDesk(self.referee)
         self.data_label = data_label or self.session.data_label
         self.voices = TableVoice(self, self.settings.voice, list(audio_input or ()), voice,
@@ -268,6 +271,20 @@ class LifeguardApp(App[None]):
         self._show_reply(text, reply, source)
         return reply
 
+    async def submit_lines(self, lines: Iterable[str], source: str = "typed") -> list[Reply | None]:
+        """Several lines, each as ``submit`` takes it (stored, answered in the log, said), with
+        the table's view published once, at the end, and the screen laid out and drawn once,
+        then (Textual's ``batch_update``): the screens draw the table the last line left, not
+        every table between (a whole game fed in draws once, not once a line)."""
+        with self.batch_update():
+            self._batch = True
+            try:
+                replies = [await self.submit(line, source) for line in lines]
+            finally:
+                self._batch = False
+                self.view = self.view  # published (always_update): the screens draw it now
+        return replies
+
     async def _run(self, work: Callable[[Referee], Reply]) -> Reply:
         """``work`` on the desk, then the table it left published as ``view`` (once the game is
         over, with its duration as the store counts it, read on the desk's thread too)."""
@@ -277,7 +294,11 @@ class LifeguardApp(App[None]):
             minutes, _ = await self.desk.run(lambda _referee: self.session.duration_min())
             if minutes is None and self.game_started_at is not None:
                 minutes = max(0, round((self.clock() - self.game_started_at) / 60))
-        self.view = replace(view, game_id=self.game_id, minutes=minutes)
+        published = replace(view, game_id=self.game_id, minutes=minutes)
+        if self._batch:  # kept as the view, drawn when the batch ends (``submit_lines``)
+            self.set_reactive(LifeguardApp.view, published)
+        else:
+            self.view = published
         return reply
 
     async def apply_heard(self, command: Command, text: str) -> Reply:

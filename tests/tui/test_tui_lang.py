@@ -10,21 +10,30 @@ model's sentence), which are not this package's words.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
-from textual.widgets import Select
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Input, Select
 
 from assistant import i18n
 from assistant.i18n.catalogs import code_messages
+from assistant.tui.app import LifeguardApp
 from assistant.tui.lang import HOUSE_RULE_SENTENCES, house_rules_said, rules_markdown, rules_path
 from assistant.tui.widgets import CommandInput, TableLog
 from engine.deck import Animal
 from engine.rules import HouseRules
 
-from .conftest import game_lines, settle, submit_all
+from .conftest import game_lines, in_language, settle, submit_all
 from .test_tui_snapshots import MID_GAME, REVEAL  # the same game as the English snapshots
+
+MakeApp = Callable[..., LifeguardApp]
 
 #: English words a German or Korean screen may show: key names, the players' names, the
 #: program's name, and words German writes alike (``Start``, ``Hand``, ``Link``, ``Computer``, ``ok``).
@@ -35,22 +44,22 @@ ALLOWED = {
 }
 
 
-def english_words() -> set[str]:
-    """The words of the table's own English messages (their fields left out)."""
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The words of the table's own English messages (their fields left out): read from the
+    code when first asked (in the worker that runs these tests, not at every worker's import:
+    extracting the messages takes seconds)."""
     words: set[str] = set()
     for message in code_messages():
         if message.where.startswith("assistant/tui/"):
             for text in (message.msgid, message.plural or ""):
                 text = re.sub(r"\{[^}]*\}", " ", text)
                 words |= {w.lower() for w in re.findall(r"[A-Za-z]+", text) if len(w) >= 3}
-    return words - ALLOWED
-
-
-ENGLISH = english_words()
+    return frozenset(words - ALLOWED)
 
 
 @pytest.fixture(params=["de", "ko"])
-def language(request: pytest.FixtureRequest):
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
     i18n.set_language(request.param)
     try:
         yield request.param
@@ -58,7 +67,8 @@ def language(request: pytest.FixtureRequest):
         i18n.set_language("en")
 
 
-def screen_lines(app, leave_out=(TableLog, CommandInput), ids=("next",)) -> list[str]:
+def screen_lines(app: App[Any], leave_out: tuple[type[Widget], ...] = (TableLog, CommandInput),
+                 ids: tuple[str, ...] = ("next",)) -> list[str]:
     """The top screen's lines as drawn, the regions of ``leave_out`` widgets (and ``ids``)
     blanked: cut by cells, so that two-cell Hangul is measured as the screen has it."""
     screen = app.screen
@@ -86,10 +96,10 @@ DATA_LABEL = "$LIFEGUARD_DATA_DIR/lifeguard.sqlite"
 def english_on(lines: list[str]) -> set[str]:
     """The table's own English words on ``lines`` (the data file's path left out)."""
     text = "\n".join(lines).replace(DATA_LABEL, "")
-    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)} & ENGLISH
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)} & english_words()
 
 
-async def _scene(pilot, scene: str) -> None:
+async def _scene(pilot: Pilot[Any], scene: str) -> None:
     lines = game_lines()
     hands = [i for i, line in enumerate(lines) if " has " in line]
     played = {
@@ -102,7 +112,7 @@ async def _scene(pilot, scene: str) -> None:
     }[scene]
     if scene != "setup":
         await pilot.press("escape")
-        await submit_all(pilot, played)
+        await submit_all(pilot, in_language(played, i18n.current_language()))
     if scene == "play":
         await pilot.press("f8")
     if scene == "sheet":
@@ -114,17 +124,23 @@ SCENES = ["setup", "play", "reveal", "results", "sheet", "over"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("scene", SCENES)
-async def test_no_english_left_on_the_tables_screens(make_app, language, scene, size) -> None:
+async def test_no_english_left_on_the_tables_screens(make_app: MakeApp, language: str, scene: str) -> None:
+    """At 80x24, then the terminal resized to 120x40 (the screens draw their words again for
+    the size; the scene is played once, not once a size)."""
     app = make_app()
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await _scene(pilot, scene)
-        lines = screen_lines(app)
-        assert not english_on(lines), "\n".join(lines)
+        for size in [(80, 24), (120, 40)]:
+            if app.size != size:
+                await pilot.resize_terminal(*size)
+                await settle(pilot)
+            assert tuple(app.screen.size) == size
+            lines = screen_lines(app)
+            assert not english_on(lines), "\n".join(lines)
 
 
-async def test_a_round_in_play_in_the_tables_language(make_app, language) -> None:
+async def test_a_round_in_play_in_the_tables_language(make_app: MakeApp, language: str) -> None:
     """The rows, the players, the status line and the footer at 80x24, in German or Korean."""
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -139,7 +155,7 @@ async def test_a_round_in_play_in_the_tables_language(make_app, language) -> Non
             assert word in text or word in top, (word, text)
 
 
-async def test_the_language_is_chosen_on_the_setup_screen(make_app) -> None:
+async def test_the_language_is_chosen_on_the_setup_screen(make_app: MakeApp) -> None:
     """Deutsch chosen on the setup screen: the screen, and the table after it, in German; the
     game is stored in its canonical English commands all the same."""
     app = make_app()
@@ -155,7 +171,7 @@ async def test_the_language_is_chosen_on_the_setup_screen(make_app) -> None:
             assert "Hausregeln" in text and "House rules" not in text
             assert app.screen.query_one("#language", Select).value == "de"
             for i, name in enumerate(["alice", "bob", "carol"]):
-                app.screen.query_one(f"#name-{i}").value = name
+                app.screen.query_one(f"#name-{i}", Input).value = name
             await pilot.press("ctrl+s")
             await settle(pilot)
             await submit_all(pilot, ["alice starts", "row 1 giraffe"])
@@ -169,21 +185,21 @@ async def test_the_language_is_chosen_on_the_setup_screen(make_app) -> None:
         i18n.set_language("en")
 
 
-async def test_a_language_chosen_keeps_the_names_typed(make_app) -> None:
+async def test_a_language_chosen_keeps_the_names_typed(make_app: MakeApp) -> None:
     app = make_app()
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            app.screen.query_one("#name-0").value = "minji"
+            app.screen.query_one("#name-0", Input).value = "minji"
             app.screen.query_one("#language", Select).value = "ko"
             await settle(pilot)
-            assert app.screen.query_one("#name-0").value == "minji"
+            assert app.screen.query_one("#name-0", Input).value == "minji"
             assert "하우스 규칙" in "\n".join(screen_lines(app))
     finally:
         i18n.set_language("en")
 
 
-async def test_f1_shows_the_rules_in_the_tables_language(make_app, language) -> None:
+async def test_f1_shows_the_rules_in_the_tables_language(make_app: MakeApp, language: str) -> None:
     from textual.widgets import Markdown
 
     app = make_app()
@@ -231,7 +247,7 @@ def test_every_house_rule_sentence_is_marked_for_the_catalogs() -> None:
         assert house_rules_said(rules) == rules.describe()
 
 
-async def test_the_help_screen_in_the_tables_language(make_app, language) -> None:
+async def test_the_help_screen_in_the_tables_language(make_app: MakeApp, language: str) -> None:
     """F2: the headings, every key's description and the voice's states in the language (the
     command examples are the command language's, not the table's words)."""
     app = make_app()
@@ -249,7 +265,7 @@ async def test_the_help_screen_in_the_tables_language(make_app, language) -> Non
         assert not english_on(keys_part.splitlines()), keys_part
 
 
-async def test_the_phones_screen_and_the_palette_in_the_tables_language(make_app, language) -> None:
+async def test_the_phones_screen_and_the_palette_in_the_tables_language(make_app: MakeApp, language: str) -> None:
     from assistant.tui.phones import PhonesScreen
 
     app = make_app()

@@ -9,17 +9,22 @@ Deterministic as ``test_tui_snapshots``; update after an intended change with
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import pytest
+from textual.pilot import Pilot
 
 from assistant import i18n
+from assistant.tui.app import LifeguardApp
 
-from .conftest import game_lines, settle, submit_all
+from .conftest import game_lines, in_language, settle, submit_all
 
 SIZES = [(80, 24), (120, 40)]
 
 
 @pytest.fixture
-def speaking():
+def speaking() -> Iterator[Callable[[str], None]]:
     """The table's language for one test, English again after it."""
 
     def choose(code: str) -> None:
@@ -34,10 +39,12 @@ def speaking():
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("code", ["de", "ko"])
-def test_setup_screen_in_the_tables_language(snap_compare, make_app, speaking, code, size) -> None:
+def test_setup_screen_in_the_tables_language(snap_compare: Callable[..., bool],
+        make_app: Callable[[], LifeguardApp], speaking: Callable[[str], None], code: str,
+        size: tuple[int, int]) -> None:
     speaking(code)
 
-    async def run_before(pilot) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
@@ -45,12 +52,13 @@ def test_setup_screen_in_the_tables_language(snap_compare, make_app, speaking, c
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_game_over_screen_in_german(snap_compare, make_app, speaking, size) -> None:
+def test_game_over_screen_in_german(snap_compare: Callable[..., bool], make_app: Callable[[], LifeguardApp],
+        speaking: Callable[[str], None], size: tuple[int, int]) -> None:
     speaking("de")
 
-    async def run_before(pilot) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("escape")
-        await submit_all(pilot, game_lines())
+        await submit_all(pilot, in_language(game_lines(), "de"))
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)

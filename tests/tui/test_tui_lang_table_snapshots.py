@@ -5,8 +5,9 @@ game over. The table's words are the language's, the names the language's too: l
 (Bartholomäus, with an umlaut) and Korean ones in Hangul (two cells a syllable). Every column
 must line up and no name or word be cut where there is room for it.
 
-The same five-player game as ``game_five.txt`` (``test_tui_wide.renamed``), typed as its
-canonical English lines (the stored form every language reads). Update after an intended change
+The same five-player game as ``game_five.txt`` (``test_tui_wide.renamed``), typed in the table's
+language (``conftest.in_language``; the log echoes the command understood, in the table's
+language, whichever language it was typed in). Update after an intended change
 with ``pytest tests/tui/test_tui_lang_table_snapshots.py --snapshot-update`` and look at the
 SVGs before committing them.
 """
@@ -22,7 +23,7 @@ from textual.pilot import Pilot
 from assistant import i18n
 from assistant.tui.app import LifeguardApp
 
-from .conftest import settle, submit_all
+from .conftest import in_language, settle, submit_all
 from .test_tui_wide import KOREAN, renamed
 
 SIZES = [(80, 24), (120, 40)]
@@ -44,9 +45,10 @@ def speaking() -> Iterator[None]:
 
 
 def game(code: str) -> list[str]:
-    """The five-player game with the language's names; the table set to the language."""
+    """The five-player game with the language's names, typed in the table's language; the
+    table set to the language."""
     i18n.set_language(code)
-    return renamed(NAMES[code])
+    return in_language(renamed(NAMES[code]), code)
 
 
 async def large_print(pilot: Pilot[Any], size: tuple[int, int], wanted: bool) -> None:
