@@ -421,6 +421,13 @@ class Referee:
         """The canonical command waiting for yes or no, if any."""
         return self._pending.canonical if self._pending is not None else None
 
+    @property
+    def refused(self) -> frozenset[str]:
+        """The readings of a heard command "no" just refused (canonical), while a heard game action
+        is judged against them (``SecondChance``): the next utterance may be their repeat, which
+        the recogniser hears together with the one refused (``ListenContext.refused``)."""
+        return self._chance.refused if self._chance.judging else frozenset()
+
     def _ask(self, cmd: Command, heard: bool) -> Reply:
         """Keep ``cmd`` as the question, once it is sure it would be accepted now."""
         if cmd.intent != "new_game":

@@ -125,6 +125,13 @@ MAX_READINGS = 3
 #: The most other finished commands kept for them (a few are the same command written otherwise,
 #: or ones the game would refuse).
 MAX_OTHERS = 12
+#: A repeat of a refused game action (the utterance after "no", ``set_context``'s ``refused``)
+#: is decoded with the utterance refused: the finished commands of both, less those refused and
+#: those the game would not take, are scored on both audios (the sum of their mean
+#: log-probabilities per token, ``_jointly``). Only a command within this (mean log-probability
+#: per token) of the repeat's own best such command, on the repeat's audio alone, may be taken:
+#: a repeat that is clearly another command is taken as said.
+JOINT_MARGIN = 1.0
 #: Grammars kept for the contexts used last (each grows as its token states are visited; a game
 #: goes through a handful: one per phase with its players). 33 kept, a benchmark of 300
 #: utterances in as many games peaked at 585 MB.
@@ -255,6 +262,16 @@ class _Context:
 
 
 @dataclass(frozen=True)
+class _Utterance:
+    """The last heard game action, kept for its repeat (``WhisperRecognizer._jointly``)."""
+
+    canonical: str  # the command taken
+    cross: Cross  # the decoder's view of its audio
+    prompt: list[int]  # Whisper's prompt it was heard with
+    finished: tuple[tuple[int, ...], ...]  # its finished commands' tokens, best first
+
+
+@dataclass(frozen=True)
 class _Heard:
     """An utterance being decoded: when its decoding began and how long it is."""
 
@@ -307,6 +324,12 @@ class WhisperRecognizer:
         self._context: _Context | None = None
         self._question = False
         self._game: Game | None = None
+        self._refused: frozenset[str] = frozenset()
+        self._last: _Utterance | None = None  # the last heard game action (``_jointly``)
+        #: What the last repeat of a refused command was chosen from (``_jointly``): each
+        #: candidate's canonical form and mean log-probability per token on the repeat's audio and
+        #: on the refused utterance's (``bench/second_chance.py`` prints them); empty otherwise.
+        self.last_joint: list[tuple[str, float, float]] = []
         self._audio: list[bytes] = []
         self.set_context(players, game)
 
@@ -314,9 +337,12 @@ class WhisperRecognizer:
     def players(self) -> tuple[str, ...]:
         return self._context.players if self._context else ()
 
-    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False,
+                    refused: frozenset[str] = frozenset()) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game``; ``question``: a
-        read-back waits for yes or no (Whisper's prompt then leaves the cards out)."""
+        read-back waits for yes or no (Whisper's prompt then leaves the cards out); ``refused``:
+        the readings "no" just refused (canonical): a game action heard next may be their
+        repeat, decoded with the utterance refused (``JOINT_MARGIN``)."""
         players = tuple(p.lower() for p in players)
         weights = intent_weights(players, game)
         if not players:
@@ -341,6 +367,7 @@ class WhisperRecognizer:
             self._context = context
             self._question = question
             self._game = game
+            self._refused = frozenset(refused)
 
     def _prompt(self, players: tuple[str, ...], cards: bool, moves: bool = False) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
@@ -420,8 +447,89 @@ class WhisperRecognizer:
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
             return heard.decoded(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
         if game_action:
-            command = replace(command, readings=self._readings(found.others, context, game, command))
+            command = self._taken(found, context, game, command)
         return heard.decoded(text, command, None, confidence, found.closed)
+
+    def _taken(self, found: SearchResult, context: _Context, game: Game | None, command: Command) -> Command:
+        """A heard game action with its other readings (``Command.readings``); the repeat of one
+        "no" refused as chosen with the utterance refused (``_jointly``). Kept for its own repeat."""
+        first = self._last
+        joint = None
+        self.last_joint = []
+        if first is not None and first.canonical in self._refused and found.cross is not None:
+            joint = self._jointly(found, context, game, command, first)
+        if joint is None:
+            command = replace(command, readings=self._readings(found.others, context, game, command))
+        else:
+            command = joint
+        if found.cross is not None:
+            self._last = _Utterance(command.canonical, found.cross, context.prompt,
+                                    tuple(tuple(t) for t in [found.tokens, *found.others]))
+        return command
+
+    def _jointly(self, found: SearchResult, context: _Context, game: Game | None, command: Command,
+                 first: _Utterance) -> Command | None:
+        """The repeat ``command`` (heard in ``found``) of the refused utterance ``first``, chosen
+        from the finished commands of both, less the refused and those the game would not take:
+        each scored on both audios, the best sum of mean log-probabilities per token among those
+        within ``JOINT_MARGIN`` of the best on the repeat's audio; the rest, best first, its
+        readings. None (taken as heard) when the repeat is a command the game refuses (the table
+        says why) or nothing is left."""
+        if command.canonical not in self._refused and not _legal(command, game):
+            return None
+        candidates = {**self._candidates_of(first.finished, context, game),
+                      **self._candidates_of([tuple(t) for t in [found.tokens, *found.others]], context, game)}
+        if not candidates or found.cross is None:
+            return None
+        sequences = list(candidates)
+        with self._lock, threadpool_limits(limits=1, user_api="blas"):
+            here = self._forced(found.cross, context.prompt, sequences)
+            there = self._forced(first.cross, first.prompt, sequences)
+        self.last_joint = [(candidates[t].canonical, h, o) for t, h, o in zip(sequences, here, there, strict=True)]
+        bar = max(here) - JOINT_MARGIN
+        best: dict[str, tuple[float, Command]] = {}
+        for tokens, alone, other in zip(sequences, here, there, strict=True):
+            reading = candidates[tokens]
+            if alone >= bar and alone + other > best.get(reading.canonical, (-math.inf, reading))[0]:
+                best[reading.canonical] = (alone + other, reading)
+        ranked = [reading for _, reading in sorted(best.values(), key=lambda b: -b[0])]
+        return replace(ranked[0], readings=tuple(ranked[1:1 + MAX_READINGS]))
+
+    def _candidates_of(self, finished: Sequence[tuple[int, ...]], context: _Context,
+                       game: Game | None) -> dict[tuple[int, ...], Command]:
+        """One utterance's candidates for ``_jointly``: its finished game actions, not refused,
+        that the game would take, each command once (its best writing: "4" or "four" is one)."""
+        candidates: dict[tuple[int, ...], Command] = {}
+        seen: set[str] = set()
+        for tokens in finished:
+            reading = self._parsed(list(tokens), context)
+            if reading is None or reading.canonical in seen:
+                continue
+            seen.add(reading.canonical)
+            if reading.is_game_action and reading.canonical not in self._refused and _legal(reading, game):
+                candidates[tokens] = reading
+        return candidates
+
+    def _forced(self, cross: Cross, prompt: list[int], sequences: list[tuple[int, ...]]) -> list[float]:
+        """Each token sequence's mean log-probability per token on the audio of ``cross`` after
+        ``prompt`` (all in one batch, a decoder step a token)."""
+        decoder = self.model.decoder
+        state = decoder.start([*prompt, self.model.specials["sot"]], cross)
+        state = decoder.step(state, np.array([self.task]))
+        lengths = np.array([len(s) for s in sequences])
+        tokens = np.full((len(sequences), int(lengths.max())), self.model.specials["eot"], dtype=np.int64)
+        for row, sequence in enumerate(sequences):
+            tokens[row, :len(sequence)] = sequence
+        state = state.select([0] * len(sequences))
+        totals = np.zeros(len(sequences))
+        rows = np.arange(len(sequences))
+        for step in range(tokens.shape[1]):
+            log_probs = state.log_probs
+            assert log_probs is not None
+            totals += np.where(step < lengths, log_probs[rows, tokens[:, step]], 0.0)
+            if step + 1 < tokens.shape[1]:
+                state = decoder.step(state, tokens[:, step:step + 1])
+        return [float(t) for t in totals / lengths]
 
     def _readings(self, others: list[list[int]], context: _Context, game: Game | None,
                   command: Command) -> tuple[Command, ...]:
