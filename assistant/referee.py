@@ -16,7 +16,9 @@ A second chance (issue 38): ``no`` to a heard command's read-back (its question 
 applied command taken back) offers the recogniser's next reading of the same utterance
 (``Command.readings``) as a question, "Or: ...?", at most one per utterance; ``no`` to that says
 "Say it again.". A command heard next that is a reading already refused is taken as its own best
-reading that was not, if it has one (``SecondChance``). Typed commands have no readings: nothing changes for them.
+reading that was not, if it has one (``SecondChance``); the readings refused (``Referee.refused``)
+go to the listener, whose recogniser weighs such a repeat with the utterance refused. Typed
+commands have no readings: nothing changes for them.
 """
 
 from __future__ import annotations

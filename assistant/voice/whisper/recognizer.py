@@ -20,7 +20,9 @@ How an utterance becomes a command:
    those close to the best and differing from it in their cards only (``CHOICE_MARGIN``), one
    the game would accept is taken. The other finished commands the game would accept, best
    first, go with a game action as its other readings (``Command.readings``, ``MAX_READINGS``):
-   what "no" to its read-back offers next, and what a repeat is taken as (``Referee``).
+   what "no" to its read-back offers next, and what a repeat is taken as (``Referee``). A
+   repeat heard as a reading "no" refused (``set_context``'s ``refused``) is weighed together
+   with the utterance refused, on both audios (``JOINT_MARGIN``).
 3. Whisper's prompt (previous text) names the players and, while rows, swaps or hands may be
    said, the ten animals (``CARD_INTENTS``); in turns, the moves too (``MOVES_PROMPT``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
