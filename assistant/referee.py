@@ -16,7 +16,9 @@ A second chance (issue 38): ``no`` to a heard command's read-back (its question 
 applied command taken back) offers the recogniser's next reading of the same utterance
 (``Command.readings``) as a question, "Or: ...?", at most one per utterance; ``no`` to that says
 "Say it again.". A command heard next that is a reading already refused is taken as its own best
-reading that was not, if it has one (``SecondChance``). Typed commands have no readings: nothing changes for them.
+reading that was not, if it has one (``SecondChance``); the readings refused (``Referee.refused``)
+go to the listener, whose recogniser weighs such a repeat with the utterance refused. Typed
+commands have no readings: nothing changes for them.
 """
 
 from __future__ import annotations
@@ -420,6 +422,13 @@ class Referee:
     def question(self) -> str | None:
         """The canonical command waiting for yes or no, if any."""
         return self._pending.canonical if self._pending is not None else None
+
+    @property
+    def refused(self) -> frozenset[str]:
+        """The readings of a heard command "no" just refused (canonical), while a heard game action
+        is judged against them (``SecondChance``): the next utterance may be their repeat, which
+        the recogniser hears together with the one refused (``ListenContext.refused``)."""
+        return self._chance.refused if self._chance.judging else frozenset()
 
     def _ask(self, cmd: Command, heard: bool) -> Reply:
         """Keep ``cmd`` as the question, once it is sure it would be accepted now."""

@@ -15,14 +15,19 @@ the referee refuses itself, counted apart, needs no "no": it goes to the repeat)
 2. otherwise (no offer, or a wrong one refused with "no" too) the player says the command again:
    the same words by the same voice, synthesised again at another speed and pitch (espeak-ng) or
    duration stretch (flite, festival), over another stretch of the same noise or chatter, heard in
-   the game and question the referee has now; the repeat is right when the referee takes the
+   the game and question the referee has now, and told the readings refused (``Referee.refused``,
+   as ``ListenContext`` tells the listener's recogniser): the recogniser hears the repeat together
+   with the utterance refused (``JOINT_MARGIN``); the repeat is right when the referee takes the
    command said (``SecondChance.against_refused``). Printed apart: the repeat's own first
-   reading, which is what the table took before.
+   reading, decoded alone (what the table took before session 18), and, for ``--margins``, how
+   many repeats each margin would have got right (from the joint scores the recogniser kept,
+   ``WhisperRecognizer.last_joint``), and the repeats' decoding times, together and alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import statistics
@@ -55,8 +60,12 @@ class Tally:
     offer_right: int = 0
     repeats: int = 0  # repeats needed (no offer, or a wrong one)
     repeat_right: int = 0  # the repeat taken against the refused readings is the command said
-    repeat_first_right: int = 0  # the repeat's own first reading is (what the table took before)
+    repeat_first_right: int = 0  # the repeat's own first reading is
+    repeat_right_before: int = 0  # the repeat decoded alone, taken against the refused (session 17)
     right_in_readings: list[int] = field(default_factory=list)  # rank of the command said (1-based)
+    joint_seconds: list[float] = field(default_factory=list)  # the repeat decoded with the refused one
+    alone_seconds: list[float] = field(default_factory=list)  # the repeat decoded alone
+    by_margin: dict[float, int] = field(default_factory=dict)  # repeats right, were JOINT_MARGIN this
 
     def line(self, label: str) -> str:
         either = self.offer_right + self.repeat_right
@@ -64,7 +73,8 @@ class Tally:
         return (f"{label:8} commands {self.commands:4}  misheard {self.misheard:3}  (refused by the game "
                 f"{self.game_refused:2})  offered {self.offered:3}  "
                 f"next reading right {self.offer_right:3}  repeats {self.repeats:3}  repeat right {self.repeat_right:3} "
-                f"(its first reading {self.repeat_first_right:3})  right on either {either}/{self.misheard} ({share})")
+                f"(its first reading {self.repeat_first_right:3}, decoded alone {self.repeat_right_before:3})  "
+                f"right on either {either}/{self.misheard} ({share})")
 
 
 class Repeater:
@@ -90,7 +100,8 @@ class Repeater:
         return Path(next(e["file"] for e in entries if e["condition"] == item["condition"]))
 
 
-def second_chance(item: dict[str, Any], recognizer: Any, repeater: Repeater, tally: Tally) -> dict[str, Any]:
+def second_chance(item: dict[str, Any], recognizer: Any, repeater: Repeater, tally: Tally,
+                  margins: tuple[float, ...] = ()) -> dict[str, Any]:
     """One misheard command through "no", the offer and a repeat; what happened."""
     referee = Referee.resume(item["context"], rng=random.Random(0), confirm_new_game=False)
     recognizer.set_context(item["players"], referee.game)
@@ -114,15 +125,79 @@ def second_chance(item: dict[str, Any], recognizer: Any, repeater: Repeater, tal
             return row
         referee.execute(parse("no"), heard=True)  # "Say it again."
     tally.repeats += 1
-    recognizer.set_context(referee.players, referee.game, question=referee.question is not None)
-    again = recognizer.decode_audio(read_wav(str(repeater.again(item))))
-    row["repeat_first"] = again.command.canonical if again.command else None
+    repeat(item, recognizer, referee, read_wav(str(repeater.again(item))), tally, margins, row)
+    return row
+
+
+def repeat(item: dict[str, Any], recognizer: Any, referee: Referee, audio: Any, tally: Tally,
+           margins: tuple[float, ...], row: dict[str, Any]) -> None:
+    """The repeat ``audio`` heard with the utterance refused, as the table takes it now, and
+    decoded alone, as the table took it before (each on its own referee)."""
+    question = referee.question is not None
+    recognizer.set_context(referee.players, referee.game, question=question, refused=referee.refused)
+    again = recognizer.decode_audio(audio)
+    joint = list(recognizer.last_joint)
+    row["refused"], row["joint"] = sorted(referee.refused), joint
+    recognizer.set_context(referee.players, referee.game, question=question)
+    alone = recognizer.decode_audio(audio)  # after the joint one: it keeps the repeat for its own
+    tally.joint_seconds.append(again.seconds)
+    tally.alone_seconds.append(alone.seconds)
+    row["repeat_first"] = alone.command.canonical if alone.command else None
+    row["again"] = again.command.canonical if again.command else again.reason
+    if alone.command is not None:
+        tally.repeat_first_right += alone.command.canonical == item["expected"]
+        before = copy.deepcopy(referee).execute(alone.command, heard=True)  # as the table took it before
+        row["repeat_before"] = before.command if before.ok else None
+        tally.repeat_right_before += before.ok and before.command == item["expected"]
     if again.command is not None:
-        tally.repeat_first_right += again.command.canonical == item["expected"]
         reply = referee.execute(again.command, heard=True)
         row["repeat"] = reply.command if reply.ok else None
         tally.repeat_right += reply.ok and reply.command == item["expected"]
-    return row
+        for margin in margins:
+            taken = chosen(joint, margin) or again.command.canonical
+            tally.by_margin[margin] = tally.by_margin.get(margin, 0) + (taken == item["expected"])
+
+
+def chosen(joint: list[tuple[str, float, float]], margin: float) -> str | None:
+    """What the recogniser takes of the jointly scored candidates with ``JOINT_MARGIN`` = ``margin``."""
+    if not joint:
+        return None
+    bar = max(alone for _, alone, _ in joint) - margin
+    kept = [(alone + other, name) for name, alone, other in joint if alone >= bar]
+    return max(kept)[1]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def report(split: str, files: int, tallies: dict[str, Tally], margins: tuple[float, ...]) -> None:
+    """Print each condition's figures, and all of them together."""
+    total = Tally()
+    for tally in tallies.values():
+        for name in ("commands", "misheard", "game_refused", "offered", "offer_right", "repeats", "repeat_right",
+                     "repeat_first_right", "repeat_right_before"):
+            setattr(total, name, getattr(total, name) + getattr(tally, name))
+        total.right_in_readings += tally.right_in_readings
+        total.joint_seconds += tally.joint_seconds
+        total.alone_seconds += tally.alone_seconds
+        for margin, right in tally.by_margin.items():
+            total.by_margin[margin] = total.by_margin.get(margin, 0) + right
+    print(f"second chance, {split} split ({files} command files; Whisper)")
+    for condition, tally in tallies.items():
+        print(tally.line(condition))
+    print(total.line("all"))
+    ranks = total.right_in_readings
+    print(f"the command said among the misheard command's readings: {len(ranks)} of {total.misheard}"
+          + (f" (rank median {statistics.median(ranks)}, {ranks.count(1)} first)" if ranks else ""))
+    print("repeats right by JOINT_MARGIN (from the joint scores): "
+          + ", ".join(f"{m:g}: {total.by_margin.get(m, 0)}" for m in margins)
+          + f" of {total.repeats} (the offers right {total.offer_right}, misheard {total.misheard})")
+    for label, seconds in (("together", total.joint_seconds), ("alone", total.alone_seconds)):
+        if seconds:
+            print(f"the repeats decoded {label}: median {statistics.median(seconds) * 1000:.0f} ms, "
+                  f"p95 {percentile(seconds, 0.95) * 1000:.0f} ms ({len(seconds)})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,8 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "test"), default="test")
     parser.add_argument("--limit", type=int, default=None, help="files, picked as voice_run.py picks them")
     parser.add_argument("--seed", type=int, default=38, help="the repeats' speeds, pitches and noise offsets")
+    parser.add_argument("--margins", default="0.25,0.5,1,1.5,2,3,100",
+                        help="JOINT_MARGIN values to count the repeats right for (comma-separated)")
     parser.add_argument("--save", metavar="FILE", help="write each misheard command's story to FILE (JSON)")
     args = parser.parse_args(argv)
+    margins = tuple(float(m) for m in args.margins.split(",") if m)
     corpus = Path(args.corpus)
     manifest = [m for m in json.loads((corpus / "manifest.json").read_text())
                 if m["split"] == args.split and not m.get("near_miss")]
@@ -148,20 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         if got is None or got == result["expected"] or not parse(got, result["players"]).is_game_action:
             continue
         tally.misheard += 1
-        stories.append(second_chance(result, recognizer, repeater, tally))
-    total = Tally()
-    for tally in tallies.values():
-        for name in ("commands", "misheard", "game_refused", "offered", "offer_right", "repeats", "repeat_right",
-                     "repeat_first_right"):
-            setattr(total, name, getattr(total, name) + getattr(tally, name))
-        total.right_in_readings += tally.right_in_readings
-    print(f"second chance, {args.split} split ({len(chosen)} command files; Whisper)")
-    for condition, tally in tallies.items():
-        print(tally.line(condition))
-    print(total.line("all"))
-    ranks = total.right_in_readings
-    print(f"the command said among the misheard command's readings: {len(ranks)} of {total.misheard}"
-          + (f" (rank median {statistics.median(ranks)}, {ranks.count(1)} first)" if ranks else ""))
+        stories.append(second_chance(result, recognizer, repeater, tally, margins))
+    report(args.split, len(chosen), tallies, margins)
     if args.save:
         Path(args.save).write_text(json.dumps(stories, indent=1))
     return 0

@@ -43,12 +43,15 @@ class TableView:
     #: The table model of the same moment (``assistant.table``): the score sheet, the hint,
     #: what is expected next, made once per command on the desk's thread.
     table: TableState = field(default_factory=lambda: TableState.of(None))
+    #: The readings of a heard command "no" just refused (``Referee.refused``): the listener
+    #: hears the next utterance together with the one refused (``ListenContext.refused``).
+    refused: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, referee: Referee) -> TableView:
         game = referee.game.copy() if referee.game is not None else None
         return cls(game, tuple(referee.log.current), referee.rules, question=referee.question,
-                   table=TableState.of(game, question=referee.question))
+                   table=TableState.of(game, question=referee.question), refused=referee.refused)
 
     @classmethod
     def empty(cls) -> TableView:

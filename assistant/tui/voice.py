@@ -354,7 +354,8 @@ class TableVoice:
         from assistant.voice.listener import ListenContext
 
         view = self.view()
-        return ListenContext(players=view.players, game=view.game, question=view.question is not None)
+        return ListenContext(players=view.players, game=view.game, question=view.question is not None,
+                             refused=view.refused)
 
     def words(self, reply: Reply, heard: bool) -> str:
         """What to say of ``reply`` as the ``[voice] speech`` setting says (the one choice of

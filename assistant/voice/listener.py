@@ -101,12 +101,15 @@ class ListenContext:
     game: Game | None
     #: A heard command is read back and waits for yes or no (``Referee.question``).
     question: bool = False
+    #: The readings of a heard command "no" just refused (``Referee.refused``): the next
+    #: utterance may be their repeat, heard together with the one refused.
+    refused: frozenset[str] = frozenset()
 
     @classmethod
     def from_referee(cls, referee: Referee) -> ListenContext:
         game = referee.game
         return cls(players=tuple(referee.players), game=game.copy() if game is not None else None,
-                   question=referee.question is not None)
+                   question=referee.question is not None, refused=referee.refused)
 
 
 @dataclass(frozen=True)
@@ -821,7 +824,7 @@ class Listener:
         except Exception:  # noqa: BLE001 - the app mid-change: keep listening with the last context
             context = None
         if context is not None:
-            engine.set_context(context.players, context.game, context.question)
+            engine.set_context(context.players, context.game, context.question, context.refused)
         engine.start()
 
     def _decode(self, chunks: list[bytes]) -> Decoded:

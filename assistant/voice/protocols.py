@@ -55,9 +55,10 @@ class SpeechDecoder(Protocol):
     #: "pocketsphinx" or "whisper".
     engine: str
 
-    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False,
+                    refused: frozenset[str] = frozenset()) -> None:
         """What to listen for: ``players`` in the state of ``game``; ``question``: a read-back
-        waits for yes or no."""
+        waits for yes or no; ``refused``: the readings "no" just refused (``Referee.refused``)."""
 
     def start(self) -> None: ...
 

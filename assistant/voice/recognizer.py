@@ -208,9 +208,11 @@ class CommandRecognizer:
                 f"{'that name' if one else 'those names'}: type the commands that name "
                 f"{'that player' if one else 'them'}")
 
-    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False,
+                    refused: frozenset[str] = frozenset()) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game`` (a pending
-        ``question`` changes nothing here: yes and no are always in the grammar)."""
+        ``question`` changes nothing here: yes and no are always in the grammar; nor do the
+        readings just ``refused``: a repeat is decoded alone)."""
         players = tuple(players)  # as the game spells them: a command names "Zoë", not "zoë"
         grammar = build_grammar(players, game, self.garbage_weight)
         with self._lock:

@@ -169,3 +169,25 @@ def test_brief_speech_says_the_offer_and_say_it_again() -> None:
     again = ref.execute(parse("no"), heard=True)
     assert spoken(again, True, "brief") == ["Fine, bob swaps 2 cat cat was not applied.", "Say it again."]
     assert spoken(again, True, "full") == ["Fine, bob swaps 2 cat cat was not applied.", "Say it again."]
+
+
+def test_the_readings_refused_are_known_to_the_listener_until_the_next_command(tmp_path: Path) -> None:
+    """``Referee.refused``: what the listener's context (and the table's view, which the full-screen
+    table's listener reads) tells the recogniser, so that it hears a repeat with the utterance
+    refused; nothing once another command was taken."""
+    from assistant.tui.desk import TableView
+    from assistant.voice.listener import ListenContext
+
+    with played(tmp_path, *OPENING) as session:
+        ref = session.referee
+        assert ref.refused == frozenset()
+        assert heard(ref, "bob swaps 2 dog cat", SWAP).ok
+        assert ref.refused == frozenset()  # nothing refused yet
+        assert ref.handle("no").question  # "Or: bob swaps 2 cat cat?"
+        assert ref.refused == {"bob swaps 2 dog cat"}
+        assert ref.handle("no").ok  # "Say it again."
+        both = {"bob swaps 2 dog cat", SWAP}
+        assert ref.refused == both
+        assert ListenContext.from_referee(ref).refused == both and TableView.of(ref).refused == both
+        assert heard(ref, "bob swaps 2 cat mouse").ok
+        assert ref.refused == frozenset() and ListenContext.from_referee(ref).refused == frozenset()

@@ -20,7 +20,9 @@ How an utterance becomes a command:
    those close to the best and differing from it in their cards only (``CHOICE_MARGIN``), one
    the game would accept is taken. The other finished commands the game would accept, best
    first, go with a game action as its other readings (``Command.readings``, ``MAX_READINGS``):
-   what "no" to its read-back offers next, and what a repeat is taken as (``Referee``).
+   what "no" to its read-back offers next, and what a repeat is taken as (``Referee``). A
+   repeat heard as a reading "no" refused (``set_context``'s ``refused``) is weighed together
+   with the utterance refused, on both audios (``JOINT_MARGIN``).
 3. Whisper's prompt (previous text) names the players and, while rows, swaps or hands may be
    said, the ten animals (``CARD_INTENTS``); in turns, the moves too (``MOVES_PROMPT``).
 4. The best command is table talk, not a command, when its mean log-probability per token is
@@ -125,6 +127,16 @@ MAX_READINGS = 3
 #: The most other finished commands kept for them (a few are the same command written otherwise,
 #: or ones the game would refuse).
 MAX_OTHERS = 12
+#: A repeat of a refused game action (the utterance after "no", ``set_context``'s ``refused``)
+#: heard, once more, as a reading "no" refused is decoded with the utterance refused: the
+#: finished commands of both, less those refused and those the game would not take, are scored
+#: on both audios (the sum of their mean log-probabilities per token, ``_jointly``). Only a
+#: command within this (mean log-probability per token) of the best such command on the repeat's
+#: audio alone may be taken. A repeat heard as a command not refused is taken as heard: the
+#: refused audio is the one misheard: scoring every repeat together with it changed 2 of the
+#: test split's 41 repeats, one right one to a wrong one and one wrong one to another, and none
+#: of the tune split's 18 at any margin from 0.25 to 100 (bench/NOTES.md, session 18).
+JOINT_MARGIN = 1.0
 #: Grammars kept for the contexts used last (each grows as its token states are visited; a game
 #: goes through a handful: one per phase with its players). 33 kept, a benchmark of 300
 #: utterances in as many games peaked at 585 MB.
@@ -255,6 +267,16 @@ class _Context:
 
 
 @dataclass(frozen=True)
+class _Utterance:
+    """The last heard game action, kept for its repeat (``WhisperRecognizer._jointly``)."""
+
+    canonical: str  # the command taken
+    cross: Cross  # the decoder's view of its audio
+    prompt: list[int]  # Whisper's prompt it was heard with
+    finished: tuple[tuple[int, ...], ...]  # its finished commands' tokens, best first
+
+
+@dataclass(frozen=True)
 class _Heard:
     """An utterance being decoded: when its decoding began and how long it is."""
 
@@ -307,6 +329,12 @@ class WhisperRecognizer:
         self._context: _Context | None = None
         self._question = False
         self._game: Game | None = None
+        self._refused: frozenset[str] = frozenset()
+        self._last: _Utterance | None = None  # the last heard game action (``_jointly``)
+        #: What the last repeat of a refused command was chosen from (``_jointly``): each
+        #: candidate's canonical form and mean log-probability per token on the repeat's audio and
+        #: on the refused utterance's (``bench/second_chance.py`` prints them); empty otherwise.
+        self.last_joint: list[tuple[str, float, float]] = []
         self._audio: list[bytes] = []
         self.set_context(players, game)
 
@@ -314,9 +342,12 @@ class WhisperRecognizer:
     def players(self) -> tuple[str, ...]:
         return self._context.players if self._context else ()
 
-    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False) -> None:
+    def set_context(self, players: Sequence[str], game: Game | None = None, question: bool = False,
+                    refused: frozenset[str] = frozenset()) -> None:
         """Listen for what makes sense for ``players`` in the state of ``game``; ``question``: a
-        read-back waits for yes or no (Whisper's prompt then leaves the cards out)."""
+        read-back waits for yes or no (Whisper's prompt then leaves the cards out); ``refused``:
+        the readings "no" just refused (canonical): a game action heard next may be their
+        repeat, decoded with the utterance refused (``JOINT_MARGIN``)."""
         players = tuple(p.lower() for p in players)
         weights = intent_weights(players, game)
         if not players:
@@ -341,6 +372,7 @@ class WhisperRecognizer:
             self._context = context
             self._question = question
             self._game = game
+            self._refused = frozenset(refused)
 
     def _prompt(self, players: tuple[str, ...], cards: bool, moves: bool = False) -> list[int]:
         """Whisper's previous text: the players' names, so that it writes them as the grammar
@@ -420,8 +452,87 @@ class WhisperRecognizer:
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
             return heard.decoded(text, None, f"heard {len(command.cards)} cards, but a hand holds {HAND_SIZE}")
         if game_action:
-            command = replace(command, readings=self._readings(found.others, context, game, command))
+            command = self._taken(found, context, game, command)
         return heard.decoded(text, command, None, confidence, found.closed)
+
+    def _taken(self, found: SearchResult, context: _Context, game: Game | None, command: Command) -> Command:
+        """A heard game action with its other readings (``Command.readings``); the repeat of one
+        "no" refused, heard as one of the readings refused, as chosen with the utterance refused
+        (``_jointly``). Kept for its own repeat."""
+        first = self._last
+        joint = None
+        self.last_joint = []
+        if first is not None and {first.canonical, command.canonical} <= self._refused and found.cross is not None:
+            joint = self._jointly(found, context, game, first)
+        if joint is None:
+            command = replace(command, readings=self._readings(found.others, context, game, command))
+        else:
+            command = joint
+        if found.cross is not None:
+            self._last = _Utterance(command.canonical, found.cross, context.prompt,
+                                    tuple(tuple(t) for t in [found.tokens, *found.others]))
+        return command
+
+    def _jointly(self, found: SearchResult, context: _Context, game: Game | None,
+                 first: _Utterance) -> Command | None:
+        """The repeat (heard in ``found`` as a reading refused) of the refused utterance ``first``,
+        chosen from the finished commands of both, less the refused and those the game would not
+        take: each scored on both audios, the best sum of mean log-probabilities per token among
+        those within ``JOINT_MARGIN`` of the best on the repeat's audio; the rest, best first, its
+        readings. None when nothing is left (taken as heard: ``SecondChance.against_refused``)."""
+        candidates = {**self._candidates_of(first.finished, context, game),
+                      **self._candidates_of([tuple(t) for t in [found.tokens, *found.others]], context, game)}
+        if not candidates or found.cross is None:
+            return None
+        sequences = list(candidates)
+        with self._lock, threadpool_limits(limits=1, user_api="blas"):
+            here = self._forced(found.cross, context.prompt, sequences)
+            there = self._forced(first.cross, first.prompt, sequences)
+        self.last_joint = [(candidates[t].canonical, h, o) for t, h, o in zip(sequences, here, there, strict=True)]
+        bar = max(here) - JOINT_MARGIN
+        best: dict[str, tuple[float, Command]] = {}
+        for tokens, alone, other in zip(sequences, here, there, strict=True):
+            reading = candidates[tokens]
+            if alone >= bar and alone + other > best.get(reading.canonical, (-math.inf, reading))[0]:
+                best[reading.canonical] = (alone + other, reading)
+        ranked = [reading for _, reading in sorted(best.values(), key=lambda b: -b[0])]
+        return replace(ranked[0], readings=tuple(ranked[1:1 + MAX_READINGS]))
+
+    def _candidates_of(self, finished: Sequence[tuple[int, ...]], context: _Context,
+                       game: Game | None) -> dict[tuple[int, ...], Command]:
+        """One utterance's candidates for ``_jointly``: its finished game actions, not refused,
+        that the game would take, each command once (its best writing: "4" or "four" is one)."""
+        candidates: dict[tuple[int, ...], Command] = {}
+        seen: set[str] = set()
+        for tokens in finished:
+            reading = self._parsed(list(tokens), context)
+            if reading is None or reading.canonical in seen:
+                continue
+            seen.add(reading.canonical)
+            if reading.is_game_action and reading.canonical not in self._refused and _legal(reading, game):
+                candidates[tokens] = reading
+        return candidates
+
+    def _forced(self, cross: Cross, prompt: list[int], sequences: list[tuple[int, ...]]) -> list[float]:
+        """Each token sequence's mean log-probability per token on the audio of ``cross`` after
+        ``prompt`` (all in one batch, a decoder step a token)."""
+        decoder = self.model.decoder
+        state = decoder.start([*prompt, self.model.specials["sot"]], cross)
+        state = decoder.step(state, np.array([self.task]))
+        lengths = np.array([len(s) for s in sequences])
+        tokens = np.full((len(sequences), int(lengths.max())), self.model.specials["eot"], dtype=np.int64)
+        for row, sequence in enumerate(sequences):
+            tokens[row, :len(sequence)] = sequence
+        state = state.select([0] * len(sequences))
+        totals = np.zeros(len(sequences))
+        rows = np.arange(len(sequences))
+        for step in range(tokens.shape[1]):
+            log_probs = state.log_probs
+            assert log_probs is not None
+            totals += np.where(step < lengths, log_probs[rows, tokens[:, step]], 0.0)
+            if step + 1 < tokens.shape[1]:
+                state = decoder.step(state, tokens[:, step:step + 1])
+        return [float(t) for t in totals / lengths]
 
     def _readings(self, others: list[list[int]], context: _Context, game: Game | None,
                   command: Command) -> tuple[Command, ...]:
