@@ -1,7 +1,7 @@
 """Generate the spoken-command corpus for the voice benchmark (``bench/voice_run.py``).
 
 Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200] [--held-out 100]``
-(2,034 files in about half a minute on 2 cores: 1,800 and the near-miss talk's 234).
+(2,712 files in about a minute on 2 cores: 2,400 and the near-miss talk's 312).
 
 Each sample is a moment of a real (simulated, seeded) game: the commands so far are its context,
 the next action is what a player says, phrased at random from the command templates ("bob swaps
@@ -14,8 +14,11 @@ synthesisers, test-only (never tuned on): Debian's ``flite`` (its built-in voice
 ``festival`` (its English diphone and HTS voices), at a random duration stretch. Each manifest
 entry names its synthesiser (``synth``: espeak / flite / festival); the espeak-ng samples are
 the same as before the other synthesisers came (their own seeds). Every sample is written clean,
-with pink noise at 10 dB SNR, and with background chatter (two other voices talking) at 10 dB
-SNR. Audio goes to a git-ignored folder; sox runs with ``-R`` so a run repeats exactly.
+with pink noise at 10 dB SNR, with background chatter (two other voices talking) at 10 dB SNR,
+and in a reverberant room (RT60 0.5 s, the microphone 1-2 m away: ``room_response``). Audio goes
+to a git-ignored folder; sox runs with ``-R`` so a run repeats exactly, and each room's response
+is drawn from a generator seeded with the sample's id alone (so adding the reverberant files
+changed none of the others).
 
 Synthesis runs in ``--jobs`` threads (each one's subprocesses and temporary files its own); the
 manifest is written last, whole, under a temporary name and then renamed.
@@ -34,9 +37,12 @@ import sys
 import tempfile
 import time
 import wave
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from assistant.commands import canonical, command_for, parse
 from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
@@ -47,6 +53,14 @@ from engine.simulate import simulate_game
 
 RATE = 16000
 PAD = 0.4  # seconds of silence (or background) before and after the speech
+#: The reverberant condition's room (issue 38's target "reverberant room (RT60 0.5 s)"): its
+#: reverberation time, its volume (a 5 x 4.5 x 2.7 m dining room), the talker's directivity
+#: (a person facing the table, Q = 2) and the range the talker-microphone distance is drawn from
+#: (a laptop at the end of the table).
+RT60 = 0.5
+ROOM_VOLUME = 60.0
+TALKER_Q = 2.0
+MIC_DISTANCE = (1.0, 2.0)
 
 VOICES = {
     "tune": ["en-us", "en+m3", "en+f3"],
@@ -359,14 +373,47 @@ def chatter_track(rng: random.Random) -> bytes:
     return audioop.add(tracks[0][:n], tracks[1][:n], 2)
 
 
-def write_sample(sample: dict, speech: bytes, out: Path, pink: bytes, chatter: bytes) -> list[dict]:
-    """The three conditions of one sample as WAV files; their manifest entries."""
+def room_response(seed: str) -> tuple[np.ndarray, float]:
+    """A synthetic room impulse response (statistical room acoustics) and the talker-microphone
+    distance (m) it was drawn with: the direct sound (a unit impulse at 0), then, from 2 ms on,
+    Gaussian noise decaying by 60 dB over ``RT60`` (the diffuse reverberation, 1.2 RT60 long),
+    scaled to the direct-to-reverberant energy ratio of that distance, ``(r_c / r)**2`` with the
+    critical distance ``r_c = 0.057 sqrt(Q V / RT60)`` (0.88 m here: -1 to -7 dB for 1-2 m).
+    Flat in frequency (no air absorption). Seeded by ``seed`` alone (a string: Python's
+    ``random`` hashes it the same in every process)."""
+    rng = random.Random(seed)
+    distance = rng.uniform(*MIC_DISTANCE)
+    critical = 0.057 * (TALKER_Q * ROOM_VOLUME / RT60) ** 0.5
+    n = int(1.2 * RT60 * RATE)
+    t = np.arange(n) / RATE
+    tail = np.random.default_rng(rng.getrandbits(64)).standard_normal(n) * 10 ** (-3 * t / RT60)
+    tail[: int(0.002 * RATE)] = 0.0
+    tail *= (distance / critical) / np.sqrt(np.sum(tail**2))  # reverberant energy / direct = (r / r_c)**2
+    tail[0] = 1.0
+    return tail, distance
+
+
+def reverberate(clean: bytes, seed: str) -> bytes:
+    """``clean`` (16-bit samples) in a room (``room_response``), as long as ``clean`` and at its
+    level (the same RMS over the file)."""
+    x = np.frombuffer(clean, dtype=np.int16).astype(np.float64)
+    h, _ = room_response(seed)
+    size = 1 << int(np.ceil(np.log2(len(x) + len(h))))
+    wet = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(h, size), size)[: len(x)]
+    wet *= np.sqrt(np.mean(x**2) / max(float(np.mean(wet**2)), 1e-9))
+    return bytes(np.clip(np.round(wet), -32768, 32767).astype("<i2").tobytes())
+
+
+def write_sample(sample: Mapping[str, Any], speech: bytes, out: Path, pink: bytes,
+                 chatter: bytes) -> list[dict[str, Any]]:
+    """The four conditions of one sample as WAV files; their manifest entries."""
     pad = bytes(int(PAD * RATE) * 2)
     clean = pad + speech + pad
     conditions = {
         "clean": clean,
         "noise": audioop.add(clean, background(speech, len(clean), pink, sample["noise_offset"], 10.0), 2),
         "chatter": audioop.add(clean, background(speech, len(clean), chatter, sample["chatter_offset"], 10.0), 2),
+        "reverb": reverberate(clean, f"room-{sample['id']}"),
     }
     entries = []
     for condition, raw in conditions.items():
@@ -381,9 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "voice"))
     parser.add_argument("--per-split", type=int, default=200,
-                        help="espeak-ng utterances per split (x3 conditions)")
+                        help="espeak-ng utterances per split (x4 conditions)")
     parser.add_argument("--held-out", type=int, default=100,
-                        help="test utterances per held-out synthesiser, flite and festival (x3 conditions)")
+                        help="test utterances per held-out synthesiser, flite and festival (x4 conditions)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-near-miss", dest="near_miss", action="store_false",
                         help="leave out the near-miss table talk (test split)")
