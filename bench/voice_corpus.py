@@ -44,12 +44,14 @@ from typing import Any
 
 import numpy as np
 
-from assistant.commands import canonical, command_for, parse
-from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
+from assistant.commands import Command, canonical, command_for, parse
+from assistant.commands.grammar import NUMBERS, TEMPLATES
 from assistant.commands.parser import expand
+from assistant.commands.templates import Element
 from assistant.voice.pcm import audioop
 from engine.actions import DeclareHand, NewGame, SetStarter
 from engine.simulate import simulate_game
+from engine.words import plural_word
 
 RATE = 16000
 PAD = 0.4  # seconds of silence (or background) before and after the speech
@@ -159,27 +161,34 @@ def phrase_groups(command_text: str, players: tuple[str, ...], rng: random.Rando
     pattern = rng.choice(expand(rng.choice(templates)))
     groups: list[list[str]] = [[]]
     for element in pattern:
-        if isinstance(element, tuple):
-            groups[-1].extend(element)
-        elif element == "player":
-            groups[-1].append(cmd.player or "")
-        elif element == "row":
-            groups[-1].append(next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an")))
-        elif element == "cards":
+        if element == "cards":
             groups.extend(_say_cards(cmd, rng))
             groups.append([])
-        elif element == "sd_animal":
-            assert cmd.animal is not None
-            groups[-1].append(plural_word(cmd.animal))
-        elif element == "names":
-            groups[-1].extend(cmd.names)
+        else:
+            groups[-1].extend(_element_words(element, cmd))
     groups = [g for g in groups if g]
     text = " ".join(" ".join(g) for g in groups)
     assert parse(text, players).canonical == cmd.canonical, (text, cmd.canonical)
     return groups
 
 
-def _say_cards(cmd, rng: random.Random) -> list[list[str]]:
+def _element_words(element: Element, cmd: Command) -> list[str]:
+    """The words of one element of a template's pattern other than its cards."""
+    if isinstance(element, tuple):
+        return list(element)
+    if element == "player":
+        return [cmd.player or ""]
+    if element == "row":
+        return [next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an"))]
+    if element == "sd_animal":
+        assert cmd.animal is not None
+        return [plural_word(cmd.animal)]
+    if element == "names":
+        return list(cmd.names)
+    return []
+
+
+def _say_cards(cmd: Command, rng: random.Random) -> list[list[str]]:
     """The cards of ``cmd`` as spoken, one group of words per card or run of equal cards."""
     counts = list(cmd.cards.counts().items())
     if cmd.intent != "hand" and rng.random() < 0.5:
@@ -197,13 +206,14 @@ def _say_cards(cmd, rng: random.Random) -> list[list[str]]:
     return groups
 
 
-def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[dict]:
+def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[dict[str, Any]]:
     """``count`` samples of ``split``, spoken by ``synth``'s voices for that split. The held-out
     synthesisers (flite, festival) speak in the test split only, with its table talk."""
     rng = random.Random(seed)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     while len(out) < count:
         actions = simulate_game(rng)
+        assert isinstance(actions[0], NewGame)
         players = tuple(actions[0].players)
         for _ in range(6):
             if len(out) >= count:
@@ -310,16 +320,16 @@ def to_16k(wav: bytes) -> bytes:
     """A WAV file's samples as 16 kHz mono 16-bit (sox converts, when needed)."""
     with wave.open(io.BytesIO(wav)) as w:
         if (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (RATE, 1, 2):
-            return w.readframes(w.getnframes())
+            return bytes(w.readframes(w.getnframes()))
     wav = subprocess.run(
         ["sox", "-R", "-t", "wav", "-", "-t", "wav", "-r", str(RATE), "-b", "16", "-c", "1", "-"],
         input=wav, capture_output=True, check=True,
     ).stdout
     with wave.open(io.BytesIO(wav)) as w:
-        return w.readframes(w.getnframes())
+        return bytes(w.readframes(w.getnframes()))
 
 
-def synthesise(batch: list[dict]) -> list[bytes]:
+def synthesise(batch: list[dict[str, Any]]) -> list[bytes]:
     """The speech of each sample of ``batch`` (any mix of synthesisers), in order."""
     out: list[bytes | None] = [None] * len(batch)
     by_festival = [i for i, s in enumerate(batch) if s["synth"] == "festival"]
@@ -358,7 +368,7 @@ def pink_noise(seconds: int, out_dir: Path) -> bytes:
     subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(path),
                     "synth", str(seconds), "pinknoise", "vol", "0.3"], check=True)
     with wave.open(str(path)) as w:
-        return w.readframes(w.getnframes())
+        return bytes(w.readframes(w.getnframes()))
 
 
 def chatter_track(rng: random.Random) -> bytes:
@@ -457,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     # sees half of one.
     batches = [todo[i::max(args.jobs, 1) * 4] for i in range(max(args.jobs, 1) * 4)]
 
-    def run(batch: list[dict]) -> list[dict]:
+    def run(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [entry for sample, speech in zip(batch, synthesise(batch), strict=True)
                 for entry in write_sample(sample, speech, out, pink, chatter)]
 
