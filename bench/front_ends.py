@@ -183,13 +183,13 @@ def compare(paths: list[str]) -> None:
         print(f"{label:34}" + "".join(f"{c:>16}" for c in cells))
 
     for synth in ("all", "espeak", "flite", "festival"):
-        for condition in ("clean", "noise", "chatter"):
+        for condition in ("clean", "noise", "chatter", "reverb"):
             def keep(r: dict[str, Any], synth: str = synth, condition: str = condition) -> bool:
                 return r["condition"] == condition and synth in ("all", r["synth"]) and not r.get("near_miss")
 
             row(f"{synth:8} {condition:7} exact", keep, False)
             row(f"{synth:8} {condition:7} talk rejected", keep, True)
-    for condition in ("clean", "noise", "chatter"):
+    for condition in ("clean", "noise", "chatter", "reverb"):
         def near(r: dict[str, Any], condition: str = condition) -> bool:
             return bool(r.get("near_miss")) and r["condition"] == condition
 

@@ -1,7 +1,7 @@
 """Generate the spoken-command corpus for the voice benchmark (``bench/voice_run.py``).
 
 Run: ``.venv/bin/python bench/voice_corpus.py [--out bench/out/voice] [--per-split 200] [--held-out 100]``
-(2,034 files in about half a minute on 2 cores: 1,800 and the near-miss talk's 234).
+(2,712 files in about a minute on 2 cores: 2,400 and the near-miss talk's 312).
 
 Each sample is a moment of a real (simulated, seeded) game: the commands so far are its context,
 the next action is what a player says, phrased at random from the command templates ("bob swaps
@@ -14,8 +14,11 @@ synthesisers, test-only (never tuned on): Debian's ``flite`` (its built-in voice
 ``festival`` (its English diphone and HTS voices), at a random duration stretch. Each manifest
 entry names its synthesiser (``synth``: espeak / flite / festival); the espeak-ng samples are
 the same as before the other synthesisers came (their own seeds). Every sample is written clean,
-with pink noise at 10 dB SNR, and with background chatter (two other voices talking) at 10 dB
-SNR. Audio goes to a git-ignored folder; sox runs with ``-R`` so a run repeats exactly.
+with pink noise at 10 dB SNR, with background chatter (two other voices talking) at 10 dB SNR,
+and in a reverberant room (RT60 0.5 s, the microphone 1-2 m away: ``room_response``). Audio goes
+to a git-ignored folder; sox runs with ``-R`` so a run repeats exactly, and each room's response
+is drawn from a generator seeded with the sample's id alone (so adding the reverberant files
+changed none of the others).
 
 Synthesis runs in ``--jobs`` threads (each one's subprocesses and temporary files its own); the
 manifest is written last, whole, under a temporary name and then renamed.
@@ -34,19 +37,32 @@ import sys
 import tempfile
 import time
 import wave
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from assistant.commands import canonical, command_for, parse
-from assistant.commands.grammar import NUMBERS, TEMPLATES, plural_word
+import numpy as np
+
+from assistant.commands import Command, canonical, command_for, parse
+from assistant.commands.grammar import NUMBERS, TEMPLATES
 from assistant.commands.parser import expand
+from assistant.commands.templates import Element
 from assistant.voice.pcm import audioop
 from engine.actions import DeclareHand, NewGame, SetStarter
 from engine.simulate import simulate_game
+from engine.words import plural_word
 
 RATE = 16000
 PAD = 0.4  # seconds of silence (or background) before and after the speech
+#: The reverberant condition's room (issue 38's target "reverberant room (RT60 0.5 s)"): its
+#: reverberation time, its volume (a 5 x 4.5 x 2.7 m dining room), the talker's directivity
+#: (a person facing the table, Q = 2) and the range the talker-microphone distance is drawn from
+#: (a laptop at the end of the table).
+RT60 = 0.5
+ROOM_VOLUME = 60.0
+TALKER_Q = 2.0
+MIC_DISTANCE = (1.0, 2.0)
 
 VOICES = {
     "tune": ["en-us", "en+m3", "en+f3"],
@@ -145,27 +161,34 @@ def phrase_groups(command_text: str, players: tuple[str, ...], rng: random.Rando
     pattern = rng.choice(expand(rng.choice(templates)))
     groups: list[list[str]] = [[]]
     for element in pattern:
-        if isinstance(element, tuple):
-            groups[-1].extend(element)
-        elif element == "player":
-            groups[-1].append(cmd.player or "")
-        elif element == "row":
-            groups[-1].append(next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an")))
-        elif element == "cards":
+        if element == "cards":
             groups.extend(_say_cards(cmd, rng))
             groups.append([])
-        elif element == "sd_animal":
-            assert cmd.animal is not None
-            groups[-1].append(plural_word(cmd.animal))
-        elif element == "names":
-            groups[-1].extend(cmd.names)
+        else:
+            groups[-1].extend(_element_words(element, cmd))
     groups = [g for g in groups if g]
     text = " ".join(" ".join(g) for g in groups)
     assert parse(text, players).canonical == cmd.canonical, (text, cmd.canonical)
     return groups
 
 
-def _say_cards(cmd, rng: random.Random) -> list[list[str]]:
+def _element_words(element: Element, cmd: Command) -> list[str]:
+    """The words of one element of a template's pattern other than its cards."""
+    if isinstance(element, tuple):
+        return list(element)
+    if element == "player":
+        return [cmd.player or ""]
+    if element == "row":
+        return [next(w for w, n in NUMBERS.items() if n == cmd.row and w not in ("a", "an"))]
+    if element == "sd_animal":
+        assert cmd.animal is not None
+        return [plural_word(cmd.animal)]
+    if element == "names":
+        return list(cmd.names)
+    return []
+
+
+def _say_cards(cmd: Command, rng: random.Random) -> list[list[str]]:
     """The cards of ``cmd`` as spoken, one group of words per card or run of equal cards."""
     counts = list(cmd.cards.counts().items())
     if cmd.intent != "hand" and rng.random() < 0.5:
@@ -183,13 +206,14 @@ def _say_cards(cmd, rng: random.Random) -> list[list[str]]:
     return groups
 
 
-def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[dict]:
+def samples(split: str, count: int, seed: int, synth: str = "espeak") -> list[dict[str, Any]]:
     """``count`` samples of ``split``, spoken by ``synth``'s voices for that split. The held-out
     synthesisers (flite, festival) speak in the test split only, with its table talk."""
     rng = random.Random(seed)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     while len(out) < count:
         actions = simulate_game(rng)
+        assert isinstance(actions[0], NewGame)
         players = tuple(actions[0].players)
         for _ in range(6):
             if len(out) >= count:
@@ -296,16 +320,16 @@ def to_16k(wav: bytes) -> bytes:
     """A WAV file's samples as 16 kHz mono 16-bit (sox converts, when needed)."""
     with wave.open(io.BytesIO(wav)) as w:
         if (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (RATE, 1, 2):
-            return w.readframes(w.getnframes())
+            return bytes(w.readframes(w.getnframes()))
     wav = subprocess.run(
         ["sox", "-R", "-t", "wav", "-", "-t", "wav", "-r", str(RATE), "-b", "16", "-c", "1", "-"],
         input=wav, capture_output=True, check=True,
     ).stdout
     with wave.open(io.BytesIO(wav)) as w:
-        return w.readframes(w.getnframes())
+        return bytes(w.readframes(w.getnframes()))
 
 
-def synthesise(batch: list[dict]) -> list[bytes]:
+def synthesise(batch: list[dict[str, Any]]) -> list[bytes]:
     """The speech of each sample of ``batch`` (any mix of synthesisers), in order."""
     out: list[bytes | None] = [None] * len(batch)
     by_festival = [i for i, s in enumerate(batch) if s["synth"] == "festival"]
@@ -344,7 +368,7 @@ def pink_noise(seconds: int, out_dir: Path) -> bytes:
     subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(path),
                     "synth", str(seconds), "pinknoise", "vol", "0.3"], check=True)
     with wave.open(str(path)) as w:
-        return w.readframes(w.getnframes())
+        return bytes(w.readframes(w.getnframes()))
 
 
 def chatter_track(rng: random.Random) -> bytes:
@@ -359,14 +383,47 @@ def chatter_track(rng: random.Random) -> bytes:
     return audioop.add(tracks[0][:n], tracks[1][:n], 2)
 
 
-def write_sample(sample: dict, speech: bytes, out: Path, pink: bytes, chatter: bytes) -> list[dict]:
-    """The three conditions of one sample as WAV files; their manifest entries."""
+def room_response(seed: str) -> tuple[np.ndarray, float]:
+    """A synthetic room impulse response (statistical room acoustics) and the talker-microphone
+    distance (m) it was drawn with: the direct sound (a unit impulse at 0), then, from 2 ms on,
+    Gaussian noise decaying by 60 dB over ``RT60`` (the diffuse reverberation, 1.2 RT60 long),
+    scaled to the direct-to-reverberant energy ratio of that distance, ``(r_c / r)**2`` with the
+    critical distance ``r_c = 0.057 sqrt(Q V / RT60)`` (0.88 m here: -1 to -7 dB for 1-2 m).
+    Flat in frequency (no air absorption). Seeded by ``seed`` alone (a string: Python's
+    ``random`` hashes it the same in every process)."""
+    rng = random.Random(seed)
+    distance = rng.uniform(*MIC_DISTANCE)
+    critical = 0.057 * (TALKER_Q * ROOM_VOLUME / RT60) ** 0.5
+    n = int(1.2 * RT60 * RATE)
+    t = np.arange(n) / RATE
+    tail = np.random.default_rng(rng.getrandbits(64)).standard_normal(n) * 10 ** (-3 * t / RT60)
+    tail[: int(0.002 * RATE)] = 0.0
+    tail *= (distance / critical) / np.sqrt(np.sum(tail**2))  # reverberant energy / direct = (r / r_c)**2
+    tail[0] = 1.0
+    return tail, distance
+
+
+def reverberate(clean: bytes, seed: str) -> bytes:
+    """``clean`` (16-bit samples) in a room (``room_response``), as long as ``clean`` and at its
+    level (the same RMS over the file)."""
+    x = np.frombuffer(clean, dtype=np.int16).astype(np.float64)
+    h, _ = room_response(seed)
+    size = 1 << int(np.ceil(np.log2(len(x) + len(h))))
+    wet = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(h, size), size)[: len(x)]
+    wet *= np.sqrt(np.mean(x**2) / max(float(np.mean(wet**2)), 1e-9))
+    return bytes(np.clip(np.round(wet), -32768, 32767).astype("<i2").tobytes())
+
+
+def write_sample(sample: Mapping[str, Any], speech: bytes, out: Path, pink: bytes,
+                 chatter: bytes) -> list[dict[str, Any]]:
+    """The four conditions of one sample as WAV files; their manifest entries."""
     pad = bytes(int(PAD * RATE) * 2)
     clean = pad + speech + pad
     conditions = {
         "clean": clean,
         "noise": audioop.add(clean, background(speech, len(clean), pink, sample["noise_offset"], 10.0), 2),
         "chatter": audioop.add(clean, background(speech, len(clean), chatter, sample["chatter_offset"], 10.0), 2),
+        "reverb": reverberate(clean, f"room-{sample['id']}"),
     }
     entries = []
     for condition, raw in conditions.items():
@@ -381,9 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "out" / "voice"))
     parser.add_argument("--per-split", type=int, default=200,
-                        help="espeak-ng utterances per split (x3 conditions)")
+                        help="espeak-ng utterances per split (x4 conditions)")
     parser.add_argument("--held-out", type=int, default=100,
-                        help="test utterances per held-out synthesiser, flite and festival (x3 conditions)")
+                        help="test utterances per held-out synthesiser, flite and festival (x4 conditions)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-near-miss", dest="near_miss", action="store_false",
                         help="leave out the near-miss table talk (test split)")
@@ -410,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     # sees half of one.
     batches = [todo[i::max(args.jobs, 1) * 4] for i in range(max(args.jobs, 1) * 4)]
 
-    def run(batch: list[dict]) -> list[dict]:
+    def run(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [entry for sample, speech in zip(batch, synthesise(batch), strict=True)
                 for entry in write_sample(sample, speech, out, pink, chatter)]
 

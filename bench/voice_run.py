@@ -6,15 +6,17 @@ Run: ``.venv/bin/python bench/voice_corpus.py && .venv/bin/python bench/voice_ru
 threshold that the tune split alone would choose; ``--voices``, ``--intents``: accuracy per voice
 and per kind of command; ``--errors``: the test split's misses). Each engine runs in a fresh
 process of its own (``--worker``), so its memory and load time are its own; one after the other,
-so they do not share the 2 cores. The full corpus (1,800 files) took PocketSphinx 35 minutes on
-2 cores that other work was also using (load average about 5), about 12 minutes on idle ones;
-``--limit N`` decodes N files spread over the whole corpus (the near-miss talk comes on top;
+so they do not share the 2 cores. The corpus of three conditions (1,800 files) took PocketSphinx
+35 minutes on 2 cores that other work was also using (load average about 5), about 12 minutes on
+idle ones; ``--limit N`` decodes N files spread over the whole corpus, whole samples (all four
+conditions: ``--limit 600`` is the same samples as ``--limit 450`` was with three; ``--condition
+reverb --limit 150`` too) (the near-miss talk comes on top;
 ``--near-miss without|only``). ``--front-end NAME``: a speech-enhancement front end from
 ``bench/front_ends.py`` before the recogniser, its time printed apart; ``--save FILE`` keeps
 every file's result as JSON.
 
 Printed per engine:
-  * exact-command accuracy per split (tune / test) and condition (clean / noise / chatter): the
+  * exact-command accuracy per split (tune / test) and condition (clean / noise / chatter / reverb): the
     canonical command decoded from the file equals the one spoken; and on the test split per
     synthesiser (espeak / flite / festival; flite and festival are never tuned on);
   * table-talk rejection: the share of non-commands that yield no command;
@@ -58,7 +60,7 @@ from assistant.referee import Referee
 from assistant.voice.recognizer import RecognizerUnavailable, read_wav
 
 ROOT = Path(__file__).resolve().parents[1]
-CONDITIONS = ("clean", "noise", "chatter")
+CONDITIONS = ("clean", "noise", "chatter", "reverb")
 SYNTHESISERS = ("espeak", "flite", "festival")
 
 

@@ -1,7 +1,9 @@
 """Near-miss table talk (issue 38, item 3): a command said first and more words after it
 ("alice knocks over the drink", "who is next to the window") is talk, by Whisper's free
-transcription (``MAX_OTHER_WORDS``, ``MIN_BEGINS_ALIKE``); the command alone is still heard.
-Real espeak-ng audio, the real model."""
+transcription (``MAX_OTHER_WORDS``, ``MIN_BEGINS_ALIKE``), and so is a command naming no cards
+whose free transcription names an animal ("what can i say i love mice") or goes on for more
+than two words, a loop counted once ("what can i say i love it"); the command alone is still
+heard. Real espeak-ng audio, the real model."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 from assistant.referee import Referee
 from assistant.voice.recognizer import TALK_REASON, read_wav
 from assistant.voice.whisper import WhisperRecognizer
-from assistant.voice.whisper.recognizer import _begins_like
+from assistant.voice.whisper.recognizer import _begins_like, _names_other_animals, _said_once
 
 from .conftest import needs_espeak
 
@@ -44,6 +46,47 @@ def test_a_command_with_more_words_after_it_is_talk(synth: Synth, recognizer: Wh
                                                     said: str, command: str | None) -> None:
     recognizer.set_context(PLAYERS, Referee.resume(TURNS).game)
     decoded = recognizer.decode_audio(read_wav(str(synth(said, voice="en+m3"))))
+    assert (decoded.command.canonical if decoded.command else None) == command, (decoded.text, decoded.reason)
+    if command is None:
+        assert decoded.reason == TALK_REASON
+
+
+def test_an_animal_the_command_does_not_name() -> None:
+    assert _names_other_animals(["what", "can", "i", "say"], ["what", "can", "i", "say", "i", "love", "mice"])
+    assert not _names_other_animals(["what", "can", "i", "say"], ["what", "can", "i", "say"])
+    assert not _names_other_animals(["sudden", "death", "pigs"], ["sudden", "death", "pigs"])
+
+
+@needs_espeak
+@pytest.mark.parametrize(("said", "command"), [
+    ("what can i say", "help"),
+    ("what can i say i love mice", None),  # "help" without _names_other_animals (2 other words only)
+])
+def test_a_command_naming_no_cards_with_an_animal_after_it_is_talk(
+        synth: Synth, recognizer: WhisperRecognizer, said: str, command: str | None) -> None:
+    recognizer.set_context(PLAYERS, Referee.resume(TURNS).game)
+    decoded = recognizer.decode_audio(read_wav(str(synth(said, voice="en-us"))))
+    assert (decoded.command.canonical if decoded.command else None) == command, (decoded.text, decoded.reason)
+    if command is None:
+        assert decoded.reason == TALK_REASON
+
+
+def test_a_loop_is_counted_once() -> None:
+    assert _said_once(["no", "no", "no", "no"]) == ["no"]
+    assert _said_once(["bob", "doc", "bob", "doc", "bob"]) == ["bob", "doc"]
+    assert _said_once(["redo", "redo", "redo", "red"]) == ["redo"]  # the last word cut short
+    assert _said_once(["what", "can", "i", "say", "i", "love", "it"]) == ["what", "can", "i", "say", "i", "love", "it"]
+
+
+@needs_espeak
+@pytest.mark.parametrize(("said", "command"), [
+    ("what can i say", "help"),
+    ("what can i say i love it", None),  # "help" without the words beyond it (2 new words, 3 more)
+])
+def test_a_command_with_three_more_words_is_talk(synth: Synth, recognizer: WhisperRecognizer,
+                                                 said: str, command: str | None) -> None:
+    recognizer.set_context(PLAYERS, Referee.resume(TURNS).game)
+    decoded = recognizer.decode_audio(read_wav(str(synth(said, voice="en+m1", speed=175))))
     assert (decoded.command.canonical if decoded.command else None) == command, (decoded.text, decoded.reason)
     if command is None:
         assert decoded.reason == TALK_REASON

@@ -34,7 +34,8 @@ How an utterance becomes a command:
    Whisper's free transcription of the audio looks nothing like it (``MIN_FREE_LIKENESS``; for
    the "yes" or "no" a read-back waits for, when it is a sentence: ``MAX_ANSWER_OTHER_WORDS``),
    or, for any command that names no cards (a knock, a pass too), when the free transcription
-   begins like it and goes on with more words (near-miss talk: ``MAX_OTHER_WORDS``). A
+   begins like it and goes on with more words (near-miss talk: ``MAX_OTHER_WORDS``) or names an
+   animal the command does not (``_names_other_animals``). A
    command whose end the decoder made up (the audio stopped first) is "unfinished": the
    listener waits for the rest.
 The text then goes through the typed parser, like every other command.
@@ -193,7 +194,9 @@ ANSWERS = tuple(i.name for i in INTENTS if i.answer)
 MAX_ANSWER_OTHER_WORDS = 2
 #: A command that names no cards (a meta command, a knock, a pass, a start) is talk when
 #: Whisper's free transcription holds more than this many distinct words other than the
-#: command's and begins like it (``MIN_BEGINS_ALIKE``): near-miss talk is mostly a whole command
+#: command's, or more than this many words beyond the command's (a loop counted once:
+#: ``_said_once``; "what can i say i love most" has only two new words but three more; added
+#: in session 18, bench/NOTES.md), and begins like it (``MIN_BEGINS_ALIKE``): near-miss talk is mostly a whole command
 #: said first with more words after it ("What can I say?" for "what can i say i love mice",
 #: "Grace, knock," for "grace knocks over the drink"), which ``MIN_FREE_LIKENESS`` lets through as
 #: it compares the command with the closest run of as many words. Chosen offline on the tune
@@ -588,7 +591,10 @@ class WhisperRecognizer:
         if not game_action and _likeness(words, free, tables) < MIN_FREE_LIKENESS:
             return TALK_REASON
         others = len(set(_spelt(free, tables)) - set(_spelt(words, tables)))
-        if others > MAX_OTHER_WORDS and _begins_like(words, free, tables) >= MIN_BEGINS_ALIKE:
+        beyond = len(_said_once(free)) - len(words)
+        if max(others, beyond) > MAX_OTHER_WORDS and _begins_like(words, free, tables) >= MIN_BEGINS_ALIKE:
+            return TALK_REASON
+        if _names_other_animals(words, free, tables):
             return TALK_REASON
         return None
 
@@ -769,6 +775,17 @@ def _first_time_round(words: list[str]) -> list[str]:
     return words
 
 
+def _said_once(words: list[str]) -> list[str]:
+    """``words`` once, when the whole is its first few said again and again ("no no no no", "bob
+    doc bob doc bob", the last word maybe cut short: "redo redo red"), else up to where they
+    start over (``_first_time_round``): how many words a free transcription really holds."""
+    for period in range(1, len(words)):
+        if all(word == words[i % period] for i, word in enumerate(words[:-1])) \
+                and words[(len(words) - 1) % period].startswith(words[-1]):
+            return words[:period]
+    return _first_time_round(words)
+
+
 def _counts_an_animal_twice(words: list[str], tables: SpokenWords = ENGLISH) -> bool:
     """Whether a list of counted cards counts an animal twice ("3 giraffes, 2 bears and 3
     giraffes, 2 bears"): people counting their hand name each animal once; a looping decoder
@@ -812,6 +829,16 @@ def _likeness(command: list[str], free: list[str], tables: SpokenWords = ENGLISH
         for start in range(max(1, len(written) - size + 1)):
             best = max(best, SequenceMatcher(None, said, " ".join(written[start:start + size])).ratio())
     return best
+
+
+def _names_other_animals(command: list[str], free: list[str], tables: SpokenWords = ENGLISH) -> bool:
+    """Whether a free transcription names a card's animal that the command (one naming no
+    cards) does not: who says "help" or "status" names no card, talk about the cards does
+    ("What can I say? I love mice." heard as "what can i say"). Tune split (``--limit 400``,
+    four conditions): no file decoded otherwise; test (``--limit 600`` and the near-miss talk):
+    one near-miss file more rejected, no command lost (bench/NOTES.md, session 18)."""
+    animals = {*tables.one, *tables.many, *tables.sudden_death}
+    return bool((set(free) & animals) - set(command))
 
 
 def _begins_like(command: list[str], free: list[str], tables: SpokenWords = ENGLISH) -> float:
