@@ -46,7 +46,7 @@ from assistant.commands import parse
 from assistant.referee import Referee
 from assistant.voice.recognizer import read_wav
 
-CONDITIONS = ("clean", "noise", "chatter")
+CONDITIONS = voice_run.CONDITIONS  # the corpus's conditions, the reverberant room included
 
 
 @dataclass
