@@ -426,3 +426,24 @@ def test_a_phrase_is_read_with_the_quiet_after_it_the_recogniser_alone_is_given(
     (short, _), (verdict, text) = decodings
     assert 0.1 < verdict - short < 0.2
     assert events[0].text == text
+
+
+def test_what_follows_an_unfinished_command_is_not_joined_when_written_freely_it_is_talk(
+        synth, tmp_path: Path) -> None:
+    """Bob stops mid-hand; Carol, after the pause a table leaves, says a swap (the game has
+    gone astray: hands are expected). Heard alone, hers is no command and begins none (the
+    grammar's best reading of it is talk: "help.", naming nobody), but the two heard together
+    read as Bob's hand going on, likelier than hers alone. Whisper writing hers freely gives a
+    sentence of words that are no cards: talk, not the rest of Bob's hand, so the two are not
+    heard as one hand of Bob's that nobody said (a whole game by voice gone astray lost the
+    next player's line that way: "erin has 1 bear 9 dog", bench/NOTES.md, session 18)."""
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse", "bob swaps 1 dog",
+                            "carol swaps 1 cat", "alice swaps 1 mouse", "bob knocks", "carol passes",
+                            "alice passes")
+    spoken = join_wavs([synth("bob has three giraffes two bears"),
+                        synth("carol takes the row four with a giraffe and two dogs cat")],
+                       tmp_path / "halves.wav", 1.0)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), realtime=False)
+    assert heard(events) == [], events
+    assert [e.reason for e in events if isinstance(e, Rejected)][:1] == [INCOMPLETE_REASON], events
