@@ -217,8 +217,8 @@ def longest_pause(raw: bytes) -> float:
     return best / 100
 
 
-def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) -> None:
-    """Synthesise every line and lay the game's stream out, noise under all of it."""
+def synthesise(game: GameAudio, pool: ThreadPoolExecutor) -> list[bytes]:
+    """Every line of ``game`` said by its seat's voice (festival's lines in one run)."""
 
     def say(line: Line) -> bytes:
         if game.voices == "espeak":
@@ -235,7 +235,12 @@ def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) ->
                       strict=True))
     others = [line for i, line in enumerate(game.lines) if i not in spoken]
     spoken.update(zip((i for i in range(len(game.lines)) if i not in spoken), pool.map(say, others), strict=True))
-    speech = [spoken[i] for i in range(len(game.lines))]
+    return [spoken[i] for i in range(len(game.lines))]
+
+
+def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) -> None:
+    """Synthesise every line and lay the game's stream out, noise under all of it."""
+    speech = synthesise(game, pool)
     game.espeak_pauses = [longest_pause(s) for s, line in zip(speech, game.lines, strict=True)
                           if not line.ssml and len(line.text.split()) > 3]
     speech = [level(s, seat_level(game, line.seat)) for s, line in zip(speech, game.lines, strict=True)]
@@ -394,8 +399,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
             if isinstance(event, Heard):
                 with lock:
                     reply = referee.execute(event.command, heard=True)
-                got = event.command.canonical + ("" if reply.ok or event.command.canonical == "yes"
-                                                 else f" (refused: {reply.error})")
+                got = applied(event.command.canonical, reply)
                 listener.settled()  # the next command is heard against the game as it is now
                 if getattr(reply, "question", False):
                     questions[index] = True
@@ -415,6 +419,11 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started,
                    corrections, contexts, states, in_game(listener._source, cuts))
+
+
+def applied(canonical: str, reply) -> str:
+    """What became of a heard command: itself, and why the referee refused it."""
+    return canonical + ("" if reply.ok or canonical == "yes" else f" (refused: {reply.error})")
 
 
 def in_game(source, cuts: list) -> list:
