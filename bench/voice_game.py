@@ -67,6 +67,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from voice_corpus import RATE, espeak, festival, flite, phrase_groups, pink_noise, write_wav
 from voice_engines import (
@@ -80,8 +81,16 @@ from assistant.commands import canonical, parse
 from assistant.referee import Referee
 from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable
-from engine.actions import DeclareHand, SetRow, SuddenDeath
+from engine.actions import DeclareHand, NewGame, SetRow, SuddenDeath
 from engine.simulate import simulate_game
+
+if TYPE_CHECKING:
+    from assistant.config import Engine
+    from assistant.voice.listener import Heard, ListenContext, ListenerState, Rejected
+    from assistant.voice.protocols import SpeechDecoder
+
+#: Spans of the game's audio (bytes) that one phrase's reading was made from.
+Spans = tuple[tuple[int, int], ...]
 
 ROOT = Path(__file__).resolve().parents[1]
 BYTES_PER_SECOND = RATE * 2
@@ -167,7 +176,9 @@ def script(players: int, seed: int, voices: str = "espeak") -> GameAudio:
     """The lines of one game, as they will be said."""
     actions = simulate_game(random.Random(seed), players=players)
     history = [canonical(a) for a in actions]
-    names = tuple(actions[0].players)
+    first = actions[0]
+    assert isinstance(first, NewGame)
+    names = tuple(first.players)
     rng = random.Random(seed * 7919 + players)
     lines: list[Line] = []
     number = 1
@@ -284,11 +295,11 @@ class Outcome:
     corrections: list[int] = field(default_factory=list)  # lines before which the table put the game right
     #: line index -> the context the listener heard that line against (the first it asked for
     #: while the stream was in the line), and the referee after each event (line index, context)
-    contexts: dict = field(default_factory=dict)
-    states: list = field(default_factory=list)
+    contexts: dict[int, ListenContext] = field(default_factory=dict)
+    states: list[tuple[int, ListenContext]] = field(default_factory=list)
     #: Each phrase the listener cut, in order: the spans of the game's audio (bytes) that the
     #: reading standing for it was made from (``Listener.on_cut``).
-    cuts: list = field(default_factory=list)
+    cuts: list[Spans] = field(default_factory=list)
 
 
 def expected_referee(game: GameAudio, index: int) -> Referee:
@@ -335,24 +346,24 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
     from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
     referee = Referee.resume(game.typed, [False, True])
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[tuple[int, Heard | Rejected | ListenerState]] = queue.Queue()
     corrections: list[int] = []
     contexts: dict[int, ListenContext] = {}
     states: list[tuple[int, ListenContext]] = [(-1, ListenContext.from_referee(referee))]
 
     def position_now() -> int:
         """The stream's read position (bytes into the game's audio)."""
-        source = listener._source
+        source: Any = listener._source
         stream = getattr(source, "stream", None)
-        return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
+        return int(stream.position - source.spans[0][0]) if stream is not None and source.spans else 0
 
-    def on_event(event) -> None:
+    def on_event(event: Heard | Rejected | ListenerState) -> None:
         # The stream's read position when the listener reports: where the utterance ended
         # (plus the pause that ended it); the listener's thread reads and reports, so decoding
         # time does not move it.
         events.put((position_now(), event))
 
-    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=cast("Engine", engine), whisper_model=model)
 
     def context() -> ListenContext:
         """What the listener hears the next utterance against (asked once the command before
@@ -371,7 +382,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
 
     lock = threading.Lock()
     listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True, realtime=not fast)
-    cuts: list[tuple[tuple[int, int], ...]] = []
+    cuts: list[Spans] = []
     listener.on_cut = cuts.append  # offsets into the input: into the game's audio when the listener stops
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
@@ -421,12 +432,12 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
                    corrections, contexts, states, in_game(listener._source, cuts))
 
 
-def applied(canonical: str, reply) -> str:
+def applied(canonical: str, reply: Any) -> str:
     """What became of a heard command: itself, and why the referee refused it."""
     return canonical + ("" if reply.ok or canonical == "yes" else f" (refused: {reply.error})")
 
 
-def in_game(source, cuts: list) -> list:
+def in_game(source: Any, cuts: list[Spans]) -> list[Spans]:
     """The listener's cuts (offsets into its input) as offsets into the game's audio."""
     offset = source.spans[0][0] if source is not None and source.spans else 0
     return [tuple((start - offset, end - offset) for start, end in spans) for spans in cuts]
@@ -464,7 +475,7 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
     return judged
 
 
-def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
     """Each line's audio decoded by itself (``MARGIN`` either side) in the game state the loop
     heard it against (the context it asked for in that line; a line it never decoded: the
     referee after the last event before it): the recogniser's own reading, None for none."""
@@ -518,7 +529,7 @@ def loop_span(game: GameAudio, line: Line) -> tuple[int, int]:
     return max(0, onset - LEAD_CHUNKS * c), min(len(game.raw), last + (TAIL_CHUNKS + 1) * c)
 
 
-def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
     """``as_loop_heard`` with the line cut where the listener's own rule finds its speech
     (``loop_span``) instead of ``MARGIN`` around the synthesiser's file."""
     readings: list[str | None] = []
@@ -544,7 +555,7 @@ def listener_cuts(game: GameAudio, outcome: Outcome) -> dict[int, list[tuple[int
     return by_line
 
 
-def as_listener_cut(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+def as_listener_cut(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
     """``as_loop_cuts`` with the line's audio exactly as the listener cut it in the run
     (``listener_cuts``: its own threshold and chunks; a line it cut into several phrases, from
     the first's start to the last's end) instead of ``loop_span``'s estimate of that cut. None
@@ -571,7 +582,7 @@ def lost_by_the_loop(got: list[str], reading: str | None) -> bool:
     return [g.split(" (refused: ")[0] for g in commands_in(got)] != ([reading] if reading else [])
 
 
-def alone(game: GameAudio, recognizer) -> list[bool]:
+def alone(game: GameAudio, recognizer: SpeechDecoder) -> list[bool]:
     """Each line's audio decoded by itself, with the game state right before it (and, after a
     line that is read back, its question waiting for yes or no)."""
     right = []
@@ -588,34 +599,34 @@ def alone(game: GameAudio, recognizer) -> list[bool]:
 class Figures:
     """One game's figures, line by line (``game_figures``)."""
 
-    judged: list  # (line, applied exactly, what became of it)
+    judged: list[tuple[Line, bool, str]]  # (line, applied exactly, what became of it)
     heard: list[bool]  # heard exactly (applied or refused)
     right_alone: list[bool]  # decoded alone with the intended game state, right
     #: The recogniser's reading of each line alone in the state the loop heard it against, of
     #: the audio the listener itself cut in the run, of ``loop_span``'s estimate of that cut,
     #: and with ``MARGIN`` around the synthesiser's file.
-    real: list
-    estimated: list
-    in_file: list
+    real: list[str | None]
+    estimated: list[str | None]
+    in_file: list[str | None]
     #: Lost by the loop against each reading: its commands differ from the reading, and are not
     #: the command said (a line heard exactly where the reading is not counts as gained).
     lost_real: list[bool]
     lost_estimated: list[bool]
     lost_file: list[bool]
 
-    def gained(self, readings: list, outcome: Outcome) -> list[bool]:
+    def gained(self, readings: list[str | None], outcome: Outcome) -> list[bool]:
         return [lost_by_the_loop(outcome.heard.get(i, []), r) and h
                 for i, (r, h) in enumerate(zip(readings, self.heard, strict=True))]
 
 
-def losses(game: GameAudio, outcome: Outcome, readings: list) -> list[bool]:
+def losses(game: GameAudio, outcome: Outcome, readings: list[str | None]) -> list[bool]:
     """The lines the loop lost against ``readings``: its commands differ from the reading alone
     and are not the command said."""
     return [lost_by_the_loop(outcome.heard.get(i, []), r) and not heard_exactly(outcome.heard.get(i, []), line)
             for i, (r, line) in enumerate(zip(readings, game.lines, strict=True))]
 
 
-def game_figures(game: GameAudio, outcome: Outcome, recognizer) -> Figures:
+def game_figures(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> Figures:
     """What the loop did with ``game`` against what the recogniser alone reads in each line."""
     real = as_listener_cut(game, outcome, recognizer)
     estimated = as_loop_cuts(game, outcome, recognizer)
@@ -709,7 +720,7 @@ def make_games(args: argparse.Namespace, out: Path, started: float) -> list[Game
 def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) -> None:
     """Play every game into the listener with ``engine`` and print the figures."""
     try:
-        recognizer = recognizer_for(engine, model=args.model)
+        recognizer = cast("SpeechDecoder", recognizer_for(engine, model=args.model))
     except (EngineUnavailable, RecognizerUnavailable) as err:
         print(f"{engine}: {err}")
         return
