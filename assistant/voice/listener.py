@@ -771,13 +771,15 @@ class Listener:
         if model is None or not hasattr(model, "greedy"):
             return None
         players = self._players()
+        language = getattr(engine, "language", None)
+        label = getattr(getattr(language, "words", None), "prompt_players", "Players")  # as the recogniser's
         prompt = [model.specials["prev"], *model.text_tokens(
-            " Players: " + ", ".join(p.capitalize() for p in players) + ".")] if players else []
+            f" {label}: " + ", ".join(p.capitalize() for p in players) + ".")] if players else []
         raw = b"".join(chunks)
         audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
         with threadpool_limits(limits=1, user_api="blas"):  # as the recogniser decodes
             tokens = model.greedy(audio, prompt, limit=FREE_WORDS_LIMIT,
-                                  language=getattr(getattr(engine, "language", None), "code", "en"))
+                                  language=getattr(language, "code", "en"))
         text = model.tokenizer.decode([t for t in tokens if t < model.specials["eot"]])
         return "".join(c if c.isalnum() or c in "'-" else " " for c in str(text).lower()).split()
 
