@@ -33,10 +33,12 @@ for the later line.
 Each game is played with each seat set of ``--voices``: espeak-ng's voices (``SEATS``) and the
 test-only voices of flite and festival (``HELD_OUT_SEATS``, issue 40). Per game and voice, the
 lines **lost by the loop**: the loop's command differs from the recogniser's own reading of that
-line's audio, cut as the listener's own rule cuts a phrase (``loop_span``: 0.3 s either side of
-the speech it finds; the reading with ``MARGIN`` around the synthesiser's file, whose own quiet
-the listener cannot know, is printed beside it), in the game state the loop heard it against, and is not
-the command said (a line the loop heard exactly where the recogniser alone did not is counted
+line's audio exactly as the listener cut it in the run (``Listener.on_cut``: the audio its
+reading of each phrase was made from, by its own threshold and chunks; ``as_listener_cut``), in
+the game state the loop heard it against, and is not the command said. Printed beside it: the
+same against ``loop_span``'s estimate of that cut (0.3 s either side of the speech the
+listener's rule finds) and against ``MARGIN`` around the synthesiser's file, whose own quiet the
+listener cannot know (a line the loop heard exactly where the recogniser alone did not is counted
 apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
 listener hears it: its decisions depend on the audio alone, so the commands are those of a
 real-time run (``--dump`` writes them, to compare), only sooner.
@@ -65,6 +67,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from voice_corpus import RATE, espeak, festival, flite, phrase_groups, pink_noise, write_wav
 from voice_engines import (
@@ -78,8 +81,16 @@ from assistant.commands import canonical, parse
 from assistant.referee import Referee
 from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable
-from engine.actions import DeclareHand, SetRow, SuddenDeath
+from engine.actions import DeclareHand, NewGame, SetRow, SuddenDeath
 from engine.simulate import simulate_game
+
+if TYPE_CHECKING:
+    from assistant.config import Engine
+    from assistant.voice.listener import Heard, ListenContext, ListenerState, Rejected
+    from assistant.voice.protocols import SpeechDecoder
+
+#: Spans of the game's audio (bytes) that one phrase's reading was made from.
+Spans = tuple[tuple[int, int], ...]
 
 ROOT = Path(__file__).resolve().parents[1]
 BYTES_PER_SECOND = RATE * 2
@@ -165,7 +176,9 @@ def script(players: int, seed: int, voices: str = "espeak") -> GameAudio:
     """The lines of one game, as they will be said."""
     actions = simulate_game(random.Random(seed), players=players)
     history = [canonical(a) for a in actions]
-    names = tuple(actions[0].players)
+    first = actions[0]
+    assert isinstance(first, NewGame)
+    names = tuple(first.players)
     rng = random.Random(seed * 7919 + players)
     lines: list[Line] = []
     number = 1
@@ -215,8 +228,8 @@ def longest_pause(raw: bytes) -> float:
     return best / 100
 
 
-def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) -> None:
-    """Synthesise every line and lay the game's stream out, noise under all of it."""
+def synthesise(game: GameAudio, pool: ThreadPoolExecutor) -> list[bytes]:
+    """Every line of ``game`` said by its seat's voice (festival's lines in one run)."""
 
     def say(line: Line) -> bytes:
         if game.voices == "espeak":
@@ -233,7 +246,12 @@ def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) ->
                       strict=True))
     others = [line for i, line in enumerate(game.lines) if i not in spoken]
     spoken.update(zip((i for i in range(len(game.lines)) if i not in spoken), pool.map(say, others), strict=True))
-    speech = [spoken[i] for i in range(len(game.lines))]
+    return [spoken[i] for i in range(len(game.lines))]
+
+
+def render(game: GameAudio, out: Path, pink: bytes, pool: ThreadPoolExecutor) -> None:
+    """Synthesise every line and lay the game's stream out, noise under all of it."""
+    speech = synthesise(game, pool)
     game.espeak_pauses = [longest_pause(s) for s, line in zip(speech, game.lines, strict=True)
                           if not line.ssml and len(line.text.split()) > 3]
     speech = [level(s, seat_level(game, line.seat)) for s, line in zip(speech, game.lines, strict=True)]
@@ -277,8 +295,11 @@ class Outcome:
     corrections: list[int] = field(default_factory=list)  # lines before which the table put the game right
     #: line index -> the context the listener heard that line against (the first it asked for
     #: while the stream was in the line), and the referee after each event (line index, context)
-    contexts: dict = field(default_factory=dict)
-    states: list = field(default_factory=list)
+    contexts: dict[int, ListenContext] = field(default_factory=dict)
+    states: list[tuple[int, ListenContext]] = field(default_factory=list)
+    #: Each phrase the listener cut, in order: the spans of the game's audio (bytes) that the
+    #: reading standing for it was made from (``Listener.on_cut``).
+    cuts: list[Spans] = field(default_factory=list)
 
 
 def expected_referee(game: GameAudio, index: int) -> Referee:
@@ -325,24 +346,24 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
     from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 
     referee = Referee.resume(game.typed, [False, True])
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[tuple[int, Heard | Rejected | ListenerState]] = queue.Queue()
     corrections: list[int] = []
     contexts: dict[int, ListenContext] = {}
     states: list[tuple[int, ListenContext]] = [(-1, ListenContext.from_referee(referee))]
 
     def position_now() -> int:
         """The stream's read position (bytes into the game's audio)."""
-        source = listener._source
+        source: Any = listener._source
         stream = getattr(source, "stream", None)
-        return stream.position - source.spans[0][0] if stream is not None and source.spans else 0
+        return int(stream.position - source.spans[0][0]) if stream is not None and source.spans else 0
 
-    def on_event(event) -> None:
+    def on_event(event: Heard | Rejected | ListenerState) -> None:
         # The stream's read position when the listener reports: where the utterance ended
         # (plus the pause that ended it); the listener's thread reads and reports, so decoding
         # time does not move it.
         events.put((position_now(), event))
 
-    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=engine, whisper_model=model)
+    settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=cast("Engine", engine), whisper_model=model)
 
     def context() -> ListenContext:
         """What the listener hears the next utterance against (asked once the command before
@@ -361,6 +382,8 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
 
     lock = threading.Lock()
     listener = Listener(settings, context, on_event, audio_input=[game.wav], settle=True, realtime=not fast)
+    cuts: list[Spans] = []
+    listener.on_cut = cuts.append  # offsets into the input: into the game's audio when the listener stops
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     questions: dict[int, bool] = {}
@@ -387,8 +410,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
             if isinstance(event, Heard):
                 with lock:
                     reply = referee.execute(event.command, heard=True)
-                got = event.command.canonical + ("" if reply.ok or event.command.canonical == "yes"
-                                                 else f" (refused: {reply.error})")
+                got = applied(event.command.canonical, reply)
                 listener.settled()  # the next command is heard against the game as it is now
                 if getattr(reply, "question", False):
                     questions[index] = True
@@ -407,7 +429,18 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
             problem = listener.note
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started,
-                   corrections, contexts, states)
+                   corrections, contexts, states, in_game(listener._source, cuts))
+
+
+def applied(canonical: str, reply: Any) -> str:
+    """What became of a heard command: itself, and why the referee refused it."""
+    return canonical + ("" if reply.ok or canonical == "yes" else f" (refused: {reply.error})")
+
+
+def in_game(source: Any, cuts: list[Spans]) -> list[Spans]:
+    """The listener's cuts (offsets into its input) as offsets into the game's audio."""
+    offset = source.spans[0][0] if source is not None and source.spans else 0
+    return [tuple((start - offset, end - offset) for start, end in spans) for spans in cuts]
 
 
 def commands_in(got: list[str]) -> list[str]:
@@ -442,7 +475,7 @@ def judge(game: GameAudio, outcome: Outcome) -> list[tuple[Line, bool, str]]:
     return judged
 
 
-def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
     """Each line's audio decoded by itself (``MARGIN`` either side) in the game state the loop
     heard it against (the context it asked for in that line; a line it never decoded: the
     referee after the last event before it): the recogniser's own reading, None for none."""
@@ -496,7 +529,7 @@ def loop_span(game: GameAudio, line: Line) -> tuple[int, int]:
     return max(0, onset - LEAD_CHUNKS * c), min(len(game.raw), last + (TAIL_CHUNKS + 1) * c)
 
 
-def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer) -> list[str | None]:
+def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
     """``as_loop_heard`` with the line cut where the listener's own rule finds its speech
     (``loop_span``) instead of ``MARGIN`` around the synthesiser's file."""
     readings: list[str | None] = []
@@ -511,13 +544,45 @@ def as_loop_cuts(game: GameAudio, outcome: Outcome, recognizer) -> list[str | No
     return readings
 
 
+def listener_cuts(game: GameAudio, outcome: Outcome) -> dict[int, list[tuple[int, int]]]:
+    """Each line's audio as the listener itself cut it in the run: the spans of the phrases it
+    cut whose reading's audio ends in the line (as its events are counted for the line whose
+    start the stream had passed when they were reported)."""
+    by_line: dict[int, list[tuple[int, int]]] = {}
+    for spans in outcome.cuts:
+        if spans:
+            by_line.setdefault(line_at(game, spans[-1][1]), []).extend(spans)
+    return by_line
+
+
+def as_listener_cut(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> list[str | None]:
+    """``as_loop_cuts`` with the line's audio exactly as the listener cut it in the run
+    (``listener_cuts``: its own threshold and chunks; a line it cut into several phrases, from
+    the first's start to the last's end) instead of ``loop_span``'s estimate of that cut. None
+    for a line it cut nothing of, or whose reading is no command."""
+    cuts = listener_cuts(game, outcome)
+    readings: list[str | None] = []
+    for i, _line in enumerate(game.lines):
+        spans = cuts.get(i)
+        if not spans:
+            readings.append(None)
+            continue
+        context = outcome.contexts.get(i)
+        if context is None:
+            context = [c for at, c in outcome.states if at < i][-1]
+        recognizer.set_context(context.players, context.game, question=context.question)
+        decoded = recognizer.decode(game.raw[spans[0][0] : spans[-1][1]])
+        readings.append(decoded.command.canonical if decoded.command is not None else None)
+    return readings
+
+
 def lost_by_the_loop(got: list[str], reading: str | None) -> bool:
     """Whether the loop's commands for a line differ from the recogniser's reading of its audio
     in the same game state (refused or applied alike)."""
     return [g.split(" (refused: ")[0] for g in commands_in(got)] != ([reading] if reading else [])
 
 
-def alone(game: GameAudio, recognizer) -> list[bool]:
+def alone(game: GameAudio, recognizer: SpeechDecoder) -> list[bool]:
     """Each line's audio decoded by itself, with the game state right before it (and, after a
     line that is read back, its question waiting for yes or no)."""
     right = []
@@ -530,20 +595,161 @@ def alone(game: GameAudio, recognizer) -> list[bool]:
     return right
 
 
-def print_lost(game: GameAudio, outcome: Outcome, readings: tuple[list, list], lost: tuple[list, list, list]) -> None:
-    """The lines the loop heard otherwise than the recogniser alone: against the reading with
-    the loop's own cut (lost, or gained), and against the one with the file's margins only."""
-    (alone_cut, in_file), (differs, by_loop, by_file) = readings, lost
+@dataclass
+class Figures:
+    """One game's figures, line by line (``game_figures``)."""
+
+    judged: list[tuple[Line, bool, str]]  # (line, applied exactly, what became of it)
+    heard: list[bool]  # heard exactly (applied or refused)
+    right_alone: list[bool]  # decoded alone with the intended game state, right
+    #: The recogniser's reading of each line alone in the state the loop heard it against, of
+    #: the audio the listener itself cut in the run, of ``loop_span``'s estimate of that cut,
+    #: and with ``MARGIN`` around the synthesiser's file.
+    real: list[str | None]
+    estimated: list[str | None]
+    in_file: list[str | None]
+    #: Lost by the loop against each reading: its commands differ from the reading, and are not
+    #: the command said (a line heard exactly where the reading is not counts as gained).
+    lost_real: list[bool]
+    lost_estimated: list[bool]
+    lost_file: list[bool]
+
+    def gained(self, readings: list[str | None], outcome: Outcome) -> list[bool]:
+        return [lost_by_the_loop(outcome.heard.get(i, []), r) and h
+                for i, (r, h) in enumerate(zip(readings, self.heard, strict=True))]
+
+
+def losses(game: GameAudio, outcome: Outcome, readings: list[str | None]) -> list[bool]:
+    """The lines the loop lost against ``readings``: its commands differ from the reading alone
+    and are not the command said."""
+    return [lost_by_the_loop(outcome.heard.get(i, []), r) and not heard_exactly(outcome.heard.get(i, []), line)
+            for i, (r, line) in enumerate(zip(readings, game.lines, strict=True))]
+
+
+def game_figures(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) -> Figures:
+    """What the loop did with ``game`` against what the recogniser alone reads in each line."""
+    real = as_listener_cut(game, outcome, recognizer)
+    estimated = as_loop_cuts(game, outcome, recognizer)
+    in_file = as_loop_heard(game, outcome, recognizer)
+    return Figures(judge(game, outcome),
+                   [heard_exactly(outcome.heard.get(i, []), line) for i, line in enumerate(game.lines)],
+                   alone(game, recognizer), real, estimated, in_file,
+                   losses(game, outcome, real), losses(game, outcome, estimated), losses(game, outcome, in_file))
+
+
+def print_lost(game: GameAudio, outcome: Outcome, figures: Figures) -> None:
+    """The lines the loop heard otherwise than the recogniser alone: against the reading of the
+    listener's own cut (lost, or gained), against its estimate and the file's margins."""
+    f = figures
+    gained = f.gained(f.real, outcome)
     for i, line in enumerate(game.lines):
         loop = " + ".join(outcome.heard.get(i, [])) or "(nothing)"
-        if differs[i]:
-            print(f"  {'lost by the loop' if by_loop[i] else 'gained by the loop'} at line {line.number} "
-                  f"({seat_voice(game, line.seat)}): said '{line.text}', the recogniser alone: "
-                  f"{alone_cut[i] or '(no command)'} (file margins: {in_file[i] or '(no command)'}), the loop: {loop}")
-        elif by_file[i]:
-            print(f"  lost against the file's margins only at line {line.number} ({seat_voice(game, line.seat)}): "
-                  f"said '{line.text}', alone with the file's margins: {in_file[i] or '(no command)'}, the loop "
-                  f"and alone with its cut: {alone_cut[i] or '(no command)'}")
+        if f.lost_real[i] or gained[i] or f.lost_estimated[i] or f.lost_file[i]:
+            what = "lost by the loop" if f.lost_real[i] else "gained by the loop" if gained[i] \
+                else "lost against the estimated cut or the file's margins only"
+            print(f"  {what} at line {line.number} ({seat_voice(game, line.seat)}): said '{line.text}', "
+                  f"the recogniser alone with the listener's cut: {f.real[i] or '(no command)'} (the estimated "
+                  f"cut: {f.estimated[i] or '(no command)'}, the file's margins: {f.in_file[i] or '(no command)'}), "
+                  f"the loop: {loop}")
+
+
+def print_summary(game: GameAudio, outcome: Outcome, f: Figures, engine: str, args: argparse.Namespace) -> None:
+    """One game's figures."""
+    exact = sum(ok for _, ok, _ in f.judged)
+    lines = len(f.judged)
+    lost = sum(a and not h for a, h in zip(f.right_alone, f.heard, strict=True))
+    note = "" if outcome.engine in (None, engine) else f" [the listener used {outcome.engine}!]"
+    if outcome.problem:
+        note += f" [{outcome.problem}]"
+    print(f"{len(game.players)} players (seed {game.seed}, {game.voices} voices): {exact}/{lines} lines applied exactly "
+          f"({exact / lines:.0%}), {sum(f.heard)} heard exactly; game ended right: "
+          f"{'yes' if outcome.history == game.history else 'no'}; decoded alone with the right state: "
+          f"{sum(f.right_alone)}/{lines}; right alone but not heard exactly in the loop: {lost}; {outcome.wall:.0f} s{note}"
+          + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else ""))
+    print(f"  lost by the loop (its command differs from the recogniser's reading of the line in the same game "
+          f"state, and it is not the command said): {sum(f.lost_real)} against the audio the listener cut in the run "
+          f"(gained: {sum(f.gained(f.real, outcome))}); {sum(f.lost_estimated)} against the estimated cut "
+          f"(gained: {sum(f.gained(f.estimated, outcome))}); {sum(f.lost_file)} against {MARGIN} s around the "
+          f"synthesiser's file; the readings alone of the listener's cut and its estimate differ on "
+          f"{sum(a != b for a, b in zip(f.real, f.estimated, strict=True))} lines, of the estimate and the file's "
+          f"margins on {sum(a != b for a, b in zip(f.estimated, f.in_file, strict=True))}")
+
+
+def print_game(game: GameAudio, outcome: Outcome, f: Figures, engine: str, args: argparse.Namespace) -> None:
+    """One game's figures, per voice, its lost lines and its first slips."""
+    print_summary(game, outcome, f, engine, args)
+    print("  by voice (lines / applied exactly / lost by the loop against its cut): " + ", ".join(
+        f"{seat_voice(game, seat)} {sum(line.seat == seat for line in game.lines)} / "
+        f"{sum(ok for line, ok, _ in f.judged if line.seat == seat)} / "
+        f"{sum(lo for lo, line in zip(f.lost_real, game.lines, strict=True) if line.seat == seat)}"
+        for seat in sorted({line.seat for line in game.lines})))
+    print_lost(game, outcome, f)
+    if outcome.heard.get(-1):
+        print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
+    for line, _, got in [(line, ok, got) for line, ok, got in f.judged if not ok][: args.slips]:
+        print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
+              f"(said '{line.text}'), got {got}")
+    # The listening loop's own losses (issue 14: it must lose nothing that decoding each
+    # command alone gets right), every one of them.
+    for (line, _, got), right_alone, heard in zip(f.judged, f.right_alone, f.heard, strict=True):
+        if right_alone and not heard:
+            print(f"  lost in the loop at line {line.number} (seat {line.seat + 1}): expected "
+                  f"'{line.expected}' (said '{line.text}'), got {got}")
+
+
+def make_games(args: argparse.Namespace, out: Path, started: float) -> list[GameAudio]:
+    """The games to play, rendered, with what was made printed."""
+    pink = pink_noise(60, out)
+    games = [script(n, choose_seed(n, range(args.seeds)), voices) for voices in args.voices for n in args.players]
+    with ThreadPoolExecutor(2) as pool:
+        for game in games:
+            render(game, out, pink, pool)
+    total = sum(len(g.lines) for g in games)
+    audio = sum(len(g.raw) for g in games) / BYTES_PER_SECOND
+    pauses = sorted(p for g in games for p in g.espeak_pauses)
+    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed} {g.voices}: {len(g.lines)} lines' for g in games)}), "
+          f"{total} spoken lines, {audio / 60:.1f} min of audio, made in {time.monotonic() - started:.0f} s")
+    if pauses:
+        print(f"the voices' own longest pause inside a line (lines of 4+ words, no added pauses): "
+              f"median {pauses[len(pauses) // 2] * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms"
+              + ("; espeak-ng seats " + ", ".join(f"{i + 1}" for i, s in enumerate(SEATS) if s[4])
+                 + " pause 0.25-0.5 s between cards" if "espeak" in args.voices else ""))
+    return games
+
+
+def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) -> None:
+    """Play every game into the listener with ``engine`` and print the figures."""
+    try:
+        recognizer = cast("SpeechDecoder", recognizer_for(engine, model=args.model))
+    except (EngineUnavailable, RecognizerUnavailable) as err:
+        print(f"{engine}: {err}")
+        return
+    print(f"--- {engine}")
+    totals: dict[str, int] = dict.fromkeys(
+        ("exact", "heard", "ends", "alone", "lost", "real", "estimated", "file", "corrections"), 0)
+    dumped = {}
+    for game in games:
+        outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
+        f = game_figures(game, outcome, recognizer)
+        dumped[f"{len(game.players)}p {game.voices}"] = [outcome.heard.get(i, []) for i in range(len(game.lines))]
+        if args.dump:
+            Path(args.dump).write_text(json.dumps(dumped, indent=1))
+        print_game(game, outcome, f, engine, args)
+        for key, value in (("exact", sum(ok for _, ok, _ in f.judged)), ("heard", sum(f.heard)),
+                           ("ends", outcome.history == game.history), ("alone", sum(f.right_alone)),
+                           ("lost", sum(a and not h for a, h in zip(f.right_alone, f.heard, strict=True))),
+                           ("real", sum(f.lost_real)), ("estimated", sum(f.lost_estimated)),
+                           ("file", sum(f.lost_file)), ("corrections", len(outcome.corrections))):
+            totals[key] += int(value)
+    total = sum(len(g.lines) for g in games)
+    t = totals
+    print(f"{engine}: {t['exact']}/{total} lines applied exactly ({t['exact'] / total:.1%}), "
+          f"{t['heard']}/{total} heard exactly (applied or refused), {t['ends']}/{len(games)} games ended right, "
+          f"{t['alone']}/{total} ({t['alone'] / total:.1%}) decoded alone with the right state, {t['lost']} right "
+          f"alone but not heard exactly in the loop"
+          + (f"; the table put the game right {t['corrections']} times" if args.corrects else "")
+          + f"; lost by the loop: {t['real']} against the audio the listener cut ({t['estimated']} against the "
+            f"estimated cut, {t['file']} against the file's margins)")
 
 
 # --------------------------------------------------------------------------- main
@@ -572,106 +778,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    pink = pink_noise(60, out)
-    games = [script(n, choose_seed(n, range(args.seeds)), voices) for voices in args.voices for n in args.players]
-    with ThreadPoolExecutor(2) as pool:
-        for game in games:
-            render(game, out, pink, pool)
-    total = sum(len(g.lines) for g in games)
-    audio = sum(len(g.raw) for g in games) / BYTES_PER_SECOND
-    pauses = sorted(p for g in games for p in g.espeak_pauses)
-    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed} {g.voices}: {len(g.lines)} lines' for g in games)}), "
-          f"{total} spoken lines, {audio / 60:.1f} min of audio, made in {time.monotonic() - started:.0f} s")
-    if pauses:
-        print(f"the voices' own longest pause inside a line (lines of 4+ words, no added pauses): "
-              f"median {pauses[len(pauses) // 2] * 1000:.0f} ms, max {pauses[-1] * 1000:.0f} ms"
-              + ("; espeak-ng seats " + ", ".join(f"{i + 1}" for i, s in enumerate(SEATS) if s[4])
-                 + " pause 0.25-0.5 s between cards" if "espeak" in args.voices else ""))
-    engines = list(ENGINES) if args.engine == "both" else [args.engine]
-    for engine in engines:
-        try:
-            recognizer = recognizer_for(engine, model=args.model)
-        except (EngineUnavailable, RecognizerUnavailable) as err:
-            print(f"{engine}: {err}")
-            continue
-        exact_total = ending_right = alone_total = lost_total = heard_total = corrections_total = 0
-        by_loop_total = by_file_total = margins_total = 0
-        dumped = {}
-        print(f"--- {engine}")
-        for game in games:
-            outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
-            judged = judge(game, outcome)
-            by_alone = alone(game, recognizer)
-            # The recogniser's reading of each line alone, cut as the listener's own rule cuts
-            # it (what "lost by the loop" is measured against), and with ``MARGIN`` around the
-            # synthesiser's file (as before session 17, printed beside it).
-            readings = as_loop_cuts(game, outcome, recognizer)
-            in_file = as_loop_heard(game, outcome, recognizer)
-            differs = [lost_by_the_loop(outcome.heard.get(i, []), reading) for i, reading in enumerate(readings)]
-            # A line the loop heard exactly where the recogniser alone did not is no loss of the
-            # loop's (a "yes" its longer phrase heard and a tighter cut took for talk): counted apart.
-            gained = [d and heard_exactly(outcome.heard.get(i, []), line)
-                      for i, (d, line) in enumerate(zip(differs, game.lines, strict=True))]
-            by_loop = [d and not g for d, g in zip(differs, gained, strict=True)]
-            by_loop_total += sum(by_loop)
-            by_file = [lost_by_the_loop(outcome.heard.get(i, []), r) and not heard_exactly(outcome.heard.get(i, []), line)
-                       for i, (r, line) in enumerate(zip(in_file, game.lines, strict=True))]
-            by_file_total += sum(by_file)
-            margins = [a != b for a, b in zip(readings, in_file, strict=True)]
-            margins_total += sum(margins)
-            dumped[f"{len(game.players)}p {game.voices}"] = [outcome.heard.get(i, []) for i in range(len(game.lines))]
-            if args.dump:
-                Path(args.dump).write_text(json.dumps(dumped, indent=1))
-            exact = sum(ok for _, ok, _ in judged)
-            heard = sum(heard_exactly(outcome.heard.get(i, []), line) for i, line in enumerate(game.lines))
-            heard_total += heard
-            ends = outcome.history == game.history
-            lost = sum(a and not heard_exactly(outcome.heard.get(i, []), line)
-                       for i, (a, line) in enumerate(zip(by_alone, game.lines, strict=True)))
-            exact_total += exact
-            ending_right += ends
-            alone_total += sum(by_alone)
-            lost_total += lost
-            corrections_total += len(outcome.corrections)
-            note = "" if outcome.engine in (None, engine) else f" [the listener used {outcome.engine}!]"
-            if outcome.problem:
-                note += f" [{outcome.problem}]"
-            print(f"{len(game.players)} players (seed {game.seed}, {game.voices} voices): {exact}/{len(judged)} lines applied exactly "
-                  f"({exact / len(judged):.0%}), {heard} heard exactly; game ended right: {'yes' if ends else 'no'}; decoded alone "
-                  f"with the right state: {sum(by_alone)}/{len(judged)}; right alone but not heard exactly in the loop: "
-                  f"{lost}; {outcome.wall:.0f} s{note}"
-                  + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else "")
-                  + f"; lost by the loop (its command differs from the recogniser's reading of the line "
-                    f"in the same game state, and it is not the command said): {sum(by_loop)}; heard exactly by "
-                    f"the loop where the recogniser alone was not: {sum(gained)}; against the reading alone with "
-                    f"{MARGIN} s around the synthesiser's file: {sum(by_file)} lost by the loop; the two readings "
-                    f"alone differ on {sum(margins)} lines")
-            voices = sorted({line.seat for line in game.lines})
-            print("  by voice (lines / lost by the loop): " + ", ".join(
-                f"{seat_voice(game, seat)} {sum(line.seat == seat for line in game.lines)} / "
-                f"{sum(lost for lost, line in zip(by_loop, game.lines, strict=True) if line.seat == seat)}"
-                for seat in voices))
-            print_lost(game, outcome, (readings, in_file), (differs, by_loop, by_file))
-            if outcome.heard.get(-1):
-                print(f"  heard before line 2 began: {' + '.join(outcome.heard[-1])}")
-            slips = [(line, got) for line, ok, got in judged if not ok][: args.slips]
-            for line, got in slips:
-                print(f"  slip at line {line.number} (seat {line.seat + 1}): expected '{line.expected}' "
-                      f"(said '{line.text}'), got {got}")
-            # The listening loop's own losses (issue 14: it must lose nothing that decoding each
-            # command alone gets right), every one of them.
-            for i, ((line, _, got), right_alone) in enumerate(zip(judged, by_alone, strict=True)):
-                if right_alone and not heard_exactly(outcome.heard.get(i, []), line):
-                    print(f"  lost in the loop at line {line.number} (seat {line.seat + 1}): expected "
-                          f"'{line.expected}' (said '{line.text}'), got {got}")
-        print(f"{engine}: {exact_total}/{total} lines applied exactly ({exact_total / total:.1%}), "
-              f"{heard_total}/{total} heard exactly (applied or refused), "
-              f"{ending_right}/{len(games)} games ended right, {alone_total}/{total} "
-              f"({alone_total / total:.1%}) decoded alone with the right state, {lost_total} right alone "
-              f"but not heard exactly in the loop"
-              + (f"; the table put the game right {corrections_total} times" if args.corrects else "")
-              + f"; {by_loop_total} lost by the loop ({by_file_total} against the readings with the file's margins; "
-                f"the two readings alone differ on {margins_total} lines)")
+    games = make_games(args, out, started)
+    for engine in list(ENGINES) if args.engine == "both" else [args.engine]:
+        run_engine(engine, games, args)
     print(f"total {time.monotonic() - started:.0f} s")
     return 0
 

@@ -78,6 +78,11 @@ BEHIND_SECONDS = 0.1
 VERDICT_BEHIND_SECONDS = 0.3
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
+#: Different words other than cards that the rest of an unfinished command, written freely by
+#: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
+MAX_REST_OTHER_WORDS = 2
+#: The most tokens of a rest's free transcription written (a rest is a few words).
+FREE_WORDS_LIMIT = 24
 #: Silence put between the parts of a command spoken with a pause.
 JOIN_SILENCE_SECONDS = 0.3
 #: How long the listener waits for the front end to settle the command heard before.
@@ -174,6 +179,15 @@ class NoiseTracker:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
+
+    @property
+    def delivered(self) -> int | None:
+        """How far into the input (bytes) the audio handed on so far reaches; None for an input
+        that does not count its position (a microphone's)."""
+        position = getattr(self._stream, "position", None)
+        if not isinstance(position, int):
+            return None
+        return position - sum(len(early) for early in self._early)
 
     @property
     def floor(self) -> float | None:
@@ -276,6 +290,9 @@ class EarlyEnd:
     def __init__(self, threshold: float) -> None:
         self.threshold = threshold
         self.result: Decoded | None = None  # what ended the phrase early
+        #: The chunks of the phrase that the decoding standing for it was given (``result``'s,
+        #: or ``finish``'s), None while none stands.
+        self.cut: int | None = None
         # A chunk of speech was heard (the phrase's first chunk, SpeechRecognition's quiet
         # lead-in joined with the first loud one, may read as quiet).
         self._spoke = False
@@ -307,7 +324,7 @@ class EarlyEnd:
             if decoded is None:
                 decoded = decode(cut)
             if _takes_early(decoded):
-                self.result = decoded
+                self.result, self.cut = decoded, cut
                 return True
         if self._long is None and self._quiet >= VERDICT_PAUSE_SECONDS:
             self._long = (self._chunks, decode(self._chunks) if lag <= VERDICT_BEHIND_SECONDS else None)
@@ -323,6 +340,7 @@ class EarlyEnd:
         if decoded is None:
             decoded = decode(cut)
             self._long = (cut, decoded)
+        self.cut = cut
         return decoded
 
 
@@ -388,6 +406,14 @@ def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str]
         return whole.begun is None or _continues(first.begun, whole.begun)
     return whole.command is not None and _continues(first.begun, whole.command) \
         and whole.confidence >= rest.confidence
+
+
+def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
+    """Whether a free transcription is talk rather than the rest of a command: more than
+    ``MAX_REST_OTHER_WORDS`` different words of it are no ``cards`` words (None: nothing
+    written, no evidence). Different words: free transcription loops on a short rest ("cat"
+    after "bob swaps row three pig pig" was written "Cut. Cut. Cut. ...")."""
+    return free is not None and len(set(free) - cards) > MAX_REST_OTHER_WORDS
 
 
 def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
@@ -506,6 +532,11 @@ class Listener:
         self._closed = threading.Event()
         self._paused = False
         self._input_ended = False
+        #: Told, for each phrase, where in the input lies the audio that the reading standing for
+        #: it was made from (byte offsets into the input, one span per unbroken run of it): what
+        #: bench/voice_game.py gives the recogniser alone, to measure what the loop's own logic
+        #: (early ends, joining, the context it asks for) changes. None: nobody is told.
+        self.on_cut: Callable[[tuple[tuple[int, int], ...]], None] | None = None
 
     # ------------------------------------------------------------------ public interface
     @property
@@ -705,16 +736,65 @@ class Listener:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
                 break
-            joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest[0]]
-            whole = self._decode(joined)
-            if _joins(decoded, alone, whole, self._players()):
-                audio, decoded = joined, whole
+            joined = self._joined(audio, decoded, rest[0], alone)
+            if joined is not None:
+                audio, decoded = joined
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
                 audio, decoded = rest[0], alone
         return before, decoded
+
+    def _joined(self, audio: list[bytes], decoded: Decoded, rest: list[bytes],
+                alone: Decoded) -> tuple[list[bytes], Decoded] | None:
+        """An unfinished command (``audio``, ``decoded``) and the speech after it (``rest``,
+        heard ``alone`` as no command) heard as one, when they are one (``_joins``); None when
+        the rest is not its continuation. A rest that begins no command of its own and that
+        Whisper writes freely with more than ``MAX_REST_OTHER_WORDS`` different words that are no cards is
+        talk, whatever the two read as together: a whole game by voice gone astray heard the
+        next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
+        I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
+        18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
+        between them ("and", "for")."""
+        if alone.begun is None and _talk(self._written_freely(rest), self._card_words()):
+            return None
+        joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest]
+        whole = self._decode(joined)
+        return (joined, whole) if _joins(decoded, alone, whole, self._players()) else None
+
+    def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
+        """The words of Whisper's free (greedy) transcription of ``chunks``, with the players
+        named in its prompt; None for a recogniser that writes none (PocketSphinx)."""
+        import numpy as np
+        from threadpoolctl import threadpool_limits
+
+        engine = self.recognizer
+        model = getattr(engine, "model", None)
+        if model is None or not hasattr(model, "greedy"):
+            return None
+        players = self._players()
+        language = getattr(engine, "language", None)
+        label = getattr(getattr(language, "words", None), "prompt_players", "Players")  # as the recogniser's
+        prompt = [model.specials["prev"], *model.text_tokens(
+            f" {label}: " + ", ".join(p.capitalize() for p in players) + ".")] if players else []
+        raw = b"".join(chunks)
+        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
+        with threadpool_limits(limits=1, user_api="blas"):  # as the recogniser decodes
+            tokens = model.greedy(audio, prompt, limit=FREE_WORDS_LIMIT,
+                                  language=getattr(language, "code", "en"))
+        text = model.tokenizer.decode([t for t in tokens if t < model.specials["eot"]])
+        return "".join(c if c.isalnum() or c in "'-" else " " for c in str(text).lower()).split()
+
+    def _card_words(self) -> frozenset[str]:
+        """The words of the recogniser's language that say cards: counts (and how Whisper
+        writes them), animals, the words between cards."""
+        tables = getattr(getattr(self.recognizer, "language", None), "words", None)
+        if tables is None:
+            return frozenset()
+        written = {form for forms in tables.written.values() for form in forms}
+        return frozenset({*tables.counts, *written, *tables.one, *tables.many, *tables.sudden_death,
+                          *tables.separators, *tables.counters, *tables.counts_after})
 
     @staticmethod
     def _event_for(decoded: Decoded, source: AudioSource) -> Heard | Rejected | None:
@@ -748,6 +828,7 @@ class Listener:
         early = None if streaming else EarlyEnd(recognizer.energy_threshold)
         behind = Behind()
         chunks: list[bytes] = []
+        ends: list[int | None] = []  # how far into the input each chunk reaches
 
         def decode(n: int) -> Decoded:
             return self._decode(chunks[:n])
@@ -760,9 +841,11 @@ class Listener:
                 if not chunks:
                     self._set_state("hearing", self.note)
                 chunks.append(chunk.get_raw_data(convert_rate=16000, convert_width=2))
+                ends.append(getattr(source.stream, "delivered", None))
                 if streaming and self._settled.is_set():
                     fed = self._feed(chunks, fed)
                 if early is not None and early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode):
+                    self._tell_cut(chunks, ends, early.cut)
                     return chunks, early.result
                 if self._closed.is_set():
                     break
@@ -773,7 +856,26 @@ class Listener:
             return None
         finally:
             phrase.close()
-        return self._phrase_end(chunks, fed, early, decode)
+        ended = self._phrase_end(chunks, fed, early, decode)
+        if ended is not None:
+            self._tell_cut(chunks, ends, early.cut if early is not None else None)
+        return ended
+
+    def _tell_cut(self, chunks: list[bytes], ends: list[int | None], cut: int | None) -> None:
+        """Tell ``on_cut`` where the phrase's first ``cut`` chunks (None: all) lie in the input."""
+        told = self.on_cut
+        if told is None or not chunks:
+            return
+        spans: list[tuple[int, int]] = []
+        for chunk, end in zip(chunks[:cut], ends[:cut], strict=True):
+            if end is None:
+                return  # the input does not count its position
+            start = end - len(chunk)
+            if spans and spans[-1][1] == start:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+        told(tuple(spans))
 
     def _feed(self, chunks: list[bytes], fed: int) -> int:
         """PocketSphinx decodes while the player speaks: the chunks not fed yet (the utterance

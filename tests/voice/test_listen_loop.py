@@ -10,16 +10,23 @@ import queue
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assistant.config import VoiceSettings
 from assistant.referee import Referee
-from assistant.voice.listener import Heard, ListenContext, Listener, Rejected
+from assistant.voice.listener import Heard, ListenContext, Listener, ListenerState, Rejected
 from assistant.voice.recognizer import INCOMPLETE_REASON
 
 from .conftest import join_wavs, needs_espeak, quiet_over_noise
+
+#: The conftest's ``synth`` fixture: espeak-ng saying a sentence into a WAV file.
+Synth = Callable[..., Path]
+#: Events the listener reports that tests look at.
+Events = list[Heard | Rejected]
 
 pytestmark = [needs_espeak, pytest.mark.slow]
 
@@ -34,13 +41,14 @@ def referee_after(*commands: str) -> Referee:
     return referee
 
 
-def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
-                 timeout: float = 60.0, realtime: bool = True) -> list:
+def run_listener(files: list[Path], context: Callable[[], ListenContext],
+                 on_heard: Callable[[Heard, Listener], None] | None = None, settle: bool = True,
+                 timeout: float = 60.0, realtime: bool = True) -> Events:
     """Play ``files`` in; return the Heard and Rejected events in order."""
-    events: queue.Queue = queue.Queue()
+    events: queue.Queue[Heard | Rejected] = queue.Queue()
     listener: Listener
 
-    def on_event(event) -> None:
+    def on_event(event: Heard | Rejected | ListenerState) -> None:
         if isinstance(event, Heard | Rejected):
             events.put(event)
         if isinstance(event, Heard):
@@ -64,11 +72,11 @@ def run_listener(files: list[Path], context, on_heard=None, settle: bool = True,
     return out
 
 
-def heard(events: list) -> list[str]:
+def heard(events: Events) -> list[str]:
     return [e.command.canonical for e in events if isinstance(e, Heard)]
 
 
-def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth, tmp_path: Path) -> None:
+def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth: Synth, tmp_path: Path) -> None:
     """The last row, then at once the first swap. The front end takes a while to apply the row
     (a busy table): the swap must still be decoded against the turns, not the rows (whose
     grammar has no swaps at all)."""
@@ -90,7 +98,7 @@ def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth,
     assert referee.game is not None and referee.game.phase.name == "TURNS"
 
 
-def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Path) -> None:
+def test_a_command_with_a_pause_between_cards_arrives_whole(synth: Synth, tmp_path: Path) -> None:
     referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
                             "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
     spoken = join_wavs([synth("bob swaps row three pig pig"), synth("cat")], tmp_path / "pause.wav", 0.5)
@@ -99,7 +107,7 @@ def test_a_command_with_a_pause_between_cards_arrives_whole(synth, tmp_path: Pat
     assert not [e for e in events if isinstance(e, Rejected)]
 
 
-def test_whisper_says_which_commands_cannot_go_on(synth) -> None:
+def test_whisper_says_which_commands_cannot_go_on(synth: Synth) -> None:
     """The listener takes a command at a short pause only when nothing can follow it: a row of
     its one card, a knock; not "undo", which "undo that" goes on."""
     from assistant.voice.recognizer import read_wav
@@ -117,7 +125,7 @@ def test_whisper_says_which_commands_cannot_go_on(synth) -> None:
         assert decoded.closed is closed, decoded
 
 
-def test_a_command_that_may_go_on_waits_out_the_pause(synth, tmp_path: Path) -> None:
+def test_a_command_that_may_go_on_waits_out_the_pause(synth: Synth, tmp_path: Path) -> None:
     """"undo" is a whole command, but "undo that" is one too: at a short pause the listener
     waits for the rest instead of taking "undo" and rejecting "that" as talk."""
     referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig")
@@ -127,7 +135,7 @@ def test_a_command_that_may_go_on_waits_out_the_pause(synth, tmp_path: Path) -> 
     assert not [e for e in events if isinstance(e, Rejected)], events
 
 
-def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, tmp_path: Path) -> None:
+def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth: Synth, tmp_path: Path) -> None:
     """Bob stops mid-swap; after the pause a table leaves, Alice speaks a whole command: hers
     is heard as itself, not glued to Bob's half (a game by voice lost both that way)."""
     referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
@@ -139,7 +147,7 @@ def test_an_unfinished_command_does_not_swallow_the_next_players_command(synth, 
     assert [e.reason for e in events if isinstance(e, Rejected)] == [INCOMPLETE_REASON], events
 
 
-def test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk(synth, tmp_path: Path) -> None:
+def test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk(synth: Synth, tmp_path: Path) -> None:
     """Bob stops mid-swap and turns to the table: he is told his command was unfinished (the
     listener used to keep only the talk that followed, and Bob never knew)."""
     referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
@@ -148,10 +156,11 @@ def test_an_unfinished_command_followed_by_talk_is_reported_before_the_talk(synt
                        tmp_path / "half.wav", 1.0)
     events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
     assert heard(events) == [], events
-    assert [e.reason for e in events] == [INCOMPLETE_REASON, "that sounded like talk, not a command"], events
+    assert [e.reason for e in events if isinstance(e, Rejected)] == \
+        [INCOMPLETE_REASON, "that sounded like talk, not a command"], events
 
 
-def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> None:
+def test_a_quiet_player_over_room_noise_is_not_split(synth: Synth, tmp_path: Path) -> None:
     speech = join_wavs([synth("alice has three giraffes two bears"), synth("and five dogs")],
                        tmp_path / "hand.wav", 0.35)
     quiet = quiet_over_noise(speech, tmp_path / "quiet.wav")
@@ -159,7 +168,7 @@ def test_a_quiet_player_over_room_noise_is_not_split(synth, tmp_path: Path) -> N
     assert heard(events) == ["alice has 3 giraffe 2 bear 5 dog"], events
 
 
-def test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it(synth) -> None:
+def test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it(synth: Synth) -> None:
     referee = referee_after("new game alice bob carol", "alice starts")
     replies = []
 
@@ -180,7 +189,7 @@ def test_a_spoken_sudden_death_waits_for_yes_and_no_drops_it(synth) -> None:
     assert game.lives == {"alice": 4, "bob": 5, "carol": 4}
 
 
-def test_talk_beginning_with_yes_does_not_answer_a_waiting_read_back(synth) -> None:
+def test_talk_beginning_with_yes_does_not_answer_a_waiting_read_back(synth: Synth) -> None:
     """Forced into the grammar, "yes of course you can have a drink" is "Yes."; while the sudden
     death's read-back waits, it must not answer it (without ``MAX_ANSWER_OTHER_WORDS`` it did,
     in 1 or 2 runs of 3: where the phrase is cut varies)."""
@@ -203,7 +212,7 @@ def test_talk_beginning_with_yes_does_not_answer_a_waiting_read_back(synth) -> N
     assert game.lives == {"alice": 4, "bob": 5, "carol": 4}
 
 
-def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth, tmp_path: Path) -> None:
+def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth: Synth, tmp_path: Path) -> None:
     """``lifeguard listen`` answers rejections as the table does: talk is written down (printed),
     an unfinished command is also said aloud, so the player says it again."""
     from assistant.cli.voice import _ListenSession
@@ -217,7 +226,7 @@ def test_lifeguard_listen_says_an_unfinished_command_but_only_prints_talk(synth,
         ["that sounded like talk, not a command", INCOMPLETE_REASON], events
     speaker = Speaker(VoiceSettings(speak=False))  # never started: what it is asked to say is kept
     said: list[str] = []
-    speaker.say = said.append  # type: ignore[method-assign]
+    setattr(speaker, "say", said.append)  # noqa: B010 - keeps what it is asked to say
     printed: list[str] = []
     session = _ListenSession(referee, speaker, None, None, printed.append)  # type: ignore[arg-type]
     for event in events:
@@ -235,7 +244,7 @@ def say_with_gaps(path: Path, *parts: str | float) -> Path:
     return path
 
 
-def test_a_last_card_after_a_short_gap_is_the_card_said(synth, tmp_path: Path) -> None:
+def test_a_last_card_after_a_short_gap_is_the_card_said(synth: Synth, tmp_path: Path) -> None:
     """Issue 40: a swap whose last card follows a gap longer than the short pause. Decoded at
     the gap, the count is completed with a made-up card; the card heard must be the one said."""
     referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
@@ -251,14 +260,14 @@ class Slowed:
     took: on a machine already busy (the suite on shared cores) the wall-clock time is mostly
     waiting for a core, and the test waited ``factor`` times that again (over three minutes)."""
 
-    def __init__(self, recognizer, factor: float) -> None:
+    def __init__(self, recognizer: Any, factor: float) -> None:
         self._recognizer = recognizer
         self._factor = factor
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._recognizer, name)
 
-    def finish(self):
+    def finish(self) -> Any:
         started, worked = time.monotonic(), time.process_time()
         result = self._recognizer.finish()
         took = min(time.monotonic() - started, time.process_time() - worked)
@@ -272,7 +281,7 @@ GAME_HEARD = ["row 4 goat goat sheep mouse", "alice swaps 2 sheep rabbit", "bob 
 
 
 @pytest.mark.parametrize("pace", ["fastest", "real-time-decoding-three-times-as-slow"])
-def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth, tmp_path: Path, monkeypatch,
+def test_the_commands_heard_do_not_depend_on_the_machines_speed(synth: Synth, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                 pace: str) -> None:
     """Issue 40: where an utterance ends, which pauses are decoded and what is taken depend on
     the audio and the game alone. The same commands (cards with pauses between them, a last
@@ -339,7 +348,7 @@ def test_lifeguard_listen_prints_the_reading_taken_for_a_repeat_of_a_refused_one
         return Heard(command, text, 1.0)
 
     speaker = Speaker(VoiceSettings(speak=False))
-    speaker.say = lambda _words: None  # type: ignore[method-assign]
+    setattr(speaker, "say", lambda _words: None)  # noqa: B010 - says nothing
     printed: list[str] = []
     listener = _SettledCounter()
     session = _ListenSession(referee, speaker, listener, None, printed.append)  # type: ignore[arg-type]
@@ -355,7 +364,7 @@ def test_lifeguard_listen_prints_the_reading_taken_for_a_repeat_of_a_refused_one
     assert listener.settled_calls == 2
 
 
-def test_an_unfinished_command_is_not_joined_to_the_start_of_the_next_players(synth, tmp_path: Path) -> None:
+def test_an_unfinished_command_is_not_joined_to_the_start_of_the_next_players(synth: Synth, tmp_path: Path) -> None:
     """Bob stops mid-hand; Carol, after the pause a table leaves, begins a swap (the game
     expects hands: it has gone astray) and stops too. Heard alone, hers begins a command of its
     own (Carol's hand, to the hands' grammar): the two are not heard as one hand of Bob's that
@@ -376,12 +385,12 @@ class Recording:
     """The real recogniser, keeping how many seconds of audio each decoding was given and
     what it read."""
 
-    def __init__(self, recognizer) -> None:
+    def __init__(self, recognizer: Any) -> None:
         self._recognizer = recognizer
         self.decodings: list[tuple[float, str]] = []
         self._fed = 0
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._recognizer, name)
 
     def start(self) -> None:
@@ -392,13 +401,13 @@ class Recording:
         self._fed += len(raw)
         self._recognizer.feed(raw, full=full)
 
-    def finish(self):
+    def finish(self) -> Any:
         result = self._recognizer.finish()
         self.decodings.append((self._fed / 32000, result.text))
         return result
 
 
-def test_a_phrase_is_read_with_the_quiet_after_it_the_recogniser_alone_is_given(synth, monkeypatch) -> None:
+def test_a_phrase_is_read_with_the_quiet_after_it_the_recogniser_alone_is_given(synth: Synth, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 40: the reading that stands for a phrase is made at 0.3 s of quiet after its last
     word, as the recogniser alone is given a line, whatever it reads there (talk here); the
     phrase is not decoded again whole with the 0.6 s that ended it (other margins than alone's:
@@ -407,7 +416,7 @@ def test_a_phrase_is_read_with_the_quiet_after_it_the_recogniser_alone_is_given(
 
     recording: list[Recording] = []
 
-    def make(*args, **kwargs):
+    def make(*args: Any, **kwargs: Any) -> tuple[Recording, None]:
         wrapped = Recording(real(*args, **kwargs)[0])
         recording.append(wrapped)
         return wrapped, None
@@ -426,3 +435,24 @@ def test_a_phrase_is_read_with_the_quiet_after_it_the_recogniser_alone_is_given(
     (short, _), (verdict, text) = decodings
     assert 0.1 < verdict - short < 0.2
     assert events[0].text == text
+
+
+def test_what_follows_an_unfinished_command_is_not_joined_when_written_freely_it_is_talk(
+        synth: Synth, tmp_path: Path) -> None:
+    """Bob stops mid-hand; Carol, after the pause a table leaves, says a swap (the game has
+    gone astray: hands are expected). Heard alone, hers is no command and begins none (the
+    grammar's best reading of it is talk: "help.", naming nobody), but the two heard together
+    read as Bob's hand going on, likelier than hers alone. Whisper writing hers freely gives a
+    sentence of words that are no cards: talk, not the rest of Bob's hand, so the two are not
+    heard as one hand of Bob's that nobody said (a whole game by voice gone astray lost the
+    next player's line that way: "erin has 1 bear 9 dog", bench/NOTES.md, session 18)."""
+    referee = referee_after("new game alice bob carol", "bob starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse", "bob swaps 1 dog",
+                            "carol swaps 1 cat", "alice swaps 1 mouse", "bob knocks", "carol passes",
+                            "alice passes")
+    spoken = join_wavs([synth("bob has three giraffes two bears"),
+                        synth("carol takes the row four with a giraffe and two dogs cat")],
+                       tmp_path / "halves.wav", 1.0)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), realtime=False)
+    assert heard(events) == [], events
+    assert [e.reason for e in events if isinstance(e, Rejected)][:1] == [INCOMPLETE_REASON], events
