@@ -62,13 +62,21 @@ def peak_mb(args: list[str], env: dict[str, str], stop_after: float | None = Non
     resident memory (MB), its output and its errors; ``stop_after``: interrupt it then (Ctrl+C)."""
     script = (
         "import resource, signal, subprocess, sys, json\n"
-        "p = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)\n"
+        # Ctrl+C's default handling for the child, as a terminal gives it: a suite started in
+        # the background (`make test &`) ignores SIGINT, and the child would inherit that.
+        "p = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,\n"
+        "                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))\n"
         "stop = float(sys.argv[1])\n"
         "try:\n"
-        "    out, err = p.communicate(timeout=stop if stop > 0 else None)\n"
+        "    out, err = p.communicate(timeout=stop if stop > 0 else 560)\n"
         "except subprocess.TimeoutExpired:\n"
         "    p.send_signal(signal.SIGINT)\n"
-        "    out, err = p.communicate()\n"
+        "    try:\n"
+        "        out, err = p.communicate(timeout=60)\n"
+        "    except subprocess.TimeoutExpired:\n"
+        "        p.kill()  # never leave the child behind\n"
+        "        out, err = p.communicate()\n"
+        "        err += '(not stopped by Ctrl+C within 60 s)'\n"
         "print(json.dumps([resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, out, err]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script, str(stop_after or 0), sys.executable, "-m",
@@ -211,6 +219,7 @@ def test_hear_and_listen_on_an_hour_of_4khz_8bit_audio_stay_under_600_mb(
     peak, out, err = peak_mb(["--seed", "1", "listen", "--quiet", "--no-store", "--players", "alice", "bob",
                               "carol", "--audio-input", str(hour)], isolated_env, stop_after=20)
     assert "Traceback" not in err and "listening:" not in out, (out, err)
+    assert "not stopped by Ctrl+C" not in err, err
     assert peak < PEAK_LIMIT_MB, peak
 
 
