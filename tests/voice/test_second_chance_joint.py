@@ -35,16 +35,24 @@ def hear(recognizer: WhisperRecognizer, referee: Referee, wav: Path) -> Command:
     return decoded.command
 
 
+def misheard_and_refused(recognizer: WhisperRecognizer, referee: Referee, synth: Synth) -> Command:
+    """``SAID`` by espeak-ng's en-us, heard as ``MISHEARD``, applied and refused with "no", with
+    no other reading to offer ("say it again")."""
+    first = hear(recognizer, referee, synth(SAID, voice="en-us", speed=150))
+    assert first.canonical == MISHEARD
+    assert referee.execute(first, heard=True).ok
+    assert not referee.handle("no").question
+    return first
+
+
 @needs_espeak
 def test_a_refused_command_said_again_is_heard_with_the_first_utterance(
         synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path) -> None:
     with opened(tmp_path) as session:
         referee = session.referee
-        first = hear(recognizer, referee, synth(SAID, voice="en-us", speed=150))
-        assert first.canonical == MISHEARD and MEANT not in [r.canonical for r in first.readings]
-        assert recognizer.last_joint == []  # nothing refused yet: heard alone
-        assert referee.execute(first, heard=True).ok
-        assert not referee.handle("no").question  # no other reading to offer: "say it again"
+        first = misheard_and_refused(recognizer, referee, synth)
+        assert MEANT not in [r.canonical for r in first.readings]
+        assert recognizer.last_joint == []  # nothing refused when it was heard: heard alone
         assert ListenContext.from_referee(referee).refused == {MISHEARD}
         again = hear(recognizer, referee, synth(SAID, voice="en-gb-x-rp", speed=150))
         # The recogniser itself took the command said, scored on both audios.
@@ -61,10 +69,7 @@ def test_a_repeat_that_is_another_command_is_taken_as_said(
         synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path) -> None:
     with opened(tmp_path) as session:
         referee = session.referee
-        first = hear(recognizer, referee, synth(SAID, voice="en-us", speed=150))
-        assert first.canonical == MISHEARD
-        assert referee.execute(first, heard=True).ok
-        assert not referee.handle("no").question
+        misheard_and_refused(recognizer, referee, synth)
         # The player says another swap, a card away from what was said first: taken as said,
         # not weighed against the utterance refused (where the goat and the dog were said).
         other = hear(recognizer, referee, synth("alice swaps row four goat goat dog cat", voice="en+f2", speed=150))
