@@ -764,27 +764,10 @@ class Listener:
         return (joined, whole) if _joins(decoded, alone, whole, self._players()) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
-        """The words of Whisper's free (greedy) transcription of ``chunks``, with the players
-        named in its prompt; None for a recogniser that writes none (PocketSphinx)."""
-        import numpy as np
-        from threadpoolctl import threadpool_limits
-
-        engine = self.recognizer
-        model = getattr(engine, "model", None)
-        if model is None or not hasattr(model, "greedy"):
-            return None
-        players = self._players()
-        language = getattr(engine, "language", None)
-        label = getattr(getattr(language, "words", None), "prompt_players", "Players")  # as the recogniser's
-        prompt = [model.specials["prev"], *model.text_tokens(
-            f" {label}: " + ", ".join(p.capitalize() for p in players) + ".")] if players else []
-        raw = b"".join(chunks)
-        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
-        with threadpool_limits(limits=1, user_api="blas"):  # as the recogniser decodes
-            tokens = model.greedy(audio, prompt, limit=FREE_WORDS_LIMIT,
-                                  language=getattr(language, "code", "en"))
-        text = model.tokenizer.decode([t for t in tokens if t < model.specials["eot"]])
-        return "".join(c if c.isalnum() or c in "'-" else " " for c in str(text).lower()).split()
+        """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the
+        players named in its prompt); None for a recogniser that writes none (PocketSphinx)."""
+        written = getattr(self.recognizer, "written_freely", None)
+        return written(b"".join(chunks), FREE_WORDS_LIMIT) if written is not None else None
 
     def _card_words(self) -> frozenset[str]:
         """The words of the recogniser's language that say cards: counts (and how Whisper

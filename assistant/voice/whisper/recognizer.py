@@ -730,6 +730,17 @@ class WhisperRecognizer:
         forced = _words(self._written(tokens))
         return len(_first_time_round(self._free_words(cross, context, len(tokens) + 4))) < len(forced)
 
+    def written_freely(self, raw: bytes, limit: int) -> list[str]:
+        """The words of Whisper's free transcription of ``raw`` (16 kHz, 16-bit), at most
+        ``limit`` tokens, in the context set now (``_free_words``): what the listener asks of
+        the speech after an unfinished command before it joins the two."""
+        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
+        with self._lock, threadpool_limits(limits=1, user_api="blas"):
+            context = self._context
+            assert context is not None
+            cross = self.model.decoder.cross_cache(self.model.encode(audio))
+            return self._free_words(cross, context, limit)
+
     def _free_words(self, cross: Cross, context: _Context, limit: int) -> list[str]:
         """The words of Whisper's greedy free transcription (at most ``limit`` tokens), with the
         players-only prompt (with the animals it went on listing cards) and without what it
