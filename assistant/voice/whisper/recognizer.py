@@ -413,7 +413,7 @@ class WhisperRecognizer:
     def finish(self) -> Decoded:
         raw = b"".join(self._audio)
         self._audio = []
-        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
+        audio = _samples(raw)
         heard = _Heard(time.perf_counter(), len(audio) / SAMPLE_RATE)
         refusal = _refusal(audio, heard.seconds)
         if refusal is not None:
@@ -734,7 +734,7 @@ class WhisperRecognizer:
         """The words of Whisper's free transcription of ``raw`` (16 kHz, 16-bit), at most
         ``limit`` tokens, in the context set now (``_free_words``): what the listener asks of
         the speech after an unfinished command before it joins the two."""
-        audio = np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
+        audio = _samples(raw)
         with self._lock, threadpool_limits(limits=1, user_api="blas"):
             context = self._context
             assert context is not None
@@ -762,6 +762,12 @@ class WhisperRecognizer:
     def _extend(hyp: _Hypothesis, token: int, score: float, state: frozenset[TokenState],
                 cut: bool, log_prob: float, favourite: float) -> _Hypothesis:
         return _Hypothesis([*hyp.tokens, token], score, state, cut, max(hyp.gap_max, favourite - log_prob))
+
+
+def _samples(raw: bytes) -> np.ndarray:
+    """16-bit PCM as the float samples (-1 to 1) Whisper's features are made from (an odd last
+    byte dropped)."""
+    return np.frombuffer(raw[: len(raw) // 2 * 2], dtype="<i2").astype(np.float32) / 32768.0
 
 
 #: What Whisper writes for sounds that are not words: "[Music]", "[INTERPOSING VOICES]", "(laughs)".
