@@ -103,13 +103,21 @@ def dump(args: argparse.Namespace) -> int:
     started = time.monotonic()
     for n, item in enumerate(files):
         raw = _raw(item)
-        decodings = [_decoded(recognizer, item, raw, variant)
-                     if not (args.only and index and index not in args.only) else None  # ``--only``
-                     for index, variant in enumerate((Variant(), *DUMPED))]
+        first = _decoded(recognizer, item, raw, Variant())
+        wanted = _unsure(first, args.unsure_below)
+        decodings = [first, *(_decoded(recognizer, item, raw, variant)
+                              if wanted and not (args.only and index not in args.only) else None
+                              for index, variant in enumerate(DUMPED, start=1))]
         out.append(_entry(item) | {"decodings": decodings})
         _progress(n, len(files), started)
     Path(args.out).write_text(json.dumps(out))
     return 0
+
+
+def _unsure(first: dict[str, Any], bar: float) -> bool:
+    """Whether a vote is held (``rule``): the first decoding took nothing, or its mean
+    log-probability per token is under ``bar``."""
+    return first["got"] is None or math.log(max(first["confidence"], 1e-12)) < bar
 
 
 def _decoded(recognizer: Any, item: dict[str, Any], raw: bytes, variant: Variant) -> dict[str, Any]:
@@ -317,8 +325,7 @@ def rule(name: str, item: dict[str, Any], bar: float, picks: list[int]) -> tuple
     decoding took nothing or its mean log-probability per token is under ``bar``."""
     decodings = item["decodings"]
     first = decodings[0]
-    unsure = first["got"] is None or math.log(max(first["confidence"], 1e-12)) < bar
-    if name == "today" or not unsure:
+    if name == "today" or not _unsure(first, bar):
         return first["got"], first["seconds"]
     chosen = [first, *(decodings[i] for i in picks)]
     seconds = sum(d["seconds"] for d in chosen)
@@ -332,7 +339,7 @@ def rules(args: argparse.Namespace) -> int:
         items = json.loads(Path(path).read_text())
         print(f"{path}: {len(items)} files")
         tried = [(n, b, p) for n in ("majority", "commands") for b in BARS for p in PICKS
-                 if all(items[0]["decodings"][i] is not None for i in p)]
+                 if all(i["decodings"][k] is not None for i in items if _unsure(i["decodings"][0], b) for k in p)]
         for name, bar, picks in [("today", 0.0, []), *tried]:
             _rows(f"{name:9s} bar {bar:5.1f} {picks!s:20s}", items, partial(rule, name, bar=bar, picks=picks),
                   args.by_synth)
@@ -351,6 +358,9 @@ def main() -> int:
         d.add_argument("out")
     sub.choices["dump"].add_argument("--only", type=lambda v: [int(i) for i in v.split(",")], default=[],
                                      help="decode only these variants (1-based positions in DUMPED)")
+    sub.choices["dump"].add_argument("--unsure-below", type=float, default=math.inf,
+                                     help="decode the variants only where the first decoding took nothing or its mean"
+                                          " log-probability per token is below this (a rule's bar)")
     sub.choices["sums"].add_argument("--no-variants", dest="variants", action="store_false",
                                      help="score the candidates on the audio as it is only (the game's weights)")
     for name in ("rules", "sums-rules"):
