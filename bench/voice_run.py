@@ -12,8 +12,8 @@ idle ones; ``--limit N`` decodes N files spread over the whole corpus, whole sam
 conditions: ``--limit 600`` is the same samples as ``--limit 450`` was with three; ``--condition
 reverb --limit 150`` too) (the near-miss talk comes on top;
 ``--near-miss without|only``). ``--front-end NAME``: a speech-enhancement front end from
-``bench/front_ends.py`` before the recogniser, its time printed apart; ``--save FILE`` keeps
-every file's result as JSON.
+``bench/front_ends.py`` before the recogniser, its time printed apart; ``--vote``: Whisper's
+vote over time shifts (``whisper.vote``); ``--save FILE`` keeps every file's result as JSON.
 
 Printed per engine:
   * exact-command accuracy per split (tune / test) and condition (clean / noise / chatter / reverb): the
@@ -429,6 +429,10 @@ def worker(args: argparse.Namespace, manifest: list[dict]) -> dict:
     except (EngineUnavailable, RecognizerUnavailable) as err:
         return {**out, "problem": str(err)}
     out["load_seconds"] = time.monotonic() - started
+    if args.vote:  # ``--vote``: an unsure reading decoded again over time shifts, voting
+        from assistant.voice.whisper.vote import TUNED
+
+        recognizer.vote = TUNED  # type: ignore[attr-defined]  # a WhisperRecognizer (--engine whisper)
     out["built"] = engine_of(recognizer)
     decoder = getattr(getattr(recognizer, "model", None), "decoder", None)
     if decoder is not None:  # Whisper's step decoder (ONNX Runtime's: OrtDecoder)
@@ -559,6 +563,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a speech-enhancement front end before the recogniser (bench/front_ends.py)")
     parser.add_argument("--near-miss", choices=("with", "without", "only"), default="with",
                         help="the near-miss table talk (test split; never counted in --limit)")
+    parser.add_argument("--vote", action="store_true",
+                        help="Whisper: decode an unsure reading again over small time shifts and take the majority "
+                             "(whisper.vote.TUNED; decoding in this process, --jobs 1)")
     parser.add_argument("--save", metavar="FILE", help="write every engine's results to FILE (JSON)")
     parser.add_argument("--worker", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)

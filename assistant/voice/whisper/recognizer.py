@@ -82,6 +82,7 @@ from assistant.voice.whisper.grammar import (
 )
 from assistant.voice.whisper.model import shared_model
 from assistant.voice.whisper.modelfile import ModelUnavailable
+from assistant.voice.whisper.vote import Vote, voted
 from engine.deck import HAND_SIZE, Animal
 from engine.errors import RuleError
 from engine.game import Game
@@ -307,6 +308,9 @@ class WhisperRecognizer:
     """Whisper restricted to the commands; see the module docstring."""
 
     engine = "whisper"
+    #: Several readings of an unsure utterance over small time shifts, voting (``vote.Vote``;
+    #: ``vote.TUNED`` as chosen on the tune split). None (the default): one reading.
+    vote: Vote | None = None
 
     def __init__(self, players: Sequence[str] = (), game: Game | None = None, model: str = "",
                  min_log_prob: float | None = None,
@@ -413,6 +417,12 @@ class WhisperRecognizer:
     def finish(self) -> Decoded:
         raw = b"".join(self._audio)
         self._audio = []
+        before = self._last
+        first = self._heard(raw)
+        return first if self.vote is None else self._voted(raw, first, before)
+
+    def _heard(self, raw: bytes) -> Decoded:
+        """One reading of ``raw`` (the search, then ``_judged``)."""
         audio = _samples(raw)
         heard = _Heard(time.perf_counter(), len(audio) / SAMPLE_RATE)
         refusal = _refusal(audio, heard.seconds)
@@ -428,6 +438,24 @@ class WhisperRecognizer:
             with threadpool_limits(limits=1, user_api="blas"):
                 found = self.search(audio, context, game)
         return self._judged(found, context, question, heard, game)
+
+    # ------------------------------------------------------------------ the vote (``vote``)
+    def _voted(self, raw: bytes, first: Decoded, before: _Utterance | None) -> Decoded:
+        """``vote.voted``: an unsure first reading decoded again over small time shifts, the
+        reading most agree on taken. Each shifted reading is heard as the first was (after the
+        same last game action, ``before``); the one taken is kept as the last."""
+        assert self.vote is not None
+        kept = [self._last]
+
+        def decode(shifted: bytes) -> Decoded:
+            self._last = before
+            decoded = self._heard(shifted)
+            kept.append(self._last)
+            return decoded
+
+        index, decoded = voted(raw, first, self.vote, decode)
+        self._last = kept[index]
+        return decoded
 
     def _judged(self, found: SearchResult, context: _Context, question: bool, heard: _Heard,
                 game: Game | None = None) -> Decoded:
