@@ -9,8 +9,8 @@ readings agree on is taken (``tally``; a rejection is a vote for nothing, a tie 
 reading). Chosen on the tune split (`bench/vote_dump.py`): shifts of 5 and 12.5 ms under -1.5.
 Test split, the same 912 files: exact commands over chatter 59 -> 61 of 94, talk over chatter
 rejected 54 -> 55 of 56, near-miss talk rejected over noise / chatter / reverb 73 / 70 / 74 ->
-75 / 73 / 73 of 78, nothing else changed; at twice the decoding time at p95 (the vote runs on
-every piece of talk). Off unless ``WhisperRecognizer.vote`` is set (``voice_run.py --vote``).
+75 / 73 / 73 of 78 (10 files decided otherwise, one wrong swap now rejected among them), at
+twice the decoding time at p95 (the vote runs on every piece of talk). Off unless ``WhisperRecognizer.vote`` is set (``voice_run.py --vote``).
 """
 
 from __future__ import annotations
