@@ -155,12 +155,20 @@ def spread_longest(items: list[pytest.Item], workers: int, tests: Path) -> list[
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """With ``LIFEGUARD_TEST_CPU=<file>``, each test's CPU seconds (setup, call and teardown; every
-    thread of the worker, the table's desk included, not child processes) appended to the file as
-    "seconds<TAB>node id": unlike ``--durations``, the same on a loaded machine as on a quiet one
-    (bench/NOTES.md, session 18). Each xdist worker appends its own lines."""
-    start = time.process_time()
+    thread of the worker, the table's desk included) and its child processes' (those waited for:
+    ``lifeguard`` runs, espeak-ng, tmux) appended to the file as "seconds<TAB>node id<TAB>child
+    seconds": unlike ``--durations``, the same on a loaded machine as on a quiet one
+    (bench/NOTES.md, sessions 18 and 19). Each xdist worker appends its own lines."""
+    start, children = time.process_time(), _children_cpu()
     yield
     path = os.environ.get("LIFEGUARD_TEST_CPU")
     if path:
         with open(path, "a", encoding="utf-8") as out:
-            out.write(f"{time.process_time() - start:.3f}\t{item.nodeid}\n")
+            out.write(f"{time.process_time() - start:.3f}\t{item.nodeid}"
+                      f"\t{_children_cpu() - children:.3f}\n")
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's child processes waited for so far."""
+    times = os.times()
+    return times.children_user + times.children_system
