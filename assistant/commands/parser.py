@@ -770,6 +770,10 @@ def _parse(
         if command is not None:
             return command
         tokens, error = joined, joined_error or error
+    if language is not ENGLISH_LANGUAGE:  # the canonical English line, before searching for typos
+        english = _exactly(tokenize(text), known, ENGLISH_LANGUAGE)
+        if english is not None:  # what ``parse`` returns for it (``_as_english``), sooner
+            return english
     correction = _correction(tokens, known, language)
     if correction is not None:
         raise _did_you_mean(tokens, *correction, known, refusal, language)
