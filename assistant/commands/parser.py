@@ -496,22 +496,43 @@ def names_to_come(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> bool:
     """``text`` is a new game's words without a name yet ('new game', 'start a new game',
     'neues Spiel', '새 게임'), in the table's language or English: the table opens its setup
     for it, where the names are typed one by one (``parse`` refuses it: 3 to 5 names)."""
+    return new_game_names(text, language) == ()
+
+
+def new_game_names(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> tuple[str, ...] | None:
+    """The words of ``text`` that are not a new game's command words, as typed, when it is a new
+    game's words in the table's language or English: 'neues Spiel mit Anna Ben' gives
+    ('Anna', 'Ben'), 'start a new game ann bob' ('ann', 'bob'), '새 게임' () ; None when ``text``
+    is not a new game (no command words, or not these). The command words are the language's
+    own, from its new game templates (one rule for every language): the setup screen's name box
+    keeps the names of a new game typed into it, and ``names_to_come`` is the case of none."""
     tokens = tokenize(text)
     readings = [_language(language)]
     readings += [ENGLISH_LANGUAGE] if readings[0] is not ENGLISH_LANGUAGE else []
     for reading in readings:
         words = language_words(tokens, reading, None)
-        if words and any(_without_names(pattern) == words
-                         for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)):
-            return True
-    return False
+        cut = max((_new_game_cut(pattern, words)
+                   for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)),
+                  key=lambda found: -1 if found is None else found[0] + found[1], default=None)
+        if cut is not None:
+            return tuple(_raw(word) for word in words[cut[0]:len(words) - cut[1]])
+    return None
 
 
-def _without_names(pattern: tuple[Element, ...]) -> list[str]:
-    """A new game pattern's words without its names slot (none for a pattern without it)."""
+def _new_game_cut(pattern: tuple[Element, ...], words: list[str]) -> tuple[int, int] | None:
+    """How many of ``words`` a new game pattern's command words take before its names slot and
+    after it, when ``words`` begin and end with them; None when they do not (or ``pattern`` has
+    no names slot)."""
     if "names" not in pattern:
-        return []
-    return [word for element in pattern if isinstance(element, tuple) for word in element]
+        return None
+    slot = pattern.index("names")
+    before = [word for element in pattern[:slot] if isinstance(element, tuple) for word in element]
+    after = [word for element in pattern[slot + 1:] if isinstance(element, tuple) for word in element]
+    if len(before) + len(after) > len(words) or not before + after:
+        return None
+    if words[:len(before)] != before or words[len(words) - len(after):] != after:
+        return None
+    return len(before), len(after)
 
 
 def check_names(names: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> tuple[str, ...]:

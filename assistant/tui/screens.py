@@ -36,6 +36,7 @@ from textual.widgets import (
 )
 
 from assistant.commands import name_problem
+from assistant.commands.parser import new_game_names
 from assistant.i18n import N_, _, current_language, format, ngettext, set_language
 from assistant.i18n.words import names as i18n_names
 from assistant.table import TableState, help_examples
@@ -469,10 +470,9 @@ class SetupScreen(TranslatedKeys, Screen[None]):
         starts). False when the field holds one name, or when the fields they would go to
         hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
-        words = split_names(field.value)
-        command = [w.lower() for w in words[:2]] == ["new", "game"] and len(words) > 2
-        if command:  # the command as the README gives it: the names are the rest
-            words = words[2:]
+        named = new_game_names(field.value, current_language())
+        command = bool(named)  # a new game typed in full, in any of its forms: the names are the rest
+        words = split_names(" ".join(named)) if named else split_names(field.value)
         later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
         if len(words) < (1 if command else 2) or any(later[:len(words) - 1]):
             return False  # one name, or names after it that would be typed over
