@@ -704,8 +704,6 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
     def update_table(self) -> None:
         game = self.view.game
         self.query_one("#next", Static).update(self._fit_line(game))
-        if self.has_class("big") or self.has_class("big-short"):
-            self.query_one("#big", Static).update(self._big_line(game))
         self._top_line_on_log(game)
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
@@ -731,14 +729,16 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             self._show_checks()
         elif view == "results" and game is not None:
             self.show_results(game)
+        if self.has_class("big") or self.has_class("big-short"):  # after the results (``_big_line``)
+            self.query_one("#big", Static).update(self._big_line(game))
 
     def _big_line(self, game: Game | None) -> Text:
         """Whose turn it is in big type, five lines high when the screen is huge and the words
         fit as whole at that size as at the smaller one (else three, a blank line around)."""
         width, asked = self.size.width - 4, self.view.question is not None
         words = big_words(game, width, asked)
-        if self.has_class("big-short") and game is not None and not asked \
-                and self.current_view(game) == "results":  # the round's losers, not "ROW 1"
+        if game is not None and not asked and self.current_view(game) == "results" \
+                and not self.query_one(ResultsView).losses_in_big():  # the round's losers, not "ROW 1"
             words = losers_in_big(game.rounds[-1], game.players, width) or words
         rows = self.query_one("#big").styles.height
         if rows is not None and rows.value >= rows_of(2) and big_words(game, width, asked, 2) == words:
