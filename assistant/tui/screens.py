@@ -703,6 +703,9 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
 
     def update_table(self) -> None:
         game = self.view.game
+        # A round's end taken back (Ctrl+Z on its last hand) is no longer dismissed: declared
+        # again, its results come back as they did the first time.
+        self.results_dismissed &= {ended.round for ended in game.rounds} if game else set()
         self.query_one("#next", Static).update(self._fit_line(game))
         self._top_line_on_log(game)
         self.query_one(CardRows).update_from(game)
