@@ -3,6 +3,8 @@ before its fix: the results after a hand taken back and typed again, ..."""
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import game_lines, submit_all, type_command
 from .test_tui_five import GAME_FIVE
 
@@ -28,3 +30,27 @@ async def test_results_come_back_after_the_rounds_last_hand_is_undone_and_typed_
         await type_command(pilot, lines[last_hand])
         assert len(app.view.game.rounds) == 1
         assert view.current == "results"
+
+
+@pytest.mark.parametrize(("lang", "mic", "speech"), [
+    ("de", "Mikro: nicht verfügbar (für Deutsch nur Tippen)", "Sprache: nicht verfügbar (kein Audiogerät)"),
+    ("ko", "마이크: 사용 불가 (한국어는 입력만 가능)", "음성: 사용 불가 (오디오 장치 없음)"),
+])
+def test_the_status_lines_short_reasons_say_why_in_the_tables_language(lang, mic, speech) -> None:
+    """Session 18's tester at a German table: "(no audio device)" stood untranslated and the
+    microphone's reason, cut at its first colon, said "(Spracheingabe)": no reason at all."""
+    from assistant import i18n
+    from assistant.tui.widgets import StatusLine
+    from assistant.voice.languages import voice_input_available
+
+    i18n.set_language(lang)
+    try:
+        heard, why = voice_input_available(lang)
+        assert not heard and why
+        line = StatusLine("/tmp/a-long-directory-name-for-the-data/lifeguard.sqlite3")
+        line.set_mic("unavailable", why)
+        line.set_speech("unavailable", "no audio device (aplay: audio open error: No such file or directory)")
+        shown = line.text(150)
+        assert mic in shown and speech in shown, shown
+    finally:
+        i18n.set_language("en")
