@@ -54,3 +54,28 @@ def test_the_status_lines_short_reasons_say_why_in_the_tables_language(lang, mic
         assert mic in shown and speech in shown, shown
     finally:
         i18n.set_language("en")
+
+
+async def test_resumed_log_says_each_announcement_on_its_line_as_the_live_game_did(make_app) -> None:
+    """Session 18's tester: started again on a stored game, the log joined a round's results
+    into one 190-character paragraph. Each announcement is its own line, as it was live."""
+    lines = game_lines(GAME_FIVE)
+    last_hand = lines.index("Bartholomew has 2 giraffe 2 bear 1 mole 2 goat 1 sheep 1 pig 1 mouse")
+
+    def results(plain: list[str]) -> list[str]:
+        start = next(i for i, line in enumerate(plain) if line.startswith("› Bartholomew has"))
+        end = next(i for i in range(start + 1, len(plain)) if not plain[i].startswith("  "))
+        return plain[start:end]
+
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("escape")
+        for line in lines[:last_hand + 2]:  # and the next round's first row
+            await app.submit(line)
+        await pilot.pause()
+        live = results(app.table_log.plain)
+    assert len(live) > 3
+    again = make_app()
+    async with again.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        assert results(again.table_log.plain) == live
