@@ -38,6 +38,11 @@ ANIMAL_NAMES = {a.value for a in ANIMALS}
 #: From these columns normal print spreads the hand grid and the results over the width, as
 #: large print does (at 200 columns they took half of it, the rest empty).
 NORMAL_WIDE_FROM = 120
+#: From these columns normal print keeps the table's parts together in the middle: the rows and
+#: the players centred, the results' columns at most ``NORMAL_COLUMN_WIDEST`` cells apart (at 200
+#: columns the players ended at 115, the rest empty, and the results' columns were 29 apart).
+NORMAL_CENTRED_FROM = 160
+NORMAL_COLUMN_WIDEST = 16
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -626,6 +631,7 @@ class ResultsView(Static):
         title = format(_("Round {round} results"), round=round_number)
         table = Table(
             title=None if self.short else title, box=None, expand=spread,
+            width=None if self.large else self._kept_together(players, shown, padding),
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
@@ -642,6 +648,16 @@ class ResultsView(Static):
         if longest + 4 + 2 * padding > share:
             table.columns[-1].ratio = None
         return table
+
+    def _kept_together(self, players: tuple[str, ...], shown: dict[str, str], padding: int) -> int | None:
+        """Normal print on a very wide screen: the results' width with each player's column at
+        most ``NORMAL_COLUMN_WIDEST`` cells; else None (the view's width)."""
+        if self._width() + 2 < NORMAL_CENTRED_FROM:
+            return None
+        longest = max((cell_len(n) for n in shown.values()), default=0)
+        columns = [max(NORMAL_COLUMN_WIDEST, cell_len(shown[p])) for p in players]
+        return min(self._width(), cell_len(_("lives (lost)")) + sum(columns)
+                   + max(cell_len(_("majority")), longest + 4) + 2 * padding * (len(players) + 2))
 
     def on_resize(self) -> None:
         if self.size.width != self._built_width:

@@ -45,6 +45,7 @@ from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import (
+    NORMAL_CENTRED_FROM,
     NORMAL_WIDE_FROM,
     HandGrid,
     ResultsView,
@@ -677,6 +678,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # the log's lines: ``NORMAL_LOG_LINES``).
         roomy = spaced_rows(large, height)
         self.set_class(roomy and not large, "spaced")
+        self.set_class(not large and width >= NORMAL_CENTRED_FROM, "centred")
         self.query_one(HandGrid).set_large(large, roomy)
         self.query_one(ResultsView).set_large(large, roomy, main_height if large else normal_room(height),
                                               huge, room=width - 2, short=large and not tall)
