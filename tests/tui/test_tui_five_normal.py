@@ -157,7 +157,12 @@ async def test_normal_print_spreads_the_grid_and_the_results(make_app, size) -> 
     Now the grid takes half the width (the checks the rest); the results spread (at 120
     columns) but, from 160 (session 18's tester: 29 cells apart at 200), their columns kept
     together, at most ``NORMAL_COLUMN_WIDEST`` cells apart."""
-    from assistant.tui.reveal import NORMAL_CENTRED_FROM, NORMAL_COLUMN_WIDEST, HandGrid, ResultsView
+    from assistant.tui.reveal import (
+        NORMAL_CENTRED_FROM,
+        NORMAL_COLUMN_WIDEST,
+        HandGrid,
+        ResultsView,
+    )
 
     from .conftest import game_lines, submit_all
     from .test_tui_five import GAME_FIVE
