@@ -510,13 +510,47 @@ def new_game_names(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> tupl
     readings = [_language(language)]
     readings += [ENGLISH_LANGUAGE] if readings[0] is not ENGLISH_LANGUAGE else []
     for reading in readings:
-        words = language_words(tokens, reading, None)
+        words = _without_polite_words(language_words(tokens, reading, None), reading)
         cut = max((_new_game_cut(pattern, words)
                    for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)),
                   key=lambda found: -1 if found is None else found[0] + found[1], default=None)
         if cut is not None:
             return tuple(_raw(word) for word in words[cut[0]:len(words) - cut[1]])
     return None
+
+
+#: Words a polite new game is asked with, before or after it ('new game please', 'bitte ein
+#: neues Spiel', '새 게임 시작해 주세요'), by language code: not names. English is read at every
+#: table, so its words are dropped at every table too.
+POLITE_WORDS: Mapping[str, frozenset[str]] = {
+    "en": frozenset({"please", "pls", "plz"}),
+    "de": frozenset({"bitte"}),
+    "ko": frozenset({"주세요", "줘", "줘요", "좀"}),
+}
+
+
+def without_polite_words(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> str:
+    """A new game's line as typed without the polite words at its start and end ('new game
+    ann bob cy please' is 'new game ann bob cy': 'please' is not a fourth player); any other
+    line as it is."""
+    if new_game_names(text, language) is None:
+        return text
+    tokens = tokenize(text)
+    kept = _without_polite_words(tokens, _language(language))
+    if len(kept) == len(tokens) or not kept:
+        return text
+    return "".join([_raw(kept[0]), *(getattr(t, "gap", " ") + _raw(t) for t in kept[1:])])
+
+
+def _without_polite_words(words: list[str], language: Language) -> list[str]:
+    """``words`` without the polite words at their start and end ('please new game please')."""
+    polite = POLITE_WORDS.get(language.code, frozenset()) | POLITE_WORDS["en"]
+    start, end = 0, len(words)
+    while start < end and words[start] in polite:
+        start += 1
+    while end > start and words[end - 1] in polite:
+        end -= 1
+    return words[start:end]
 
 
 def _new_game_cut(pattern: tuple[Element, ...], words: list[str]) -> tuple[int, int] | None:

@@ -79,3 +79,21 @@ async def test_resumed_log_says_each_announcement_on_its_line_as_the_live_game_d
     async with again.run_test(size=(200, 50)) as pilot:
         await pilot.pause()
         assert results(again.table_log.plain) == live
+
+
+async def test_new_game_asked_politely_at_the_command_line(make_app) -> None:
+    """Session 18's tester: 'new game please' was refused ("you named 1"), and with names
+    'please' became a player. Alone it opens the setup, as 'new game' does; with names it
+    starts the game of those names."""
+    from assistant.tui.screens import SetupScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await type_command(pilot, "new game please")
+        assert isinstance(app.screen, SetupScreen)
+        assert not any("refused" in line for line in app.table_log.plain)
+        await pilot.press("escape")
+        await pilot.pause()
+        await type_command(pilot, "new game ann bob cy please")
+        assert app.view.players == ("ann", "bob", "cy")
