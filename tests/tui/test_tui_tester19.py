@@ -97,3 +97,33 @@ async def test_new_game_asked_politely_at_the_command_line(make_app) -> None:
         await pilot.pause()
         await type_command(pilot, "new game ann bob cy please")
         assert app.view.players == ("ann", "bob", "cy")
+
+
+async def test_the_palettes_typing_entries_name_no_intent(make_app) -> None:
+    """The palette's 'Type: ...' entries said "(new_game)", an internal name, after their help."""
+    lines = ["new game ann bob evangeline", "ann starts", "row 1 sheep", "row 2 bear dog",
+             "row 3 mole mole goat", "row 4 goat pig cat mouse", "ann swaps 1 cat", "bob swaps 1 dog",
+             "evangeline swaps 1 pig", "ann knocks", "bob passes", "evangeline passes"]
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, lines)
+        assert app.view.game.phase.value == "reveal"
+        await pilot.pause()
+        commands = list(app.get_system_commands(app.screen))
+        typing = [c for c in commands if c.title.startswith("Type: ")]
+        assert typing and not any("(" in c.help for c in typing), [c.help for c in typing]
+
+
+def test_german_says_players_not_round_for_the_group() -> None:
+    """The German catalogue said "Runde" (a round of the game) for the group of players."""
+    from assistant import i18n
+    from assistant.i18n import _
+
+    i18n.set_language("de")
+    try:
+        for english in ("Same players as last time: {players} (ctrl+g starts)",
+                        "No earlier game to take the players from: type the names."):
+            assert "Runde" not in _(english) and "Spieler" in _(english)
+    finally:
+        i18n.set_language("en")
