@@ -345,7 +345,7 @@ class SetupScreen(TranslatedKeys, Screen[None]):
             yield Label(_("New game: 3 to 5 players, in seating order; Enter on an empty name starts"),
                         classes="title")
             if self.names:
-                yield Label(format(_("Same group as last time: {players} (ctrl+g starts)"),
+                yield Label(format(_("Same players as last time: {players} (ctrl+g starts)"),
                                    players=listed_names(self.names)), id="same-group")
             suggester = SuggestFromList(self.recent, case_sensitive=False) if self.recent else None
             with Horizontal(id="names"):
@@ -523,7 +523,7 @@ class SetupScreen(TranslatedKeys, Screen[None]):
     def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
         if not self.names:
-            self._say(_("No earlier game to take the group from: type the names."))
+            self._say(_("No earlier game to take the players from: type the names."))
             return
         for i in range(MAX_PLAYERS):
             self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
