@@ -296,7 +296,10 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         style = "bold" if n else "dim"
         if n < known or overflowing:
             style = "bold red reverse"
-        return Text(f"{n}" + ("*" if known else ""), style=style, justify="center")
+        # " 1*": centred, its digit in the column of the other counts' ("1*" stood one left).
+        if known:
+            return Text.assemble(" ", (f"{n}*", style), justify="center")
+        return Text(f"{n}", style=style, justify="center")
 
     def _total_cells(self, game: Game) -> list[Text]:
         checks = hand_checks(game, self.counts)

@@ -115,6 +115,25 @@ async def test_the_palettes_typing_entries_name_no_intent(make_app) -> None:
         assert typing and not any("(" in c.help for c in typing), [c.help for c in typing]
 
 
+async def test_a_known_cards_star_keeps_the_count_in_its_column(make_app) -> None:
+    """In the hand grid "1*" stood one column left of the other counts."""
+    from assistant.tui.reveal import HandGrid
+
+    from .test_tui_five import text_of
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE)[:16])
+        await pilot.pause()
+        shown = text_of(app.table.query_one(HandGrid)).splitlines()
+        bear, giraffe = (next(line for line in shown if line.strip().startswith(a)) for a in ("BEAR", "GIRAFFE"))
+        assert "1*" in bear
+        digits = [i for i, ch in enumerate(giraffe) if ch.isdigit()]
+        starred = [i for i, ch in enumerate(bear) if ch.isdigit()]
+        assert digits == starred, (giraffe, bear)
+
+
 def test_german_says_players_not_round_for_the_group() -> None:
     """The German catalogue said "Runde" (a round of the game) for the group of players."""
     from assistant import i18n
