@@ -496,22 +496,77 @@ def names_to_come(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> bool:
     """``text`` is a new game's words without a name yet ('new game', 'start a new game',
     'neues Spiel', '새 게임'), in the table's language or English: the table opens its setup
     for it, where the names are typed one by one (``parse`` refuses it: 3 to 5 names)."""
+    return new_game_names(text, language) == ()
+
+
+def new_game_names(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> tuple[str, ...] | None:
+    """The words of ``text`` that are not a new game's command words, as typed, when it is a new
+    game's words in the table's language or English: 'neues Spiel mit Anna Ben' gives
+    ('Anna', 'Ben'), 'start a new game ann bob' ('ann', 'bob'), '새 게임' () ; None when ``text``
+    is not a new game (no command words, or not these). The command words are the language's
+    own, from its new game templates (one rule for every language): the setup screen's name box
+    keeps the names of a new game typed into it, and ``names_to_come`` is the case of none."""
     tokens = tokenize(text)
     readings = [_language(language)]
     readings += [ENGLISH_LANGUAGE] if readings[0] is not ENGLISH_LANGUAGE else []
     for reading in readings:
-        words = language_words(tokens, reading, None)
-        if words and any(_without_names(pattern) == words
-                         for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)):
-            return True
-    return False
+        words = _without_polite_words(language_words(tokens, reading, None), reading)
+        cut = max((_new_game_cut(pattern, words)
+                   for tree in reading.trees[IntentName.NEW_GAME] for pattern in _patterns(tree)),
+                  key=lambda found: -1 if found is None else found[0] + found[1], default=None)
+        if cut is not None:
+            return tuple(_raw(word) for word in words[cut[0]:len(words) - cut[1]])
+    return None
 
 
-def _without_names(pattern: tuple[Element, ...]) -> list[str]:
-    """A new game pattern's words without its names slot (none for a pattern without it)."""
+#: Words a polite new game is asked with, before or after it ('new game please', 'bitte ein
+#: neues Spiel', '새 게임 시작해 주세요'), by language code: not names. English is read at every
+#: table, so its words are dropped at every table too.
+POLITE_WORDS: Mapping[str, frozenset[str]] = {
+    "en": frozenset({"please", "pls", "plz"}),
+    "de": frozenset({"bitte"}),
+    "ko": frozenset({"주세요", "줘", "줘요", "좀"}),
+}
+
+
+def without_polite_words(text: str, language: LanguageLike = ENGLISH_LANGUAGE) -> str:
+    """A new game's line as typed without the polite words at its start and end ('new game
+    ann bob cy please' is 'new game ann bob cy': 'please' is not a fourth player); any other
+    line as it is."""
+    if new_game_names(text, language) is None:
+        return text
+    tokens = tokenize(text)
+    kept = _without_polite_words(tokens, _language(language))
+    if len(kept) == len(tokens) or not kept:
+        return text
+    return "".join([_raw(kept[0]), *(getattr(t, "gap", " ") + _raw(t) for t in kept[1:])])
+
+
+def _without_polite_words(words: list[str], language: Language) -> list[str]:
+    """``words`` without the polite words at their start and end ('please new game please')."""
+    polite = POLITE_WORDS.get(language.code, frozenset()) | POLITE_WORDS["en"]
+    start, end = 0, len(words)
+    while start < end and words[start] in polite:
+        start += 1
+    while end > start and words[end - 1] in polite:
+        end -= 1
+    return words[start:end]
+
+
+def _new_game_cut(pattern: tuple[Element, ...], words: list[str]) -> tuple[int, int] | None:
+    """How many of ``words`` a new game pattern's command words take before its names slot and
+    after it, when ``words`` begin and end with them; None when they do not (or ``pattern`` has
+    no names slot)."""
     if "names" not in pattern:
-        return []
-    return [word for element in pattern if isinstance(element, tuple) for word in element]
+        return None
+    slot = pattern.index("names")
+    before = [word for element in pattern[:slot] if isinstance(element, tuple) for word in element]
+    after = [word for element in pattern[slot + 1:] if isinstance(element, tuple) for word in element]
+    if len(before) + len(after) > len(words) or not before + after:
+        return None
+    if words[:len(before)] != before or words[len(words) - len(after):] != after:
+        return None
+    return len(before), len(after)
 
 
 def check_names(names: Sequence[str], language: Language = ENGLISH_LANGUAGE) -> tuple[str, ...]:

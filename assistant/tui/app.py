@@ -32,6 +32,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from assistant.commands import Command, ParseError, names_to_come, new_game_command, parse, say
+from assistant.commands.parser import without_polite_words
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.i18n import N_, SOURCE_LANGUAGE, _, current_language, format
@@ -267,6 +268,8 @@ class LifeguardApp(App[None]):
         if source == "typed" and names_to_come(text, current_language()):
             self.open_setup()  # 'new game' alone: the names go in the setup, as Ctrl+P's New game
             return None
+        if source == "typed":  # 'new game ann bob cy please': 'please' is no player
+            text = without_polite_words(text, current_language())
         reply = await self._run(lambda referee: referee.handle(text))
         self._show_reply(text, reply, source)
         return reply

@@ -57,8 +57,8 @@ def translated(command: SystemCommand) -> SystemCommand:
 def typing_commands(app: LifeguardApp, starts: dict[str, tuple[str, str]]) -> Iterator[SystemCommand]:
     """'Type: ...' for each of ``starts`` (intent -> the command's start, what to add after it),
     found by typing only (not listed when the palette opens)."""
-    for intent, (text, help_text) in starts.items():
-        yield SystemCommand(format(_("Type: {command}"), command=text), f"{help_text} ({intent})",
+    for text, help_text in starts.values():
+        yield SystemCommand(format(_("Type: {command}"), command=text), help_text,  # not "(new_game)"
                             partial(prefill, app, text),
                             discover=False)
 

@@ -38,6 +38,11 @@ ANIMAL_NAMES = {a.value for a in ANIMALS}
 #: From these columns normal print spreads the hand grid and the results over the width, as
 #: large print does (at 200 columns they took half of it, the rest empty).
 NORMAL_WIDE_FROM = 120
+#: From these columns normal print keeps the table's parts together in the middle: the rows and
+#: the players centred, the results' columns at most ``NORMAL_COLUMN_WIDEST`` cells apart (at 200
+#: columns the players ended at 115, the rest empty, and the results' columns were 29 apart).
+NORMAL_CENTRED_FROM = 160
+NORMAL_COLUMN_WIDEST = 16
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -291,7 +296,10 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         style = "bold" if n else "dim"
         if n < known or overflowing:
             style = "bold red reverse"
-        return Text(f"{n}" + ("*" if known else ""), style=style, justify="center")
+        # " 1*": centred, its digit in the column of the other counts' ("1*" stood one left).
+        if known:
+            return Text.assemble(" ", (f"{n}*", style), justify="center")
+        return Text(f"{n}", style=style, justify="center")
 
     def _total_cells(self, game: Game) -> list[Text]:
         checks = hand_checks(game, self.counts)
@@ -519,13 +527,22 @@ class ResultsView(Static):
             return Group(*losses, self._details(ended, players, len(losses)))
         return self._details(ended, players)
 
+    def losses_in_big(self) -> bool:
+        """The view shows the round's losers in big type itself (a tall large screen with the
+        lines for them); else the screen's big line says them (``losers_in_big``)."""
+        if not self.large or self.short or self.ended is None:
+            return False
+        players = tuple(p for p in self.players if p in self.ended.losses)
+        return len(self._big_losses(self.ended, players)) > 1
+
     def _big_losses(self, ended: RoundEnded, players: tuple[str, ...]) -> list[Text]:
         """The round's losers and their lost lives in big type (``NAME -2``), as many a line
         as fit the width, the names cut alike if need be; nobody: ``NOBODY LOSES``. When those
         lines would push the points and lives rows off (five losers at 80x24), the losses in
         normal type and only who is out in big type (``ANNE-MARIE OUT``), or nothing big."""
         width = self._width() - 2
-        losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
+        losers = sorted((p for p in players if ended.losses.get(p)),
+                        key=lambda p: (p not in ended.out, -ended.losses[p]))  # who is out first
         lines = _big_lines(ended, players, losers, width)
         scale = self._losses_scale(ended, players, losers, width)
         if scale > 1:
@@ -617,6 +634,7 @@ class ResultsView(Static):
         title = format(_("Round {round} results"), round=round_number)
         table = Table(
             title=None if self.short else title, box=None, expand=spread,
+            width=None if self.large else self._kept_together(players, shown, padding),
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
@@ -633,6 +651,16 @@ class ResultsView(Static):
         if longest + 4 + 2 * padding > share:
             table.columns[-1].ratio = None
         return table
+
+    def _kept_together(self, players: tuple[str, ...], shown: dict[str, str], padding: int) -> int | None:
+        """Normal print on a very wide screen: the results' width with each player's column at
+        most ``NORMAL_COLUMN_WIDEST`` cells; else None (the view's width)."""
+        if self._width() + 2 < NORMAL_CENTRED_FROM:
+            return None
+        longest = max((cell_len(n) for n in shown.values()), default=0)
+        columns = [max(NORMAL_COLUMN_WIDEST, cell_len(shown[p])) for p in players]
+        return min(self._width(), cell_len(_("lives (lost)")) + sum(columns)
+                   + max(cell_len(_("majority")), longest + 4) + 2 * padding * (len(players) + 2))
 
     def on_resize(self) -> None:
         if self.size.width != self._built_width:
@@ -875,52 +903,38 @@ class ScoreSheet(Static):
 
 
 def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int) -> str | None:
-    """A round's losers for one line of big type in ``width`` cells (``DOROTHEA -2``), the
-    names cut alike if need be (to four cells at most); if they take more than a line, who is
-    out (``ANN… OUT  BAR… OUT``); else those who lost most and how many more lost lives
-    (``EVANG… -2  +3 MORE``: four losers at 80x24 showed "ROW 1" there); else None (the lives
-    row says who lost what). Large print at 80x24, where the big type has one line."""
+    """A round's losers for one line of big type in ``width`` cells: who is out first (``OUT``:
+    the most important news of a round), then those who lost most (``DOROTHEA -2``), as many
+    as fit with their names whole, and how many more lost lives in words (``ANNE-MARIE OUT  AND
+    3 MORE``: "+3 MORE" read like a score); the names cut alike (to four cells at most) only
+    when not even one fits whole; else None (the lives row says who lost what). Large print
+    where the results have no big type of their own (80x24, 100x30)."""
     if ended is None or ended.sudden_death:
         return None
     players = tuple(p for p in players if p in ended.losses)
-    losers = sorted((p for p in players if ended.losses.get(p)), key=lambda p: -ended.losses[p])
+    losers = sorted((p for p in players if ended.losses.get(p)),
+                    key=lambda p: (p not in ended.out, -ended.losses[p]))
     if not losers:
         nobody = _("nobody loses").upper()
         return nobody if big_width(nobody) <= width else None
-    gone = [p for p in losers if p in ended.out]
-    for who, what in ((losers, None), (gone, _("OUT"))):
-        words = _one_big_line(ended, players, who, width, what) if who else None
-        if words:
-            return words
-    return _first_losers(ended, players, losers, width)
-
-
-def _first_losers(ended: RoundEnded, players: tuple[str, ...], losers: list[str],
-                  width: int) -> str | None:
-    """The first of ``losers`` (most lives lost first) with their ``-2`` and how many more
-    lost lives (``EVANG… -2  +3 MORE``) on one line of big type in ``width`` cells: as many
-    as fit, the names cut alike if need be (to four cells at most)."""
-    for count in range(len(losers) - 1, 0, -1):
-        rest = len(losers) - count
-        more = format(ngettext("+{n} more", "+{n} more", rest), n=rest).upper()
-        for limit in (None, SHORT_NAME, 4):
-            shown = short_names(players, limit)
-            words = "  ".join([*(f"{shown[p].upper()} -{ended.losses[p]}" for p in losers[:count]), more])
-            if big_width(words) <= width:
-                return words
-    return None
-
-
-def _one_big_line(ended: RoundEnded, players: tuple[str, ...], who: list[str], width: int,
-                  what: str | None) -> str | None:
-    """``who``'s ``NAME -2`` (``NAME OUT`` with ``what``) on one line of big type in
-    ``width`` cells, the names cut alike (to four cells at most) if need be."""
-    for limit in (None, SHORT_NAME, 4):
+    for limit in (None, SHORT_NAME, 4):  # whole names, fewer of them, before cut ones
         shown = short_names(players, limit)
-        words = "  ".join(f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in who)
-        if big_width(words) <= width:
-            return words
+        for count in range(len(losers), 0, -1):
+            rest = len(losers) - count
+            words = [f"{shown[p].upper()} {_lost(ended, p)}" for p in losers[:count]]
+            if rest:
+                words.append(format(ngettext("and {n} more", "and {n} more", rest), n=rest).upper())
+            if big_width("  ".join(words)) <= width:
+                return "  ".join(words)
+        first = f"{shown[losers[0]].upper()} {_lost(ended, losers[0])}"
+        if big_width(first) <= width:  # the first alone, whole if it can be: the lives row says the rest
+            return first
     return None
+
+
+def _lost(ended: RoundEnded, player: str) -> str:
+    """What ``player`` lost in a round, for big type: ``OUT`` if they are out, else ``-2``."""
+    return _("OUT") if player in ended.out else f"-{ended.losses[player]}"
 
 
 def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], width: int,
@@ -930,7 +944,7 @@ def _big_lines(ended: RoundEnded, players: tuple[str, ...], losers: list[str], w
     ``NOBODY LOSES``."""
     for limit in (None, SHORT_NAME, 3):
         shown = short_names(players, limit)
-        words = [f"{shown[p].upper()} {what or f'-{ended.losses[p]}'}" for p in losers] or [_("nobody loses").upper()]
+        words = [f"{shown[p].upper()} {what or _lost(ended, p)}" for p in losers] or [_("nobody loses").upper()]
         if all(big_width(w, scale) <= width for w in words):
             break
     lines: list[str] = []

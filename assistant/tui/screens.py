@@ -36,6 +36,7 @@ from textual.widgets import (
 )
 
 from assistant.commands import name_problem
+from assistant.commands.parser import new_game_names
 from assistant.i18n import N_, _, current_language, format, ngettext, set_language
 from assistant.i18n.words import names as i18n_names
 from assistant.table import TableState, help_examples
@@ -44,6 +45,7 @@ from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import (
+    NORMAL_CENTRED_FROM,
     NORMAL_WIDE_FROM,
     HandGrid,
     ResultsView,
@@ -343,7 +345,7 @@ class SetupScreen(TranslatedKeys, Screen[None]):
             yield Label(_("New game: 3 to 5 players, in seating order; Enter on an empty name starts"),
                         classes="title")
             if self.names:
-                yield Label(format(_("Same group as last time: {players} (ctrl+g starts)"),
+                yield Label(format(_("Same players as last time: {players} (ctrl+g starts)"),
                                    players=listed_names(self.names)), id="same-group")
             suggester = SuggestFromList(self.recent, case_sensitive=False) if self.recent else None
             with Horizontal(id="names"):
@@ -469,10 +471,9 @@ class SetupScreen(TranslatedKeys, Screen[None]):
         starts). False when the field holds one name, or when the fields they would go to
         hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
-        words = split_names(field.value)
-        command = [w.lower() for w in words[:2]] == ["new", "game"] and len(words) > 2
-        if command:  # the command as the README gives it: the names are the rest
-            words = words[2:]
+        named = new_game_names(field.value, current_language())
+        command = bool(named)  # a new game typed in full, in any of its forms: the names are the rest
+        words = split_names(" ".join(named)) if named else split_names(field.value)
         later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]
         if len(words) < (1 if command else 2) or any(later[:len(words) - 1]):
             return False  # one name, or names after it that would be typed over
@@ -522,7 +523,7 @@ class SetupScreen(TranslatedKeys, Screen[None]):
     def action_same_group(self) -> None:
         """The last group, in its seating order, with the house rules on the screen: one key."""
         if not self.names:
-            self._say(_("No earlier game to take the group from: type the names."))
+            self._say(_("No earlier game to take the players from: type the names."))
             return
         for i in range(MAX_PLAYERS):
             self.query_one(f"#name-{i}", Input).value = self.names[i] if i < len(self.names) else ""
@@ -677,6 +678,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         # the log's lines: ``NORMAL_LOG_LINES``).
         roomy = spaced_rows(large, height)
         self.set_class(roomy and not large, "spaced")
+        self.set_class(not large and width >= NORMAL_CENTRED_FROM, "centred")
         self.query_one(HandGrid).set_large(large, roomy)
         self.query_one(ResultsView).set_large(large, roomy, main_height if large else normal_room(height),
                                               huge, room=width - 2, short=large and not tall)
@@ -703,9 +705,10 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
 
     def update_table(self) -> None:
         game = self.view.game
+        # A round's end taken back (Ctrl+Z on its last hand) is no longer dismissed: declared
+        # again, its results come back as they did the first time.
+        self.results_dismissed &= {ended.round for ended in game.rounds} if game else set()
         self.query_one("#next", Static).update(self._fit_line(game))
-        if self.has_class("big") or self.has_class("big-short"):
-            self.query_one("#big", Static).update(self._big_line(game))
         self._top_line_on_log(game)
         self.query_one(CardRows).update_from(game)
         self.query_one(PlayersPanel).update_from(game, self.show_known)
@@ -731,14 +734,16 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             self._show_checks()
         elif view == "results" and game is not None:
             self.show_results(game)
+        if self.has_class("big") or self.has_class("big-short"):  # after the results (``_big_line``)
+            self.query_one("#big", Static).update(self._big_line(game))
 
     def _big_line(self, game: Game | None) -> Text:
         """Whose turn it is in big type, five lines high when the screen is huge and the words
         fit as whole at that size as at the smaller one (else three, a blank line around)."""
         width, asked = self.size.width - 4, self.view.question is not None
         words = big_words(game, width, asked)
-        if self.has_class("big-short") and game is not None and not asked \
-                and self.current_view(game) == "results":  # the round's losers, not "ROW 1"
+        if game is not None and not asked and self.current_view(game) == "results" \
+                and not self.query_one(ResultsView).losses_in_big():  # the round's losers, not "ROW 1"
             words = losers_in_big(game.rounds[-1], game.players, width) or words
         rows = self.query_one("#big").styles.height
         if rows is not None and rows.value >= rows_of(2) and big_words(game, width, asked, 2) == words:

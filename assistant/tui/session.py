@@ -74,9 +74,12 @@ class TableSession:
 
         game = self._stored_game()
         entries = retold(*game) if game else ()  # said again in this table's language
+        sentences = said_again(*game) if game else None
         log: list[tuple[str, list[str]]] = []
-        for entry in entries:
-            said = [entry.said] if entry.said else []
+        for i, entry in enumerate(entries):
+            # One line a sentence, as the live table said them (the store keeps them joined:
+            # a round's results were one 190-character paragraph after a restart).
+            said = sentences[i] if sentences is not None else [entry.said] if entry.said else []
             if entry.joined and log:
                 log[-1][1].extend(said)
             else:
@@ -132,3 +135,31 @@ def open_table_session(settings: Settings, data_dir: str | Path | None = None,
         tuple(session.greeting or ()),
         session,
     )
+
+
+def said_again(row: GameRow, lines: tuple[StoredEntry, ...]) -> list[list[str]] | None:
+    """What was said of each of ``lines``, one item an announcement as the live table said it,
+    in this table's language: the events of each stored command announced again (the store
+    keeps an entry's announcements joined into one text, ``retold`` too); None when the lines
+    cannot be replayed (then the stored text is shown as it is)."""
+    from assistant import announce
+    from assistant.commands import ParseError
+    from assistant.store.decode import stored_command
+    from engine.actions import NewGame, SetStarter
+    from engine.errors import RuleError
+    from engine.log import GameLog
+
+    try:
+        log = GameLog(row.house_rules())
+        players: tuple[str, ...] | None = None
+        said: list[list[str]] = []
+        for line in lines:
+            action = stored_command(line.command, players).to_action()
+            if isinstance(action, NewGame):
+                players = tuple(action.players)
+            elif isinstance(action, SetStarter) and line.joined:
+                action = SetStarter(action.player, by_lot=True)  # drawn by the referee at the start
+            said.append(list(announce.announce(log.apply(action, joined=line.joined))))
+        return said
+    except (ParseError, RuleError, TypeError, ValueError):
+        return None

@@ -960,6 +960,33 @@ def state_word(state: str) -> str:
     return _(DEVICE_STATES[state]) if state in DEVICE_STATES else state
 
 
+#: The status line's short reasons: how a device's reason begins as the voice layer writes it
+#: (English), and the words the line says for it in the table's language.
+SHORT_REASONS: tuple[tuple[str, str], ...] = (
+    ("no audio device", N_("no audio device")),
+    ("no audio player", N_("no audio player")),
+    ("no microphone", N_("no microphone")),
+    ("espeak-ng is not installed", N_("espeak-ng is not installed")),
+    ("synthesis", N_("speech synthesis failed")),
+    ("the speech engine failed", N_("speech synthesis failed")),
+)
+
+
+def short_reason(reason: str) -> str:
+    """Why a device is unavailable in a few words of the table's language: a reason the voice
+    layer writes in English said by ``SHORT_REASONS``; else the reason without its label and
+    its details ("Spracheingabe: für Deutsch nur Tippen (Whisper ...)" is "für Deutsch nur
+    Tippen": cut at the first colon, the line said "(Spracheingabe)", no reason at all)."""
+    for prefix in ("speech off: ", "listening off: "):
+        reason = reason.removeprefix(prefix)
+    for start, words in SHORT_REASONS:
+        if reason.startswith(start):
+            return _(words)
+    reason = reason.split("(")[0].strip()
+    label, colon, rest = reason.partition(": ")
+    return (rest if colon and rest else label).strip()
+
+
 class StatusLine(Static):
     """Microphone, speech and the data file, in words (never colour alone)."""
 
@@ -1000,7 +1027,7 @@ class StatusLine(Static):
             if not reason or state != "unavailable" or how == "none":
                 return f"{label} {said}"
             if how == "short":
-                reason = reason.split("(")[0].split(":")[0].strip()
+                reason = short_reason(reason)
             return f"{label} {said} ({reason})"
 
         label, name = self.data_label, _file_name(self.data_label)

@@ -388,8 +388,8 @@ FOUR_LOSE = dict(HANDS, **{"Anne-Marie": "6 giraffe 2 mouse 2 goat",
 
 
 @pytest.mark.parametrize(("lang", "top", "loss"), [
-    ("en", "EVANG… -2  +3 MORE", "Evangeline loses 2 lives."),
-    ("de", "EVA… -2  +3 WEITERE", "Evangeline verliert 2 Leben."),
+    ("en", "EVANGELINE -2", "Evangeline loses 2 lives."),  # whole, not "EVANG… -2  +3 MORE"
+    ("de", "EVANGELINE -2", "Evangeline verliert 2 Leben."),
     ("ko", "EVANGELINE -2  외 3명", "Evangeline가 목숨 2개를 잃습니다."),
 ])
 async def test_four_losers_in_large_print_at_80x24(make_app, lang, top, loss) -> None:
@@ -397,7 +397,9 @@ async def test_four_losers_in_large_print_at_80x24(make_app, lang, top, loss) ->
     showed "ROW 1" in the big type (four losers do not fit one big line, and there is no room
     for two), and the log's two lines showed "lives.", the last word of the losses. Now the big
     type says who lost most and how many more lost lives, and the log breaks the losses at a
-    sentence's end: each line on show starts a sentence."""
+    sentence's end: each line on show starts a sentence. Session 18's tester: "+3 MORE" read
+    like a score and "EVANG…" was hard to read: whole names, fewer of them, and "외 3명" where
+    the words fit."""
     from assistant import i18n
     from assistant.tui.bigtype import big
     from assistant.tui.widgets import TableLog

@@ -154,8 +154,15 @@ async def test_normal_print_players_take_a_line_each_across_the_panel(make_app, 
 @normal_sizes
 async def test_normal_print_spreads_the_grid_and_the_results(make_app, size) -> None:
     """Normal print at 200x50: the hand grid took 70 columns and the results 110 of 198.
-    Now the grid takes half the width (the checks the rest), the results all of it."""
-    from assistant.tui.reveal import HandGrid, ResultsView
+    Now the grid takes half the width (the checks the rest); the results spread (at 120
+    columns) but, from 160 (session 18's tester: 29 cells apart at 200), their columns kept
+    together, at most ``NORMAL_COLUMN_WIDEST`` cells apart."""
+    from assistant.tui.reveal import (
+        NORMAL_CENTRED_FROM,
+        NORMAL_COLUMN_WIDEST,
+        HandGrid,
+        ResultsView,
+    )
 
     from .conftest import game_lines, submit_all
     from .test_tui_five import GAME_FIVE
@@ -177,7 +184,12 @@ async def test_normal_print_spreads_the_grid_and_the_results(make_app, size) -> 
         shown = text_of(results).splitlines()
         header = next(line for line in shown if line.strip().startswith("animal"))
         assert header.split()[1:6] == list(FIVE)
-        assert len(header.rstrip()) >= room * 4 // 5  # across the width
+        middles = [2 * header.index(name) + len(name) for name in FIVE]  # twice each name's middle
+        apart = {(b - a) // 2 for a, b in zip(middles, middles[1:], strict=False)}
+        if size[0] >= NORMAL_CENTRED_FROM:
+            assert max(apart) <= NORMAL_COLUMN_WIDEST + 2, header  # kept together (29 apart at 200)
+        else:
+            assert len(header.rstrip()) >= room * 4 // 5  # across the width
         mouse = next(line for line in shown if line.strip().startswith("mouse"))
         assert "Christopher +3" in mouse
 
@@ -227,3 +239,20 @@ async def test_normal_print_leaves_the_log_its_share_and_gives_the_table_the_res
         shown = text_of(results).splitlines()
         assert (shown[3].strip() == "") == (size[1] >= 48)  # a blank line between rows
         assert tuple(seen) == LOG_LINES[size]
+
+
+async def test_normal_print_at_200x50_keeps_the_rows_and_players_in_the_middle(make_app) -> None:
+    """Session 18's tester: at 200x50 in normal print columns 115 to 200 of the upper part
+    were empty, the rows at the left edge. The rows and the players are centred together."""
+    from assistant.tui.widgets import CardRows, PlayersPanel
+
+    from .conftest import game_lines
+    from .test_tui_five import GAME_FIVE
+
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await normal_print(pilot, game_lines(GAME_FIVE)[:30])  # round 2
+        rows, panel = app.table.query_one(CardRows), app.table.query_one(PlayersPanel)
+        shown = [line.rstrip() for line in text_of(panel).splitlines()]
+        right = panel.region.x + max(len(line) for line in shown)
+        assert rows.region.x >= 15 and right >= 140  # were 1 and 115

@@ -146,7 +146,7 @@ async def test_who_is_out_shows_in_big_type_at_80x24(make_app) -> None:
         assert sorted(ended.out) == ["Anne-Marie", "Bartholomew"]
         assert app.table.query_one("#view").current == "results"
         top = text_of(app.table.query_one("#big"))
-        assert shows_big(top, "OUT") and shows_big(top, "ANN") and shows_big(top, "BAR")
+        assert shows_big(top, "ANNE-MARIE OUT")  # whole names, fewer of them (not "ANN… OUT BAR… OUT")
         results = app.table.query_one(ResultsView)
         visible = text_of(results).splitlines()[: app.table.query_one("#log").region.y - results.region.y]
         lives = next(line for line in visible if line.strip().startswith("lives (lost)"))
@@ -231,3 +231,29 @@ async def test_whose_turn_is_in_big_type_at_80x24(make_app) -> None:
         await pilot.pause()
         assert app.table.query_one("#next").display and not top.display
         assert not log.border_title
+
+
+async def test_at_100x30_the_losses_and_who_is_out_are_in_big_type(make_app) -> None:
+    """Session 18's tester at 100x30: round 1's losses dropped to small type while the big line
+    said "ROW 1", and round 5's "DOROTHEA -2" in big type never said she was out. Now the big
+    line says the losses whole ("AND 3 MORE", not "+3 MORE", read as points) where the results
+    have no big type of their own, and who is out is said OUT, first."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        lines = iter(game_lines(GAME_FIVE))
+        seen: dict[int, str] = {}
+        for line in lines:
+            await app.submit(line)
+            game = app.view.game
+            if game.rounds and len(game.rounds) not in seen:
+                await pilot.pause()
+                assert app.table.query_one("#view").current == "results"
+                seen[len(game.rounds)] = text_of(app.table.query_one("#big")) + "\n" + \
+                    text_of(app.table.query_one(ResultsView))
+                if len(game.rounds) == 5:
+                    break
+        assert app.table.has_class("large") and not app.table.has_class("big-short")
+        first = seen[1]
+        assert shows_big(first, "DOROTHEA -2  AND 3 MORE") and not shows_big(first, "ROW 1")
+        assert shows_big(seen[5], "DOROTHEA OUT") and not shows_big(seen[5], "DOROTHEA -2")

@@ -3,6 +3,7 @@ line when voice is switched off there."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Switch
 
 from assistant.tui.screens import SetupScreen, split_names
@@ -49,6 +50,39 @@ async def test_the_readmes_new_game_command_in_the_first_field_fills_the_names(m
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.view.players == tuple(five)
+
+
+@pytest.mark.parametrize(("language", "typed", "names"), [
+    ("de", "neues Spiel mit Anna Ben Cem", ["Anna", "Ben", "Cem"]),
+    ("de", "ein neues Spiel starten mit Anna, Ben und Cem", ["Anna", "Ben", "Cem"]),
+    ("ko", "새 게임 민준 서연 지우", ["민준", "서연", "지우"]),
+    ("ko", "민준 서연 지우 새 게임 시작", ["민준", "서연", "지우"]),
+    ("en", "start a new game ann bob cy", ["ann", "bob", "cy"]),
+    ("en", "new game with Ann Ben Cy", ["Ann", "Ben", "Cy"]),
+])
+async def test_a_new_game_in_the_tables_words_in_the_first_field_keeps_only_the_names(
+        make_app, language: str, typed: str, names: list[str]) -> None:
+    """Tester, session 18: 'neues Spiel mit Anna Ben Cem' typed in the first field started a
+    game of NEUES, SPIEL, MIT, ANNA, BEN; 'start a new game ann bob cy' was refused. A new game
+    in the table's own command words (or English) in any of its forms: the names are the rest."""
+    from assistant import i18n
+
+    i18n.set_language(language)
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            await pilot.press(*typed, "enter")
+            await pilot.pause()
+            fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+            assert [f.value for f in fields] == [*names, "", ""]
+            assert not app.screen.query_one("#setup-error").display
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.view.players == tuple(names)
+    finally:
+        i18n.set_language("en")
 
 
 async def test_six_names_in_one_field_say_who_is_left_out(make_app) -> None:
