@@ -172,7 +172,7 @@ def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
             waiting = game.waiting_to_declare()
             who = waiting[0] if waiting else ""
             has = _typed("hand", f"{who} has", player=who)
-            return [format(_("the grid above, or: {start} and the 10 cards"), start=has),
+            return [format(_("the grid above, or '{start}' and the 10 cards"), start=has),
                     _tab_types(has)]
     return [f2]
 

@@ -30,7 +30,7 @@ def _hints(lines: list[str], language: str) -> list[str]:
 
 def test_the_korean_reveal_hint_has_one_particle() -> None:
     hint = _hints(REVEAL, "ko")[0]
-    assert hint == "위의 표, 또는: anna는 카드 10장", hint
+    assert hint == "위의 표, 또는 'anna는' 카드 10장", hint
     assert not DOUBLED.search(hint)
 
 
@@ -39,5 +39,5 @@ def test_the_korean_row_hint_keeps_its_particle() -> None:
 
 
 def test_english_and_german_reveal_hints_are_unchanged() -> None:
-    assert _hints(REVEAL, "en")[0] == "the grid above, or: anna has and the 10 cards"
+    assert _hints(REVEAL, "en")[0] == "the grid above, or 'anna has' and the 10 cards"
     assert "anna hat" in _hints(REVEAL, "de")[0]

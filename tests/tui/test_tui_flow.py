@@ -666,7 +666,7 @@ async def test_nothing_is_cut_at_80x24(make_app) -> None:
         assert len(shown) <= status.content_region.width and shown.count("mic:") == 1
         await submit_all(pilot, ["bob knocks", "carol passes", "dave passes", "alice passes"])
         field = app.command_input
-        assert field.placeholder.startswith("the grid above, or: alice has")
+        assert field.placeholder.startswith("the grid above, or 'alice has' and the 10 cards")
         assert len(field.placeholder) <= field.content_region.width
         top = app.table.query_one("#next")
         assert top.region.width == 80 and top.region.height >= 1
