@@ -287,8 +287,9 @@ class EarlyEnd:
     the phrase ended), so that a backlog of pauses already over is never decoded. Either way
     the same audio is decoded and the same decisions come out."""
 
-    def __init__(self, threshold: float) -> None:
+    def __init__(self, threshold: float, players: Sequence[str] = ()) -> None:
         self.threshold = threshold
+        self.players = players  # named in the phrase, for the typed parser (``_begins_cards``)
         self.result: Decoded | None = None  # what ended the phrase early
         #: The chunks of the phrase that the decoding standing for it was given (``result``'s,
         #: or ``finish``'s), None while none stands.
@@ -331,7 +332,7 @@ class EarlyEnd:
             if decoded is None:
                 decoded = decode(cut)
                 self._free = self._written_if_early((cut, decoded), written)
-            if _takes_early(decoded, self._free):
+            if _takes_early(decoded, self._free, self.players):
                 self.result, self.cut = decoded, cut
                 return True
         if self._long is None and self._quiet >= VERDICT_PAUSE_SECONDS:
@@ -385,33 +386,42 @@ class Behind:
         return now - self._began - self._heard
 
 
-def _takes_early(decoded: Decoded, free: Sequence[str] | None) -> bool:
+def _takes_early(decoded: Decoded, free: Sequence[str] | None, players: Sequence[str] = ()) -> bool:
     """Whether a decoded phrase may end at a short pause: a command that nothing can follow and
     that names no cards. People pause between cards (0.25 to 0.5 s), and the decoder may make up
     the last card at such a pause to complete the count: in a whole game by voice, "bob swaps the
     row four for bear bear sheep [pause] dog" was taken as "... bear bear sheep sheep". A list of
-    cards waits out ``PAUSE_SECONDS``. So does a command that Whisper, writing the phrase so far
-    freely (``free``; None: nothing written), writes with a word that is none of the command's
-    own (``_said_as``): a hand begun "bob has [pause] giraffe [pause] ..." was read at its first
-    pause as "Bob, pass." (as long as "bob passes" said, as many words), taken early, and the rest
-    of the hand became talk; written freely it is "bob has" (bench/NOTES.md, session 18). Held
-    back, the phrase is read whole once it ends (a knock written otherwise is answered 0.3 s
-    later, not lost)."""
+    cards waits out ``PAUSE_SECONDS``. So does a command whose phrase so far Whisper writes freely
+    (``free``; None: nothing written) with more different words than the command's, or as the
+    start of a command that names cards (``_begins_cards``): a hand begun "bob has [pause]
+    giraffe [pause] ..." was read at its first pause as "Bob, pass." (as long as "bob passes"
+    said, as many words), taken early, and the rest of the hand became talk; written freely it is
+    "bob has", and at its next pause "don't ask you have" (bench/NOTES.md, session 18). Held
+    back, the phrase is read whole once it ends. (The words written freely need not be the
+    command's: espeak-ng's knocks are written "bob knox" or "bob not", and would be answered
+    0.3 s later.)"""
     command = decoded.command
     if command is None or not decoded.closed or command.cards:
         return False
-    return free is None or _said_as(free, _words_of(decoded.text))
-
-
-def _said_as(free: Sequence[str], said: Sequence[str]) -> bool:
-    """Whether every word written freely is one of the command's words ``said`` or the same
-    word inflected ("knock" for "knocks", "passed" for "pass": one begins with the other)."""
-    return all(any(word.startswith(own) or own.startswith(word) for own in said) for word in free)
+    if free is None:
+        return True
+    return len(set(free)) <= len(set(_words_of(decoded.text))) and not _begins_cards(free, players)
 
 
 def _words_of(text: str) -> list[str]:
     """The lower-case words of a decoding's text ("Bob, knock." -> bob, knock)."""
     return "".join(c if c.isalnum() or c in "'-" else " " for c in text.lower()).split()
+
+
+def _begins_cards(free: Sequence[str], players: Sequence[str]) -> bool:
+    """Whether words written freely begin a command that names cards: with a card after them
+    the typed parser reads a command naming cards ("bob has" + "bear": a hand)."""
+    from assistant.commands import ParseError, parse
+
+    try:
+        return bool(parse(" ".join([*free, "bear"]), players or None).cards)
+    except ParseError:
+        return False
 
 
 def _continues(begun: Command | None, whole: Command) -> bool:
@@ -863,7 +873,7 @@ class Listener:
         engine = self.recognizer
         assert engine is not None
         streaming = getattr(engine, "engine", "") == "pocketsphinx"
-        early = None if streaming else EarlyEnd(recognizer.energy_threshold)
+        early = None if streaming else EarlyEnd(recognizer.energy_threshold, self._players())
         behind = Behind()
         chunks: list[bytes] = []
         ends: list[int | None] = []  # how far into the input each chunk reaches
