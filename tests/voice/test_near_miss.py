@@ -103,11 +103,15 @@ def test_a_command_word_misheard_in_its_place_is_no_other_word(recognizer: Whisp
     freely "Bob, no, I can't." (and at the 0.3 s verdict "... Bob, no, I"): "no" stands where
     "knock" is said and is alike it, the command's word misheard, so two other words, not three:
     the knock is kept. Another word in the command's place, or alike a word elsewhere, still
-    counts: "pass the bread" is no misheard "bob passes"."""
-    assert _misheard(["bob", "knock"], ["bob", "no", "i", "can't"]) == {"bob", "no"}
+    counts: "pass the bread" is no misheard "bob passes"; and so does the command's word
+    inflected ("passes" where the grammar wrote "pass": flite's "heidi passes the crisps"), and
+    a word less alike ("now" for "knock": flite's "frank knocks over the drink" over chatter)."""
+    assert _misheard(["bob", "knock"], ["bob", "no", "i", "can't"]) == {"no"}
     assert recognizer._free_doubt(["bob", "knock"], ["bob", "no", "i", "can't"], True, False) is None
     assert recognizer._free_doubt(["bob", "knock"], ["bob", "no", "i", "can't", "bob", "no", "i"], True, False) is None
     assert recognizer._free_doubt(["bob", "passes"], ["pass", "the", "bread"], True, False) == TALK_REASON
+    assert recognizer._free_doubt(["heidi", "pass"], ["heidi", "passes", "the", "crisps"], True, False) == TALK_REASON
+    assert recognizer._free_doubt(["frank", "knock"], ["frank", "now", "it's", "over"], True, False) == TALK_REASON
     assert recognizer._free_doubt(["alice", "knocks"], ["alice", "knocks", "over", "the", "drink"], True, False) \
         == TALK_REASON
     assert recognizer._free_doubt(["alice", "knocks"], ["alice", "knox", "over", "the", "drink"], True, False) \
