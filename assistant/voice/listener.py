@@ -40,7 +40,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -84,11 +83,6 @@ CONTINUE_SECONDS = 2.0
 MAX_REST_OTHER_WORDS = 2
 #: The most tokens of a rest's free transcription written (a rest is a few words).
 FREE_WORDS_LIMIT = 24
-#: How alike (``difflib`` ratio of the letters) Whisper's free transcription of the phrase so far
-#: must be to a command without cards for it to be taken at a short pause (``_takes_early``):
-#: espeak-ng's knocks are written "bob knox", "bob not" (0.82, 0.75); "bob has" over room
-#: noise, read as "Bob, knock.", was written "mom i" (0.29).
-MIN_EARLY_LIKENESS = 0.5
 #: Silence put between the parts of a command spoken with a pause.
 JOIN_SILENCE_SECONDS = 0.3
 #: How long the listener waits for the front end to settle the command heard before.
@@ -402,9 +396,7 @@ def _takes_early(decoded: Decoded, free: Sequence[str] | None, players: Sequence
     start of a command that names cards (``_begins_cards``): a hand begun "bob has [pause]
     giraffe [pause] ..." was read at its first pause as "Bob, pass." (as long as "bob passes"
     said, as many words), taken early, and the rest of the hand became talk; written freely it is
-    "bob has", and at its next pause "don't ask you have" (bench/NOTES.md, session 18); over
-    room noise, in another game state, "Bob, knock." at that pause was written "mom i": written
-    unlike the command (``MIN_EARLY_LIKENESS``), it is held back too. Held
+    "bob has", and at its next pause "don't ask you have" (bench/NOTES.md, session 18). Held
     back, the phrase is read whole once it ends. (The words written freely need not be the
     command's: espeak-ng's knocks are written "bob knox" or "bob not", and would be answered
     0.3 s later.)"""
@@ -413,9 +405,7 @@ def _takes_early(decoded: Decoded, free: Sequence[str] | None, players: Sequence
         return False
     if free is None:
         return True
-    said = _words_of(decoded.text)
-    return len(set(free)) <= len(set(said)) and not _begins_cards(free, players) \
-        and SequenceMatcher(None, " ".join(said), " ".join(free)).ratio() >= MIN_EARLY_LIKENESS
+    return len(set(free)) <= len(set(_words_of(decoded.text))) and not _begins_cards(free, players)
 
 
 def _words_of(text: str) -> list[str]:
