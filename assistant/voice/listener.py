@@ -40,7 +40,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -84,10 +83,6 @@ CONTINUE_SECONDS = 2.0
 MAX_REST_OTHER_WORDS = 2
 #: The most tokens of a rest's free transcription written (a rest is a few words).
 FREE_WORDS_LIMIT = 24
-#: How alike (``difflib`` ratio of the letters) a word written freely must be to one of a command's
-#: words to count as it for an early take (``_shares_a_word``): "knox" / "knock" 0.67, "have" /
-#: "has" 0.57; "mom" / "bob" 0.33.
-MIN_SHARED_LIKENESS = 0.55
 #: Silence put between the parts of a command spoken with a pause.
 JOIN_SILENCE_SECONDS = 0.3
 #: How long the listener waits for the front end to settle the command heard before.
@@ -410,16 +405,7 @@ def _takes_early(decoded: Decoded, free: Sequence[str] | None, players: Sequence
         return False
     if free is None:
         return True
-    said = _words_of(decoded.text)
-    return len(set(free)) <= len(set(said)) and not _begins_cards(free, players) and _shares_a_word(free, said)
-
-
-def _shares_a_word(free: Sequence[str], said: Sequence[str]) -> bool:
-    """Whether words written freely hold one of the command's words, or a word alike it
-    (``MIN_SHARED_LIKENESS``: "knox" for "knock", "have" for "has"). Over room noise, "bob has"
-    read as "Bob, knock." was written "mom i" and taken early in a whole game by voice (line 82 of
-    the espeak-ng 4-player game, bench/NOTES.md, session 18)."""
-    return any(SequenceMatcher(None, own, word).ratio() >= MIN_SHARED_LIKENESS for own in said for word in free)
+    return len(set(free)) <= len(set(_words_of(decoded.text))) and not _begins_cards(free, players)
 
 
 def _words_of(text: str) -> list[str]:
