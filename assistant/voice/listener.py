@@ -83,6 +83,10 @@ CONTINUE_SECONDS = 2.0
 MAX_REST_OTHER_WORDS = 2
 #: The most tokens of a rest's free transcription written (a rest is a few words).
 FREE_WORDS_LIMIT = 24
+#: How alike (``difflib`` ratio of the letters) a word written freely must be to a word of a
+#: command taken early to be that word misheard ("knox" for "knock", "classes" for "passes"):
+#: the recogniser's bar for a misheard word (``whisper.recognizer.MIN_WORD_ALIKE``).
+MIN_EARLY_WORD_ALIKE = 0.55
 #: Silence put between the parts of a command spoken with a pause.
 JOIN_SILENCE_SECONDS = 0.3
 #: How long the listener waits for the front end to settle the command heard before.
@@ -396,16 +400,40 @@ def _takes_early(decoded: Decoded, free: Sequence[str] | None, players: Sequence
     start of a command that names cards (``_begins_cards``): a hand begun "bob has [pause]
     giraffe [pause] ..." was read at its first pause as "Bob, pass." (as long as "bob passes"
     said, as many words), taken early, and the rest of the hand became talk; written freely it is
-    "bob has", and at its next pause "don't ask you have" (bench/NOTES.md, session 18). Held
-    back, the phrase is read whole once it ends. (The words written freely need not be the
-    command's: espeak-ng's knocks are written "bob knox" or "bob not", and would be answered
-    0.3 s later.)"""
+    "bob has", and at its next pause "don't ask you have" (bench/NOTES.md, session 18). Nor is a
+    command taken early whose own words, the player's name aside, are none of them written
+    freely, or alike (``_says_its_words``): the same hand's "bob has", over room noise in a
+    whole game, read "Bob, knock." and was written "bob alice", as many words and the name
+    agreeing, and the hand was lost (session 19). Held back, the phrase is read whole once it
+    ends, 0.3 s later: a knock written "bob not" is still heard, only answered later."""
     command = decoded.command
     if command is None or not decoded.closed or command.cards:
         return False
     if free is None:
         return True
-    return len(set(free)) <= len(set(_words_of(decoded.text))) and not _begins_cards(free, players)
+    said = _words_of(decoded.text)
+    return len(set(free)) <= len(set(said)) and not _begins_cards(free, players) \
+        and _says_its_words(said, free, players)
+
+
+def _says_its_words(said: Sequence[str], free: Sequence[str], players: Sequence[str]) -> bool:
+    """Whether a free transcription holds one of a command's words other than the players'
+    names, or a word alike it (``_alike``). A name agreeing says nothing of what followed it:
+    every command begins with one."""
+    names = {name.lower() for name in players}
+    own = [word for word in said if word not in names]
+    written = [word for word in free if word not in names]
+    return not own or any(_alike(word, other) for word in own for other in written)
+
+
+def _alike(word: str, other: str) -> bool:
+    """The same word, inflected ("pass", "passes") or misheard ("knox" for "knock",
+    ``MIN_EARLY_WORD_ALIKE``)."""
+    from difflib import SequenceMatcher
+
+    if word == other or (min(len(word), len(other)) >= 3 and (word.startswith(other) or other.startswith(word))):
+        return True
+    return SequenceMatcher(None, word, other).ratio() >= MIN_EARLY_WORD_ALIKE
 
 
 def _words_of(text: str) -> list[str]:
