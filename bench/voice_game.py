@@ -650,7 +650,16 @@ def print_lost(game: GameAudio, outcome: Outcome, figures: Figures) -> None:
             print(f"  {what} at line {line.number} ({seat_voice(game, line.seat)}): said '{line.text}', "
                   f"the recogniser alone with the listener's cut: {f.real[i] or '(no command)'} (the estimated "
                   f"cut: {f.estimated[i] or '(no command)'}, the file's margins: {f.in_file[i] or '(no command)'}), "
-                  f"the loop: {loop}")
+                  f"the loop: {loop}; the listener's cuts (s from the line's start): {phrase_cuts(game, outcome, i)}")
+
+
+def phrase_cuts(game: GameAudio, outcome: Outcome, i: int) -> str:
+    """The phrases the listener cut whose reading's audio ends in line ``i``, each as its spans
+    in seconds from the line's start (a phrase taken early ends before the line does)."""
+    start = game.lines[i].start
+    phrases = [spans for spans in outcome.cuts if spans and line_at(game, spans[-1][1]) == i]
+    return " | ".join(", ".join(f"{(a - start) / BYTES_PER_SECOND:.2f}-{(b - start) / BYTES_PER_SECOND:.2f}"
+                                for a, b in spans) for spans in phrases) or "none"
 
 
 def print_summary(game: GameAudio, outcome: Outcome, f: Figures, engine: str, args: argparse.Namespace) -> None:

@@ -15,7 +15,12 @@ import pytest
 from assistant.referee import Referee
 from assistant.voice.recognizer import TALK_REASON, read_wav
 from assistant.voice.whisper import WhisperRecognizer
-from assistant.voice.whisper.recognizer import _begins_like, _names_other_animals, _said_once
+from assistant.voice.whisper.recognizer import (
+    _begins_like,
+    _misheard,
+    _names_other_animals,
+    _said_once,
+)
 
 from .conftest import needs_espeak
 
@@ -90,3 +95,57 @@ def test_a_command_with_three_more_words_is_talk(synth: Synth, recognizer: Whisp
     assert (decoded.command.canonical if decoded.command else None) == command, (decoded.text, decoded.reason)
     if command is None:
         assert decoded.reason == TALK_REASON
+
+
+def test_a_command_word_misheard_in_its_place_is_no_other_word(recognizer: WhisperRecognizer) -> None:
+    """Issue 40: en+f2's "bob knocks" over room noise, as the listener cut it in a whole game by
+    voice (line 52 of the espeak-ng 4-player game, bench/NOTES.md, session 18), was written
+    freely "Bob, no, I can't." (and at the 0.3 s verdict "... Bob, no, I"): "no" stands where
+    "knock" is said and is alike it, the command's word misheard, so two other words, not three:
+    the knock is kept. Another word in the command's place, or alike a word elsewhere, still
+    counts: "pass the bread" is no misheard "bob passes"; and so does the command's word
+    inflected ("passes" where the grammar wrote "pass": flite's "heidi passes the crisps"), and
+    a word less alike ("now" for "knock": flite's "frank knocks over the drink" over chatter)."""
+    assert _misheard(["bob", "knock"], ["bob", "no", "i", "can't"]) == {"no"}
+    assert recognizer._free_doubt(["bob", "knock"], ["bob", "no", "i", "can't"], True, False) is None
+    assert recognizer._free_doubt(["bob", "knock"], ["bob", "no", "i", "can't", "bob", "no", "i"], True, False) is None
+    assert recognizer._free_doubt(["bob", "passes"], ["pass", "the", "bread"], True, False) == TALK_REASON
+    assert recognizer._free_doubt(["heidi", "pass"], ["heidi", "passes", "the", "crisps"], True, False) == TALK_REASON
+    assert recognizer._free_doubt(["frank", "knock"], ["frank", "now", "it's", "over"], True, False) == TALK_REASON
+    assert recognizer._free_doubt(["alice", "knocks"], ["alice", "knocks", "over", "the", "drink"], True, False) \
+        == TALK_REASON
+    assert recognizer._free_doubt(["alice", "knocks"], ["alice", "knox", "over", "the", "drink"], True, False) \
+        == TALK_REASON
+
+
+@needs_espeak
+def test_a_knock_over_room_noise_is_kept(synth: Synth, recognizer: WhisperRecognizer, tmp_path: Path) -> None:
+    """The whole games' en+f2 seat (140 words a minute, pitch 60, its peak at -8 dBFS) saying
+    "bob knocks" over pink room noise 20 dB below it, with the 0.3 s after it the listener reads
+    a phrase with: a knock, not talk."""
+    import subprocess
+    import wave
+
+    import numpy as np
+
+    turns = [*TURNS, "alice swaps 1 dog"]  # Bob's turn
+    noise = tmp_path / "pink.wav"
+    subprocess.run(["sox", "-R", "-n", "-r", "16000", "-b", "16", "-c", "1", str(noise), "synth", "4",
+                    "pinknoise"], check=True)
+    speech = tmp_path / "knock16.wav"
+    subprocess.run(["sox", str(synth("bob knocks", voice="en+f2", speed=140, pitch=60)), "-r", "16000", str(speech)],
+                   check=True)
+    with wave.open(str(speech)) as w:
+        voice = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
+    with wave.open(str(noise)) as w:
+        room = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64)
+    voice *= 32767 * 10 ** (-8 / 20) / np.abs(voice).max()
+    loud = np.nonzero(np.abs(voice) > 0.05 * np.abs(voice).max())[0]
+    voice = voice[loud[0]:loud[-1]]
+    level = np.sqrt(np.mean(voice[np.abs(voice) > 0.05 * np.abs(voice).max()] ** 2))
+    lead, tail = 1600, 4800  # 0.1 s before, 0.3 s after
+    room = room[: lead + len(voice) + tail] * level * 10 ** (-20 / 20) / np.sqrt(np.mean(room ** 2))
+    room[lead:lead + len(voice)] += voice
+    recognizer.set_context(PLAYERS, Referee.resume(turns).game)
+    decoded = recognizer.decode(np.clip(room, -32768, 32767).astype("<i2").tobytes())
+    assert decoded.command is not None and decoded.command.canonical == "bob knocks", (decoded.text, decoded.reason)
