@@ -144,21 +144,31 @@ def retold(row: GameRow, lines: Sequence[StoredEntry]) -> tuple[StoredEntry, ...
     cannot be replayed (a damaged log: ``rebuild`` says so) keep what is stored."""
     if current_language() == SOURCE_LANGUAGE:
         return tuple(lines)
+    said = said_again(row, lines)
+    if said is None:
+        return tuple(lines)
+    return tuple(dataclasses.replace(line, said=" ".join(each)) for line, each in zip(lines, said, strict=True))
+
+
+def said_again(row: GameRow, lines: Sequence[StoredEntry]) -> list[list[str]] | None:
+    """What was said of each of ``lines``, one item an announcement as the live table said it,
+    in the reader's language: the events of each stored command announced again (the store
+    keeps an entry's announcements joined into one text); None when the lines cannot be
+    replayed (a damaged log)."""
     try:
         log = GameLog(row.house_rules())
         players: tuple[str, ...] | None = None
-        told: list[StoredEntry] = []
+        said: list[list[str]] = []
         for line in lines:
             action = stored_command(line.command, players).to_action()
             if isinstance(action, NewGame):
                 players = tuple(action.players)
             elif isinstance(action, SetStarter) and line.joined:
                 action = SetStarter(action.player, by_lot=True)  # drawn by the referee at the start
-            events = log.apply(action, joined=line.joined)
-            told.append(dataclasses.replace(line, said=" ".join(announce.announce(events))))
-        return tuple(told)
+            said.append(list(announce.announce(log.apply(action, joined=line.joined))))
+        return said
     except (ParseError, RuleError, TypeError, ValueError):
-        return tuple(lines)
+        return None
 
 
 def table_state(row: GameRow, lines: Sequence[StoredEntry], path: Path,

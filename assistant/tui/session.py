@@ -70,7 +70,7 @@ class TableSession:
         """The current game's accepted commands and what was said to each, oldest first, from
         the store (a command joined to the one before, like the start player drawn by lot,
         adds its words to that one). Empty when there is no store or nothing stored."""
-        from assistant.store.current import retold
+        from assistant.store.current import retold, said_again
 
         game = self._stored_game()
         entries = retold(*game) if game else ()  # said again in this table's language
@@ -136,30 +136,3 @@ def open_table_session(settings: Settings, data_dir: str | Path | None = None,
         session,
     )
 
-
-def said_again(row: GameRow, lines: tuple[StoredEntry, ...]) -> list[list[str]] | None:
-    """What was said of each of ``lines``, one item an announcement as the live table said it,
-    in this table's language: the events of each stored command announced again (the store
-    keeps an entry's announcements joined into one text, ``retold`` too); None when the lines
-    cannot be replayed (then the stored text is shown as it is)."""
-    from assistant import announce
-    from assistant.commands import ParseError
-    from assistant.store.decode import stored_command
-    from engine.actions import NewGame, SetStarter
-    from engine.errors import RuleError
-    from engine.log import GameLog
-
-    try:
-        log = GameLog(row.house_rules())
-        players: tuple[str, ...] | None = None
-        said: list[list[str]] = []
-        for line in lines:
-            action = stored_command(line.command, players).to_action()
-            if isinstance(action, NewGame):
-                players = tuple(action.players)
-            elif isinstance(action, SetStarter) and line.joined:
-                action = SetStarter(action.player, by_lot=True)  # drawn by the referee at the start
-            said.append(list(announce.announce(log.apply(action, joined=line.joined))))
-        return said
-    except (ParseError, RuleError, TypeError, ValueError):
-        return None
