@@ -472,6 +472,11 @@ class SetupScreen(TranslatedKeys, Screen[None]):
         hold names already (then it is refused as one name with a space)."""
         field = self.query_one(f"#name-{index}", Input)
         named = new_game_names(field.value, current_language())
+        if named == ():  # a new game's words alone ('neues Spiel bitte'): this is its setup
+            field.value = ""
+            self._say(_("This is the new game: type the players' names, one a box."))
+            self._type_into(field)
+            return True
         command = bool(named)  # a new game typed in full, in any of its forms: the names are the rest
         words = split_names(" ".join(named)) if named else split_names(field.value)
         later = [self.query_one(f"#name-{i}", Input).value.strip() for i in range(index + 1, MAX_PLAYERS)]

@@ -85,6 +85,39 @@ async def test_a_new_game_in_the_tables_words_in_the_first_field_keeps_only_the_
         i18n.set_language("en")
 
 
+@pytest.mark.parametrize(("language", "typed"), [
+    ("de", "neues Spiel bitte"),
+    ("de", "neues Spiel"),
+    ("en", "new game please"),
+    ("ko", "새 게임"),
+])
+async def test_a_new_game_without_names_in_the_first_field_leaves_the_boxes_empty(
+        make_app, language: str, typed: str) -> None:
+    """Tester, session 19: 'neues Spiel bitte' typed in the first field started a game of
+    NEUES, SPIEL and BITTE; 'new game please' filled three boxes and was refused. The setup is
+    the new game: its words alone leave the boxes empty and say to type the names."""
+    from assistant import i18n
+
+    i18n.set_language(language)
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            await pilot.press(*typed, "enter")
+            await pilot.pause()
+            fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+            assert [f.value for f in fields] == ["", "", "", "", ""]
+            assert app.screen.focused is fields[0]
+            await pilot.press(*"Ann Ben Cem", "enter")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.view.players == ("Ann", "Ben", "Cem")
+    finally:
+        i18n.set_language("en")
+
+
 async def test_six_names_in_one_field_say_who_is_left_out(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
