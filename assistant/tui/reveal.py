@@ -906,7 +906,7 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
     """A round's losers for one line of big type in ``width`` cells: who is out first (``OUT``:
     the most important news of a round), then those who lost most (``DOROTHEA -2``), as many
     as fit with their names whole, and how many more lost lives in words (``ANNE-MARIE OUT  AND
-    3 MORE``: "+3 MORE" read like a score); the names cut alike (to four cells at most) only
+    3 MORE LOST LIVES``, ``DOROTHEA -2  AND 3 MORE``: "+3 MORE" read like a score); the names cut alike (to four cells at most) only
     when not even one fits whole; else None (the lives row says who lost what). Large print
     where the results have no big type of their own (80x24, 100x30)."""
     if ended is None or ended.sudden_death:
@@ -923,13 +923,21 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
             rest = len(losers) - count
             words = [f"{shown[p].upper()} {_lost(ended, p)}" for p in losers[:count]]
             if rest:
-                words.append(format(ngettext("and {n} more", "and {n} more", rest), n=rest).upper())
+                words.append(_more(rest, any(p in ended.out for p in losers[:count])))
             if big_width("  ".join(words)) <= width:
                 return "  ".join(words)
         first = f"{shown[losers[0]].upper()} {_lost(ended, losers[0])}"
         if big_width(first) <= width:  # the first alone, whole if it can be: the lives row says the rest
             return first
     return None
+
+
+def _more(rest: int, after_out: bool) -> str:
+    """How many more lost lives, for big type: ``AND 3 MORE``; after someone ``OUT``, ``AND 3
+    MORE LOST LIVES`` (session 19's tester read "EMILIA OUT  AND 3 MORE" as three more out)."""
+    if after_out:
+        return format(ngettext("and {n} more lost lives", "and {n} more lost lives", rest), n=rest).upper()
+    return format(ngettext("and {n} more", "and {n} more", rest), n=rest).upper()
 
 
 def _lost(ended: RoundEnded, player: str) -> str:

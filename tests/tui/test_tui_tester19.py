@@ -146,3 +146,22 @@ def test_german_says_players_not_round_for_the_group() -> None:
             assert "Runde" not in _(english) and "Spieler" in _(english)
     finally:
         i18n.set_language("en")
+
+
+def test_more_losers_after_someone_out_are_said_to_have_lost_lives() -> None:
+    """Session 19's tester read "EMILIA OUT  AND 3 MORE" as three more players out: after an
+    OUT the rest are said to have lost lives; without one, "AND 3 MORE" stays short."""
+    from assistant.tui.bigtype import big_width
+    from assistant.tui.reveal import losers_in_big
+    from engine.events import RoundEnded
+
+    players = ("Emilia", "Alexandra", "Benedikt", "Charlotte", "Dan")
+    out = RoundEnded(3, None, (), {}, {"Emilia": 2, "Alexandra": 1, "Benedikt": 1, "Charlotte": 1, "Dan": 0},
+                     {"Emilia": 0, "Alexandra": 3, "Benedikt": 3, "Charlotte": 3, "Dan": 5}, ("Emilia",))
+    said = losers_in_big(out, players, 10_000)
+    assert said is not None and said.startswith("EMILIA OUT")
+    only_one = losers_in_big(out, players, big_width("EMILIA OUT  AND 3 MORE LOST LIVES"))
+    assert only_one == "EMILIA OUT  AND 3 MORE LOST LIVES"
+    nobody_out = RoundEnded(1, None, (), {}, {"Emilia": 2, "Alexandra": 1, "Benedikt": 1, "Charlotte": 1, "Dan": 0},
+                            {"Emilia": 3, "Alexandra": 4, "Benedikt": 4, "Charlotte": 4, "Dan": 5}, ())
+    assert losers_in_big(nobody_out, players, big_width("EMILIA -2  AND 3 MORE")) == "EMILIA -2  AND 3 MORE"
