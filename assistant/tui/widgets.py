@@ -1019,13 +1019,17 @@ class StatusLine(Static):
     def text(self, width: int | None = None) -> str:
         """Each state once, with why it is unavailable beside it; when the line is too long
         for ``width``: the reasons shortened, then the data file by its name alone, then the
-        reasons left to the help screen (F2), so nothing is cut in the middle."""
+        short reason in place of "unavailable" ("Mikro: für Deutsch nur Tippen": at 80 to 120
+        columns a German table never said why), then without the data file (F2 says it), then
+        the reasons left to the help screen, so nothing is cut in the middle."""
         width = width or self.size.width or 200
 
         def part(label: str, state: str, reason: str | None, how: str) -> str:
             said = state_word(state)
             if not reason or state != "unavailable" or how == "none":
                 return f"{label} {said}"
+            if how == "reason":  # the reason says the state: "mic: no microphone"
+                return f"{label} {short_reason(reason)}"
             if how == "short":
                 reason = short_reason(reason)
             return f"{label} {said} ({reason})"
@@ -1033,9 +1037,11 @@ class StatusLine(Static):
         label, name = self.data_label, _file_name(self.data_label)
         mic, speech = ((("off", None), ("off", None)) if self.switched_off
                        else (self.mic, self.speech))
-        for how, data in (("full", label), ("short", label), ("short", name), ("none", name)):
-            text = " · ".join((part(_("mic:"), *mic, how), part(_("speech:"), *speech, how),
-                               format(_("data: {file}"), file=data)))
+        for how, data in (("full", label), ("short", label), ("short", name), ("reason", name),
+                          ("reason", None), ("none", name)):
+            parts = [part(_("mic:"), *mic, how), part(_("speech:"), *speech, how)]
+            parts += [format(_("data: {file}"), file=data)] if data is not None else []
+            text = " · ".join(parts)
             if cell_len(text) <= width:
                 return text
         return text

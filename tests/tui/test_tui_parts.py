@@ -173,7 +173,8 @@ def test_hearts_and_status_line_use_words_and_glyphs_not_only_colour() -> None:
     assert status.text(82) == ("mic: unavailable (no microphone) · speech: muted "
                                "· data: /data/lifeguard.sqlite3")
     assert status.text(75) == "mic: unavailable (no microphone) · speech: muted · data: lifeguard.sqlite3"
-    assert status.text(60) == "mic: unavailable · speech: muted · data: lifeguard.sqlite3"
+    assert status.text(62) == "mic: no microphone · speech: muted · data: lifeguard.sqlite3"
+    assert status.text(58) == "mic: no microphone · speech: muted"  # the data file in F2
     for width in (60, 75, 82, 200):
         assert status.text(width).count("mic:") == 1 and len(status.text(width)) <= width
 

@@ -33,7 +33,7 @@ async def test_results_come_back_after_the_rounds_last_hand_is_undone_and_typed_
 
 
 @pytest.mark.parametrize(("lang", "mic", "speech"), [
-    ("de", "Mikro: nicht verfügbar (für Deutsch nur Tippen)", "Sprache: nicht verfügbar (kein Audiogerät)"),
+    ("de", "Mikro: nicht verfügbar (für Deutsch nur Tippen)", "Sprachausgabe: nicht verfügbar (kein Audiogerät)"),
     ("ko", "마이크: 사용 불가 (한국어는 입력만 가능)", "음성: 사용 불가 (오디오 장치 없음)"),
 ])
 def test_the_status_lines_short_reasons_say_why_in_the_tables_language(lang, mic, speech) -> None:
@@ -52,8 +52,18 @@ def test_the_status_lines_short_reasons_say_why_in_the_tables_language(lang, mic
         line.set_speech("unavailable", "no audio device (aplay: audio open error: No such file or directory)")
         shown = line.text(150)
         assert mic in shown and speech in shown, shown
+        # narrower, the short reason stands for "unavailable" (session 19: German never said why
+        # at 80 to 120 columns)
+        narrow = line.text(80)
+        assert mic.split(" (")[0].split()[0] in narrow and why_short(mic) in narrow, narrow
+        assert why_short(speech) in narrow, narrow
     finally:
         i18n.set_language("en")
+
+
+def why_short(said: str) -> str:
+    """The reason in brackets of a status line's part ("Mikro: nicht verfügbar (kein X)": "kein X")."""
+    return said.split(" (", 1)[1].rstrip(")")
 
 
 async def test_resumed_log_says_each_announcement_on_its_line_as_the_live_game_did(make_app) -> None:
