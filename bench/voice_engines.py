@@ -13,6 +13,9 @@ from assistant.voice.recognizer import CommandRecognizer, make_recognizer
 from engine.game import Game
 
 ENGINES = ("pocketsphinx", "whisper")
+#: ``--model base``: the multilingual Whisper base (the German and Korean model) listening for
+#: English, with English's grammar and bars (bench/NOTES.md, "Whisper base for English, again").
+MULTILINGUAL_BASE = "base"
 
 
 class EngineUnavailable(RuntimeError):
@@ -32,6 +35,10 @@ def recognizer_for(engine: str, players: Sequence[str] = (), game: Game | None =
         if engine != "pocketsphinx":
             raise EngineUnavailable("--option sets PocketSphinx decoder options only")
         return CommandRecognizer(players, game, decoder_options=decoder_options)
+    if model == MULTILINGUAL_BASE and engine == "whisper":
+        from assistant.voice.whisper import WhisperRecognizer
+
+        return WhisperRecognizer(players, game, multilingual=True)
     recognizer, note = make_recognizer(engine, players, game, model=model)
     if note:
         raise EngineUnavailable(note)

@@ -556,7 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a PocketSphinx decoder option to try (repeatable)")
     parser.add_argument("--model", default="", metavar="DIR",
-                        help="a CTranslate2 Whisper model folder (default: the packaged tiny.en)")
+                        help="a CTranslate2 Whisper model folder (default: the packaged tiny.en), or base: the "
+                             "multilingual Whisper base listening for English")
     parser.add_argument("--tail", type=float, metavar="SECONDS",
                         help="Whisper's silent tail after the speech (whisper.features.TAIL_SECONDS) to try; decoding only")
     parser.add_argument("--front-end", choices=("none", *FRONT_ENDS), default="none",

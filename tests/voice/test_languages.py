@@ -158,6 +158,26 @@ def test_german_speech_is_heard_as_the_canonical_command(synth: Callable[..., Pa
     assert heard == {"jonas klopft": "jonas knocks", "lea passt": "lea passes", "wo ist meine brille": None}
 
 
+@pytest.mark.slow
+@needs_espeak
+def test_english_through_the_multilingual_base_is_asked_for_and_told_english(synth: Callable[..., Path]) -> None:
+    """``multilingual=True`` (``bench/voice_run.py --model base``, issue 38): the multilingual
+    base listens for English, its prompt naming English, and hears an English command; without
+    it English stays on tiny.en."""
+    from assistant.voice.recognizer import read_wav
+    from assistant.voice.whisper import WhisperRecognizer
+
+    recognizer = WhisperRecognizer(("bob", "carol"), multilingual=True)
+    vocab = recognizer.model.tokenizer.token_to_id
+    assert recognizer.model.multilingual and recognizer.task[:2] == [vocab("<|en|>"), vocab("<|transcribe|>")]
+    heard: dict[str, str | None] = {}
+    for said in ("bob passes", "pass me the salt"):
+        decoded = recognizer.decode(read_wav(str(synth(said))).get_raw_data(convert_rate=16000, convert_width=2))
+        heard[said] = decoded.command.canonical if decoded.command else None
+    assert heard == {"bob passes": "bob passes", "pass me the salt": None}
+    assert not WhisperRecognizer(("bob", "carol")).model.multilingual
+
+
 @pytest.mark.parametrize("code", ["de", "ko"])
 def test_a_language_without_voice_input_is_refused_in_a_sentence(code: str) -> None:
     """Where voice input is not offered, no recogniser listens in English instead: the sentence

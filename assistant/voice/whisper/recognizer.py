@@ -324,12 +324,16 @@ class WhisperRecognizer:
                  min_log_prob: float | None = None,
                  min_game_log_prob: float | None = None,
                  min_word_log_prob: float | None = None,
-                 language: SpokenLanguage = ENGLISH_SPEECH) -> None:
+                 language: SpokenLanguage = ENGLISH_SPEECH, multilingual: bool | None = None) -> None:
         #: The language listened for: English with tiny.en, another with the multilingual base
-        #: held to that language's commands (``assistant.voice.languages``).
+        #: held to that language's commands (``assistant.voice.languages``). ``multilingual``
+        #: True: the multilingual model even for English (``bench/voice_run.py --model base``
+        #: measures it; the product never asks for it).
         self.language = language
+        if multilingual is None:
+            multilingual = language.code != "en"
         try:
-            self.model = shared_model(model or "", language.code != "en")
+            self.model = shared_model(model or "", multilingual)
             #: The tokens after start-of-transcript (``WhisperModel.task``).
             self.task = self.model.task(language.code)
         except ModelUnavailable as err:
