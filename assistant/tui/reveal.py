@@ -923,7 +923,7 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
             rest = len(losers) - count
             words = [f"{shown[p].upper()} {_lost(ended, p)}" for p in losers[:count]]
             if rest:
-                words.append(_more(rest, any(p in ended.out for p in losers[:count])))
+                words.append(_more(rest, losers[0] in ended.out))  # OUT come first
             if big_width("  ".join(words)) <= width:
                 return "  ".join(words)
         first = f"{shown[losers[0]].upper()} {_lost(ended, losers[0])}"
