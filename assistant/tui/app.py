@@ -30,6 +30,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 
 from assistant.commands import Command, ParseError, names_to_come, new_game_command, parse, say
 from assistant.commands.parser import without_polite_words
@@ -62,7 +63,7 @@ from assistant.tui.voice import (
     TableVoice,
     VoiceBridge,
 )
-from assistant.tui.widgets import CommandInput, StatusLine, TableLog
+from assistant.tui.widgets import CommandInput, KeyCommand, StatusLine, TableLog
 from engine.game import Game, Phase
 from engine.rules import HouseRules
 
@@ -489,10 +490,35 @@ class LifeguardApp(App[None]):
         self.voices.toggle_mute()
 
     async def action_undo(self) -> None:
-        await self.submit("undo", source="key")
+        await self.in_turn("undo")
 
     async def action_redo(self) -> None:
-        await self.submit("redo", source="key")
+        await self.in_turn("redo")
+
+    async def in_turn(self, action: str) -> None:
+        """Undo or redo after every line typed before its key (``KeyCommand``): sent through
+        the focused widget and the command line, each behind what it was given before, then
+        applied (``on_key_command``). Anywhere else (the palette over the table) at once."""
+        if self.table_gone or not isinstance(self.screen, TableScreen | GameOverScreen):
+            await self.submit(action, source="key")
+            return
+        route: list[Widget] = [self.command_input]
+        if self.focused is not None and self.focused is not self.command_input:
+            route.insert(0, self.focused)
+        self._send_on(KeyCommand(action, route))
+
+    @staticmethod
+    def _send_on(message: KeyCommand) -> None:
+        """``message`` posted on its route's next widget once that widget has taken what is
+        queued for it already, from where it bubbles up to the app."""
+        widget, *rest = message.route
+        widget.call_later(widget.post_message, KeyCommand(message.action, rest))
+
+    async def on_key_command(self, message: KeyCommand) -> None:
+        if message.route and not self.table_gone:
+            self._send_on(message)
+        else:
+            await self.submit(message.action, source="key")
 
     async def action_repeat(self) -> None:
         await self.submit("repeat", source="key")

@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.events import Key, Resize
 from textual.geometry import Size
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -841,6 +842,22 @@ class KeysInOrder:
                 event.prevent_default()
                 return True
         return False
+
+
+class KeyCommand(Message):
+    """Undo or redo by its key, sent up behind what was typed before it (``LifeguardApp.in_turn``).
+
+    The app's keys are priority bindings: Ctrl+Z ran on the app as it arrived, while the line
+    typed just before it was still on its way up from the command line through the screen, and
+    undid the command before that line (session 19's tester). This message goes the line's way
+    instead: posted on the widget the keys were typed into, it leaves after the line that
+    widget sent, and waits at the screen while that line is applied. ``route`` are the widgets
+    it passes through next (the command line, after the hand grid that sent it a line)."""
+
+    def __init__(self, action: str, route: Sequence[Any] = ()) -> None:
+        super().__init__()
+        self.action = action
+        self.route = tuple(route)
 
 
 class OrderedInput(KeysInOrder, Input):

@@ -1,0 +1,65 @@
+"""Keys and lines in the order typed: Ctrl+Z and Ctrl+Y typed right after a line act after it.
+
+The tester (session 19) typed a hand, Enter, Ctrl+Z and Ctrl+Y in one burst: the undo reached
+the referee before the line (the key's action ran at once on the app, the line took the long
+way up through the command line's and the screen's queues) and took back the hand before it.
+Here every key is posted to the app at once, as a busy event loop sees fast typing."""
+
+from __future__ import annotations
+
+from textual import events
+
+from assistant.config import Settings
+from engine.game import Phase
+from engine.rules import HouseRules
+
+from .conftest import OPENING, history, submit_all
+from .test_tui_typeahead import keys_for
+
+
+async def settle(pilot) -> None:
+    for _ in range(40):
+        await pilot.pause(0.05)
+        await pilot.app.workers.wait_for_complete()
+
+
+def log_lines_with(app, *needles: str) -> list[str]:
+    """The log's lines that hold one of ``needles``, in the log's order."""
+    return [line.strip() for line in app.table_log.plain if any(needle in line for needle in needles)]
+
+
+async def test_an_undo_typed_right_after_a_line_takes_back_that_line(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # the setup screen
+        await submit_all(pilot, OPENING)
+        before = history(app)
+        for key in [*keys_for("alice swaps 1 dog\n"), events.Key("ctrl+z", None)]:
+            app.post_message(key)
+        await settle(pilot)
+        assert history(app) == before  # the line typed, then taken back; the opening stays
+        assert log_lines_with(app, "› alice swaps", "Undone:") == [
+            "› alice swaps 1 dog", "Undone: alice swaps 1 dog."]
+
+
+async def test_undo_and_redo_typed_in_one_burst_with_the_last_hand_act_in_order(make_app) -> None:
+    """The tester's keys at the reveal: the last hand, Enter, Ctrl+Z, Ctrl+Y, all at once."""
+    app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes",
+                                 "alice has 1 giraffe 2 bear 3 dog", "bob has 6 giraffe 3 goat 1 mouse"])
+        assert app.view.game.phase is Phase.REVEAL
+        before = history(app)
+        app.command_input.focus()
+        await pilot.pause()
+        keys = [*keys_for("carol has 1 giraffe 6 bear 3 dog\n"), events.Key("ctrl+z", None),
+                events.Key("ctrl+y", None)]
+        for key in keys:
+            app.post_message(key)
+        await settle(pilot)
+        assert history(app)[:len(before)] == before  # Bob's hand was never taken back
+        assert "bob has 6 giraffe 3 goat 1 mouse" in history(app)
+        assert log_lines_with(app, "› carol has", "Undone:", "Redone:")[:3] == [
+            "› carol has 1 giraffe 6 bear 3 dog", "Undone: carol has 1 giraffe 6 bear 3 dog.",
+            "Redone: carol has 1 giraffe 6 bear 3 dog."]
