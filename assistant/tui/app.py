@@ -26,6 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -405,6 +406,17 @@ class LifeguardApp(App[None]):
             self.pop_screen()
         if not self.table_gone:
             self.table.type_ahead(message.text)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste on the game-over screen or the score sheet (which take no text): on to the
+        table's command line, as typing there goes (it was dropped)."""
+        if isinstance(self.screen, GameOverScreen | ScoreSheetScreen) and event.text:
+            while isinstance(self.screen, GameOverScreen | ScoreSheetScreen):
+                self.pop_screen()
+            if not self.table_gone:
+                field = self.command_input
+                field.focus()
+                field.post_message(events.Paste(event.text))
 
     def on_setup_screen_language_changed(self) -> None:
         """The setup screen's choice of language (``set_language`` done): everything on show is

@@ -17,7 +17,7 @@ from rich.measure import Measurement
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
-from textual.events import Key, Resize
+from textual.events import Key, Paste, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.suggester import Suggester
@@ -899,6 +899,9 @@ class CommandInput(OrderedInput):
         self.sent = 0
 
     async def action_submit(self) -> None:
+        self.send()
+
+    def send(self) -> None:
         """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
         line is emptied now, before the next key typed is taken."""
         text = (self.offer or self.value).strip()
@@ -906,6 +909,24 @@ class CommandInput(OrderedInput):
         self.value = ""
         self.sent += bool(text)
         self.post_message(self.Submitted(self, text))
+
+    def _on_paste(self, event: Paste) -> None:
+        """Pasted lines are taken as if typed one after another, each sent as its Enter would
+        (Textual's input kept the first line, unsent, and dropped the rest). The first joins
+        what is typed already; one line without a line break is only put in, as typed."""
+        lines = event.text.splitlines()
+        if len(lines) <= 1 and not event.text.endswith(("\n", "\r")):
+            return  # Textual's own handler (``Input._on_paste``, dispatched after this) puts it in
+        event.stop()
+        event.prevent_default()
+        for number, line in enumerate(lines):
+            if number:
+                self.value = line
+            else:
+                self.insert_text_at_cursor(line)
+            if self.value.strip():
+                self.send()
+        self.value = ""
 
     def remember(self, text: str) -> None:
         if text and (not self.history or self.history[-1] != text):

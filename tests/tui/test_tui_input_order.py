@@ -10,10 +10,12 @@ from __future__ import annotations
 from textual import events
 
 from assistant.config import Settings
+from assistant.tui.screens import GameOverScreen, TableScreen
 from engine.game import Phase
 from engine.rules import HouseRules
 
-from .conftest import OPENING, history, submit_all
+from .conftest import OPENING, game_lines, history, submit_all
+from .test_tui_five import GAME_FIVE
 from .test_tui_typeahead import keys_for
 
 
@@ -63,3 +65,49 @@ async def test_undo_and_redo_typed_in_one_burst_with_the_last_hand_act_in_order(
         assert log_lines_with(app, "› carol has", "Undone:", "Redone:")[:3] == [
             "› carol has 1 giraffe 6 bear 3 dog", "Undone: carol has 1 giraffe 6 bear 3 dog.",
             "Redone: carol has 1 giraffe 6 bear 3 dog."]
+
+
+async def test_lines_pasted_at_the_table_are_each_sent_in_order(make_app) -> None:
+    """A bracketed paste of three lines: the first stayed in the command line, unsent, and
+    the other two were dropped without a word."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        app.command_input.focus()
+        app.post_message(events.Paste("alice swaps 1 dog\nbob swaps 1 cat\ncarol swaps 1 dog"))
+        for key in keys_for("status\n"):  # typed right after the paste: after its lines
+            app.post_message(key)
+        await settle(pilot)
+        assert history(app)[-3:] == ["alice swaps 1 dog", "bob swaps 1 cat", "carol swaps 1 dog"]
+        assert log_lines_with(app, "› ")[-4:] == [
+            "› alice swaps 1 dog", "› bob swaps 1 cat", "› carol swaps 1 dog", "› status"]
+        assert app.command_input.value == ""
+
+
+async def test_one_line_pasted_is_put_in_the_command_line_not_sent(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        before = history(app)
+        app.command_input.focus()
+        app.post_message(events.Paste("alice swaps 1 dog"))
+        await settle(pilot)
+        assert app.command_input.value == "alice swaps 1 dog"
+        assert history(app) == before
+
+
+async def test_lines_pasted_at_game_over_go_to_the_table_and_are_sent(make_app) -> None:
+    """The game-over screen ignored a paste."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        assert isinstance(app.screen, GameOverScreen)
+        before = history(app)
+        app.post_message(events.Paste("undo\nstatus\n"))
+        await settle(pilot)
+        assert history(app) == before[:-1]  # the last hand taken back
+        assert "› status" in log_lines_with(app, "› ")
+        assert isinstance(app.screen, TableScreen)
