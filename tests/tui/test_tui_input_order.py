@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual import events
 
 from assistant.config import Settings
+from assistant.tui.reveal import HandGrid
 from assistant.tui.screens import GameOverScreen, TableScreen
 from engine.game import Phase
 from engine.rules import HouseRules
@@ -111,3 +112,21 @@ async def test_lines_pasted_at_game_over_go_to_the_table_and_are_sent(make_app) 
         assert history(app) == before[:-1]  # the last hand taken back
         assert "› status" in log_lines_with(app, "› ")
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_undo_typed_after_a_line_begun_on_the_hand_grid_acts_after_it(make_app) -> None:
+    """The same burst with the grid holding the focus (the reveal gives it the focus): the
+    letters and the Enter go on to the command line, and the undo follows them there."""
+    app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes",
+                                 "alice has 1 giraffe 2 bear 3 dog", "bob has 6 giraffe 3 goat 1 mouse"])
+        app.table.query_one(HandGrid).focus()
+        await pilot.pause()
+        for key in [*keys_for("carol has 1 giraffe 6 bear 3 dog\n"), events.Key("ctrl+z", None)]:
+            app.post_message(key)
+        await settle(pilot)
+        assert history(app)[-1] == "bob has 6 giraffe 3 goat 1 mouse"  # Carol's hand, taken back
+        assert log_lines_with(app, "› carol has", "Undone:")[:2] == [
+            "› carol has 1 giraffe 6 bear 3 dog", "Undone: carol has 1 giraffe 6 bear 3 dog."]
