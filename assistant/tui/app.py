@@ -26,10 +26,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 
 from assistant.commands import Command, ParseError, names_to_come, new_game_command, parse, say
 from assistant.commands.parser import without_polite_words
@@ -62,7 +64,7 @@ from assistant.tui.voice import (
     TableVoice,
     VoiceBridge,
 )
-from assistant.tui.widgets import CommandInput, StatusLine, TableLog
+from assistant.tui.widgets import CommandInput, KeyCommand, StatusLine, TableLog
 from engine.game import Game, Phase
 from engine.rules import HouseRules
 
@@ -405,6 +407,17 @@ class LifeguardApp(App[None]):
         if not self.table_gone:
             self.table.type_ahead(message.text)
 
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste on the game-over screen or the score sheet (which take no text): on to the
+        table's command line, as typing there goes (it was dropped)."""
+        if isinstance(self.screen, GameOverScreen | ScoreSheetScreen) and event.text:
+            while isinstance(self.screen, GameOverScreen | ScoreSheetScreen):
+                self.pop_screen()
+            if not self.table_gone:
+                field = self.command_input
+                field.focus()
+                field.post_message(events.Paste(event.text))
+
     def on_setup_screen_language_changed(self) -> None:
         """The setup screen's choice of language (``set_language`` done): everything on show is
         drawn again in it (the log keeps what it said; the store stays canonical English)."""
@@ -489,10 +502,35 @@ class LifeguardApp(App[None]):
         self.voices.toggle_mute()
 
     async def action_undo(self) -> None:
-        await self.submit("undo", source="key")
+        await self.in_turn("undo")
 
     async def action_redo(self) -> None:
-        await self.submit("redo", source="key")
+        await self.in_turn("redo")
+
+    async def in_turn(self, action: str) -> None:
+        """Undo or redo after every line typed before its key (``KeyCommand``): sent through
+        the focused widget and the command line, each behind what it was given before, then
+        applied (``on_key_command``). Anywhere else (the palette over the table) at once."""
+        if self.table_gone or not isinstance(self.screen, TableScreen | GameOverScreen):
+            await self.submit(action, source="key")
+            return
+        route: list[Widget] = [self.command_input]
+        if self.focused is not None and self.focused is not self.command_input:
+            route.insert(0, self.focused)
+        self._send_on(KeyCommand(action, route))
+
+    @staticmethod
+    def _send_on(message: KeyCommand) -> None:
+        """``message`` posted on its route's next widget once that widget has taken what is
+        queued for it already, from where it bubbles up to the app."""
+        widget, *rest = message.route
+        widget.call_later(widget.post_message, KeyCommand(message.action, rest))
+
+    async def on_key_command(self, message: KeyCommand) -> None:
+        if message.route and not self.table_gone:
+            self._send_on(message)
+        else:
+            await self.submit(message.action, source="key")
 
     async def action_repeat(self) -> None:
         await self.submit("repeat", source="key")

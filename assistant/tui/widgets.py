@@ -17,8 +17,9 @@ from rich.measure import Measurement
 from rich.padding import Padding
 from rich.text import Text
 from textual.binding import Binding
-from textual.events import Key, Resize
+from textual.events import Key, Paste, Resize
 from textual.geometry import Size
+from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, RichLog, Static
 from textual.widgets.input import Selection
@@ -843,6 +844,22 @@ class KeysInOrder:
         return False
 
 
+class KeyCommand(Message):
+    """Undo or redo by its key, sent up behind what was typed before it (``LifeguardApp.in_turn``).
+
+    The app's keys are priority bindings: Ctrl+Z ran on the app as it arrived, while the line
+    typed just before it was still on its way up from the command line through the screen, and
+    undid the command before that line (session 19's tester). This message goes the line's way
+    instead: posted on the widget the keys were typed into, it leaves after the line that
+    widget sent, and waits at the screen while that line is applied. ``route`` are the widgets
+    it passes through next (the command line, after the hand grid that sent it a line)."""
+
+    def __init__(self, action: str, route: Sequence[Any] = ()) -> None:
+        super().__init__()
+        self.action = action
+        self.route = tuple(route)
+
+
 class OrderedInput(KeysInOrder, Input):
     """An input whose Enter, Backspace and arrows act in the order typed (``KeysInOrder``)."""
 
@@ -882,6 +899,9 @@ class CommandInput(OrderedInput):
         self.sent = 0
 
     async def action_submit(self) -> None:
+        self.send()
+
+    def send(self) -> None:
         """Enter: the line (or a refused line's suggestion) goes up as ``Submitted``, and the
         line is emptied now, before the next key typed is taken."""
         text = (self.offer or self.value).strip()
@@ -889,6 +909,24 @@ class CommandInput(OrderedInput):
         self.value = ""
         self.sent += bool(text)
         self.post_message(self.Submitted(self, text))
+
+    def _on_paste(self, event: Paste) -> None:
+        """Pasted lines are taken as if typed one after another, each sent as its Enter would
+        (Textual's input kept the first line, unsent, and dropped the rest). The first joins
+        what is typed already; one line without a line break is only put in, as typed."""
+        lines = event.text.splitlines()
+        if len(lines) <= 1 and not event.text.endswith(("\n", "\r")):
+            return  # Textual's own handler (``Input._on_paste``, dispatched after this) puts it in
+        event.stop()
+        event.prevent_default()
+        for number, line in enumerate(lines):
+            if number:
+                self.value = line
+            else:
+                self.insert_text_at_cursor(line)
+            if self.value.strip():
+                self.send()
+        self.value = ""
 
     def remember(self, text: str) -> None:
         if text and (not self.history or self.history[-1] != text):
