@@ -148,12 +148,14 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         self.post_message(self.TypedAhead(character or ""))
 
     def on_paste(self, event: Paste) -> None:
-        """Pasted text is a command for the command line, not counts."""
+        """Pasted text is commands for the command line, not counts: the command line takes the
+        whole paste, each line as typed there (only the first used to go on, the rest dropped)."""
         event.stop()
-        lines = event.text.splitlines()
-        if lines:
+        if event.text:
             self._typing_ahead = True
-            self.post_message(self.TypedAhead(lines[0]))  # one line, as the command line takes it
+            command = self.screen.query_one("#command")
+            command.focus()
+            command.post_message(Paste(event.text))
 
     def on_focus(self) -> None:
         self._typing_ahead = False

@@ -503,6 +503,11 @@ async def test_a_hand_typed_faster_than_the_focus_moves_reaches_the_command_line
             {p: c for p, c in counts.items() if p != "alice"}
         grid.focus()
         await pilot.pause()
+        # a paste on the grid goes to the command line whole, each line sent as typed there
+        # (session 19: only its first line went on, unsent, and the rest was dropped)
         grid.post_message(events.Paste("bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit\nmore"))
-        await pilot.pause()
-        assert app.command_input.value == "bob has 1 mole 1 goat 1 sheep 1 mouse 3 dog 3 rabbit"
+        for _ in range(20):
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+        assert "bob" in app.view.game.declared
+        assert app.command_input.value == "more"  # the last line, unended, waits to be sent

@@ -147,3 +147,20 @@ async def test_the_enter_after_the_last_hand_typed_fast_is_kept(make_app) -> Non
         await settle(pilot)
         assert history(app)[-2:] == ["carol has 1 giraffe 6 bear 3 dog", "bob starts"]
         assert app.command_input.value == ""
+
+
+async def test_lines_pasted_on_the_hand_grid_are_each_sent_in_order(make_app) -> None:
+    """At the reveal the hand grid has the focus: a paste there passed on its first line only,
+    without a word (the rest were dropped). Now the command line takes the whole paste."""
+    app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes"])
+        app.table.query_one(HandGrid).focus()
+        await pilot.pause()
+        app.post_message(events.Paste("alice has 3 rabbit 3 sheep 2 mole 2 pig\n"
+                                      "bob has 6 giraffe 3 goat 1 mouse\n"))
+        await settle(pilot)
+        assert [line.split(" has ")[0] for line in history(app)[-2:]] == ["alice", "bob"]
+        assert list(app.view.game.waiting_to_declare()) == ["carol"]
+        assert app.command_input.value == ""
