@@ -114,16 +114,21 @@ async def test_lines_pasted_at_game_over_go_to_the_table_and_are_sent(make_app) 
         assert isinstance(app.screen, TableScreen)
 
 
+async def at_carols_hand_with_the_grid_focused(pilot) -> None:
+    """The reveal of a three-player round, Alice's and Bob's hands declared, the grid focused."""
+    await pilot.press("escape")
+    await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes",
+                             "alice has 3 rabbit 3 sheep 2 mole 2 pig", "bob has 6 giraffe 3 goat 1 mouse"])
+    pilot.app.table.query_one(HandGrid).focus()
+    await pilot.pause()
+
+
 async def test_undo_typed_after_a_line_begun_on_the_hand_grid_acts_after_it(make_app) -> None:
     """The same burst with the grid holding the focus (the reveal gives it the focus): the
     letters and the Enter go on to the command line, and the undo follows them there."""
     app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("escape")
-        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes",
-                                 "alice has 3 rabbit 3 sheep 2 mole 2 pig", "bob has 6 giraffe 3 goat 1 mouse"])
-        app.table.query_one(HandGrid).focus()
-        await pilot.pause()
+        await at_carols_hand_with_the_grid_focused(pilot)
         for key in [*keys_for("carol has 1 giraffe 6 bear 3 dog\n"), events.Key("ctrl+z", None)]:
             app.post_message(key)
         await settle(pilot)
@@ -137,11 +142,7 @@ async def test_the_enter_after_the_last_hand_typed_fast_is_kept(make_app) -> Non
     the Enter after the last hand was lost and the next line glued on ("3 dogbob starts")."""
     app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("escape")
-        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes",
-                                 "alice has 3 rabbit 3 sheep 2 mole 2 pig", "bob has 6 giraffe 3 goat 1 mouse"])
-        app.table.query_one(HandGrid).focus()
-        await pilot.pause()
+        await at_carols_hand_with_the_grid_focused(pilot)
         for key in keys_for("carol has 1 giraffe 6 bear 3 dog\nbob starts\n"):
             app.post_message(key)
         await settle(pilot)

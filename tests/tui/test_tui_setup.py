@@ -52,6 +52,15 @@ async def test_the_readmes_new_game_command_in_the_first_field_fills_the_names(m
         assert app.view.players == tuple(five)
 
 
+async def typed_in_the_first_box(pilot, typed: str) -> list[Input]:
+    """``typed`` and Enter in the setup's first name box: the five boxes after it."""
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, SetupScreen)
+    await pilot.press(*typed, "enter")
+    await pilot.pause()
+    return [pilot.app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+
+
 @pytest.mark.parametrize(("language", "typed", "names"), [
     ("de", "neues Spiel mit Anna Ben Cem", ["Anna", "Ben", "Cem"]),
     ("de", "ein neues Spiel starten mit Anna, Ben und Cem", ["Anna", "Ben", "Cem"]),
@@ -71,11 +80,7 @@ async def test_a_new_game_in_the_tables_words_in_the_first_field_keeps_only_the_
     try:
         app = make_app()
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, SetupScreen)
-            await pilot.press(*typed, "enter")
-            await pilot.pause()
-            fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+            fields = await typed_in_the_first_box(pilot, typed)
             assert [f.value for f in fields] == [*names, "", ""]
             assert not app.screen.query_one("#setup-error").display
             await pilot.press("enter")
@@ -102,11 +107,7 @@ async def test_a_new_game_without_names_in_the_first_field_leaves_the_boxes_empt
     try:
         app = make_app()
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, SetupScreen)
-            await pilot.press(*typed, "enter")
-            await pilot.pause()
-            fields = [app.screen.query_one(f"#name-{i}", Input) for i in range(5)]
+            fields = await typed_in_the_first_box(pilot, typed)
             assert [f.value for f in fields] == ["", "", "", "", ""]
             assert app.screen.focused is fields[0]
             await pilot.press(*"Ann Ben Cem", "enter")
