@@ -70,15 +70,16 @@ class TableSession:
         """The current game's accepted commands and what was said to each, oldest first, from
         the store (a command joined to the one before, like the start player drawn by lot,
         adds its words to that one). Empty when there is no store or nothing stored."""
-        from assistant.store.current import retold, said_again
+        from assistant.store.current import said_again
 
         game = self._stored_game()
-        entries = retold(*game) if game else ()  # said again in this table's language
+        entries = game[1] if game else ()
+        # Said again in this table's language, one line a sentence as the live table said them
+        # (the store keeps them joined: a round's results were one 190-character paragraph
+        # after a restart); a log that cannot be replayed shows what is stored.
         sentences = said_again(*game) if game else None
         log: list[tuple[str, list[str]]] = []
         for i, entry in enumerate(entries):
-            # One line a sentence, as the live table said them (the store keeps them joined:
-            # a round's results were one 190-character paragraph after a restart).
             said = sentences[i] if sentences is not None else [entry.said] if entry.said else []
             if entry.joined and log:
                 log[-1][1].extend(said)
@@ -135,4 +136,3 @@ def open_table_session(settings: Settings, data_dir: str | Path | None = None,
         tuple(session.greeting or ()),
         session,
     )
-
