@@ -543,8 +543,7 @@ class ResultsView(Static):
         lines would push the points and lives rows off (five losers at 80x24), the losses in
         normal type and only who is out in big type (``ANNE-MARIE OUT``), or nothing big."""
         width = self._width() - 2
-        losers = sorted((p for p in players if ended.losses.get(p)),
-                        key=lambda p: (p not in ended.out, -ended.losses[p]))  # who is out first
+        losers = losers_out_first(ended, players)
         lines = _big_lines(ended, players, losers, width)
         scale = self._losses_scale(ended, players, losers, width)
         if scale > 1:
@@ -908,14 +907,13 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
     """A round's losers for one line of big type in ``width`` cells: who is out first (``OUT``:
     the most important news of a round), then those who lost most (``DOROTHEA -2``), as many
     as fit with their names whole, and how many more lost lives in words (``ANNE-MARIE OUT  AND
-    3 MORE LOST LIVES``, ``DOROTHEA -2  AND 3 MORE``: "+3 MORE" read like a score); the names cut alike (to four cells at most) only
-    when not even one fits whole; else None (the lives row says who lost what). Large print
+    3 MORE LOST LIVES``, ``DOROTHEA -2  AND 3 MORE``: "+3 MORE" read like a score); the names
+    cut alike (to four cells at most) only when not even one fits whole; else None (the lives row says who lost what). Large print
     where the results have no big type of their own (80x24, 100x30)."""
     if ended is None or ended.sudden_death:
         return None
     players = tuple(p for p in players if p in ended.losses)
-    losers = sorted((p for p in players if ended.losses.get(p)),
-                    key=lambda p: (p not in ended.out, -ended.losses[p]))
+    losers = losers_out_first(ended, players)
     if not losers:
         nobody = _("nobody loses").upper()
         return nobody if big_width(nobody) <= width else None
@@ -932,6 +930,13 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
         if big_width(first) <= width:  # the first alone, whole if it can be: the lives row says the rest
             return first
     return None
+
+
+def losers_out_first(ended: RoundEnded, players: tuple[str, ...]) -> list[str]:
+    """Those of ``players`` who lost lives in a round, who is out first (the most important
+    news of a round), then those who lost most."""
+    return sorted((p for p in players if ended.losses.get(p)),
+                  key=lambda p: (p not in ended.out, -ended.losses[p]))
 
 
 def _more(rest: int, after_out: bool) -> str:
