@@ -908,8 +908,9 @@ def losers_in_big(ended: RoundEnded | None, players: tuple[str, ...], width: int
     the most important news of a round), then those who lost most (``DOROTHEA -2``), as many
     as fit with their names whole, and how many more lost lives in words (``ANNE-MARIE OUT  AND
     3 MORE LOST LIVES``, ``DOROTHEA -2  AND 3 MORE``: "+3 MORE" read like a score); the names
-    cut alike (to four cells at most) only when not even one fits whole; else None (the lives row says who lost what). Large print
-    where the results have no big type of their own (80x24, 100x30)."""
+    cut alike (to four cells at most) only when not even one fits whole; else None (the lives
+    row says who lost what). Large print where the results have no big type of their own
+    (80x24, 100x30)."""
     if ended is None or ended.sudden_death:
         return None
     players = tuple(p for p in players if p in ended.losses)
