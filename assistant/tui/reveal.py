@@ -549,12 +549,14 @@ class ResultsView(Static):
         if scale > 1:
             lines = _big_lines(ended, players, losers, width, scale=scale)
         title = Text(format(_("Round {round}: lives lost"), round=ended.round), style="bold")
-        # The points and lives rows (title, headings and the two rows: 4 lines) come first.
-        if self.budget is not None and 1 + 4 * len(lines) + 4 > self.budget:
+        # Every row of the table (its title, headings, points, lives and an animal a line)
+        # comes first: at 100x30 four losers in big type left one animal row, a tie.
+        table = 3 + len(players) if ended.sudden_death else 4 + len(ended.majorities)
+        if self.budget is not None and 1 + 4 * len(lines) + table > self.budget:
             gone = [p for p in losers if p in ended.out]
             lines = _big_lines(ended, players, gone, width, what=_("OUT")) if gone else []
             title = self._title_saying(ended, players, [p for p in losers if p not in gone])
-            if -(-title.cell_len // max(1, width)) + 4 * len(lines) + 4 > self.budget:
+            if -(-title.cell_len // max(1, width)) + 4 * len(lines) + table > self.budget:
                 lines, title = [], self._title_saying(ended, players, losers)
         out = [title]
         for line in lines:
@@ -589,7 +591,7 @@ class ResultsView(Static):
         if ended.sudden_death:
             return self._sudden_death(ended, players)
         shown, padding = self._names(players, ended)
-        table = self._table(ended.round, players, shown, padding)
+        table = self._table(ended, players, shown, padding)
         # The two rows that matter first: below the animals they ran off a small screen.
         rows: list[list[Text | str]] = [
             [Text(_("points"), style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
@@ -614,54 +616,74 @@ class ResultsView(Static):
         """The players' names as the table has room for them, and the cells between columns
         (each side's padding): whole, else cut alike (``short_names``), so that no cell wraps
         (five long names wrapped the majorities). Large print gives up its wider gaps before
-        it cuts a name (at 80x24 five Korean names of six cells were cut to "김…")."""
+        it cuts a name (at 80x24 five Korean names of six cells were cut to "김…"). Each column
+        as wide as its widest cell (measured at eight cells and the majority a name and four,
+        "Alexandra" was cut to "Alexa…" at 80x24 where it fitted)."""
         width = self._width()
         pads = (2, 1) if self.large else (1,)
         for limit in (None, SHORT_NAME, 4):
             shown = short_names(players, limit)
-            longest = max((cell_len(n) for n in shown.values()), default=0)
+            first, columns, majority = self._columns(ended, players, shown)
             for pad in pads:
-                need = (cell_len(_("lives (lost)")) + sum(max(cell_len(shown[p]), 8) for p in players)
-                        + max(cell_len(_("majority")), longest + 4) + 2 * pad * (len(players) + 2))
-                if need <= width:
+                if first + sum(columns) + majority + 2 * pad * (len(players) + 2) <= width:
                     return shown, pad
         return shown, pads[-1]
 
-    def _table(self, round_number: int, players: tuple[str, ...], shown: dict[str, str],
+    def _columns(self, ended: RoundEnded, players: tuple[str, ...],
+                 shown: dict[str, str]) -> tuple[int, list[int], int]:
+        """The cells the table's first column, each player's and the majority's widest cell
+        takes (without padding)."""
+        first = max(cell_len(_("lives (lost)")), cell_len(_("animal")),
+                    *(animal_chip(m.animal, large=self.large).cell_len for m in ended.majorities))
+        columns = [max(cell_len(shown[p]), lives_left(ended, p).cell_len, len("[10]"),
+                       len(str(ended.points.get(p, 0)))) for p in players]
+        majority = max(cell_len(_("majority")), cell_len(_("tie")),
+                       *(_majority_cell(m, shown).cell_len for m in ended.majorities))
+        return first, columns, majority
+
+    def _table(self, ended: RoundEnded, players: tuple[str, ...], shown: dict[str, str],
                padding: int = 1) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print,
         and in normal print on a wide screen (``NORMAL_WIDE_FROM``)."""
         spread = self.large or self._width() + 2 >= NORMAL_WIDE_FROM  # the screen's 2 cells of padding
-        title = format(_("Round {round} results"), round=round_number)
+        title = format(_("Round {round} results"), round=ended.round)
+        widths = self._columns(ended, players, shown)
         table = Table(
             title=None if self.short else title, box=None, expand=spread,
-            width=None if self.large else self._kept_together(players, shown, padding),
+            width=None if self.large else self._kept_together(widths, padding),
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if spread else None
-        first = format(_("Round {round}"), round=round_number) if self.short else _("animal")
+        first = format(_("Round {round}"), round=ended.round) if self.short else _("animal")
         table.add_column(first, no_wrap=True)  # as wide as "lives (lost)", the rest spread
         for p in players:
             table.add_column(shown[p], justify="center", ratio=ratio, no_wrap=True)
         table.add_column(_("majority"), ratio=ratio, no_wrap=True)
-        # Spread evenly with the players' columns, "Bartholomew +7" was cut at 120x40 (Rich's
-        # ratios ignore min_width): then as wide as its widest cell, the players spread.
-        longest = max((cell_len(n) for n in shown.values()), default=0)
-        share = (self._width() - cell_len(_("lives (lost)")) - 2 * padding) // (len(players) + 1)
-        if longest + 4 + 2 * padding > share:
+        # Rich's ratios give each column its share whatever its cells (they ignore min_width):
+        # spread evenly with the players' columns, "Bartholomew +7" was cut at 120x40; then
+        # the majority as wide as its widest cell, and the players spread over the rest, or,
+        # a player's column wider than its share ("Alexa…" at 80x24), all as wide as their
+        # cells and the room left shared in proportion.
+        first_cells, columns, majority = widths
+        share = (self._width() - first_cells - 2 * padding) // (len(players) + 1)
+        if majority + 2 * padding > share:
             table.columns[-1].ratio = None
+            share = (self._width() - first_cells - majority - 4 * padding) // max(1, len(players))
+        if max(columns, default=0) + 2 * padding > share:
+            for column in table.columns:
+                column.ratio = None
         return table
 
-    def _kept_together(self, players: tuple[str, ...], shown: dict[str, str], padding: int) -> int | None:
+    def _kept_together(self, widths: tuple[int, list[int], int], padding: int) -> int | None:
         """Normal print on a very wide screen: the results' width with each player's column at
-        most ``NORMAL_COLUMN_WIDEST`` cells; else None (the view's width)."""
+        most ``NORMAL_COLUMN_WIDEST`` cells; else None (the view's width). ``widths``: the
+        columns' cells (``_columns``)."""
         if self._width() + 2 < NORMAL_CENTRED_FROM:
             return None
-        longest = max((cell_len(n) for n in shown.values()), default=0)
-        columns = [max(NORMAL_COLUMN_WIDEST, cell_len(shown[p])) for p in players]
-        return min(self._width(), cell_len(_("lives (lost)")) + sum(columns)
-                   + max(cell_len(_("majority")), longest + 4) + 2 * padding * (len(players) + 2))
+        first, columns, majority = widths
+        return min(self._width(), first + sum(max(NORMAL_COLUMN_WIDEST, c) for c in columns)
+                   + majority + 2 * padding * (len(columns) + 2))
 
     def on_resize(self) -> None:
         if self.size.width != self._built_width:
