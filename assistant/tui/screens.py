@@ -770,10 +770,13 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         wrapped, it pushed the status line off at 80x24): the names cut short (``short_names``)
         when it is too long, then without the round and phase (at the reveal at 80x24 the fifth
         name was cut off: the grid shows the phase, and the names are what people look for),
-        then its end."""
+        then its end. Whole names before the round and phase ("ANNAB… HAT DEN LETZTEN ZUG"
+        kept "RUNDE 1 · LETZTE RUNDE"), and cut only as far as they must."""
         room = room or self.size.width - (6 if self.large else 2)
         line = Text()
-        for round_part, limit in ((True, None), (True, SHORT_NAME), (False, SHORT_NAME)):
+        longest = max((cell_len(title(p)) for p in game.players), default=0) if game else 0
+        tries = [(True, None), *((False, limit) for limit in (None, *range(longest - 1, SHORT_NAME - 1, -1)))]
+        for round_part, limit in tries:
             line = self._top_line(game, round_part, limit)
             if line.cell_len <= room or game is None:
                 break
