@@ -1059,6 +1059,10 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
     #: Seconds after the screen appears in which Enter starts nothing: the Enter that declared
     #: the last hand, pressed twice or held, must not start the next game.
     ENTER_GUARD_SECONDS = 0.8
+    #: Enter asks first ("Press Enter again ..."), and the second Enter counts only after this
+    #: pause since the one before: a held key repeats faster. An Enter pressed out of habit lost
+    #: the final screen, and the new game cannot be undone back into the finished one.
+    ENTER_AGAIN_AFTER_SECONDS = 0.4
 
     @dataclass
     class NewGameRequested(Request):
@@ -1077,6 +1081,8 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
         super().__init__()
         self.view = view
         self._shown_at = time.monotonic()
+        #: When Enter was last pressed here, once it asked to be pressed again (else None).
+        self._asked_at: float | None = None
 
     BODY = "#over-body"
 
@@ -1087,6 +1093,7 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
             yield ScoreSheet(id="final-sheet")
             yield ResultsView(id="final-results")
         yield Static(id="more", classes="more")
+        yield Static(id="again", classes="more")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -1155,9 +1162,21 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
         return out
 
     def action_new_game(self) -> None:
-        if time.monotonic() - self._shown_at < self.ENTER_GUARD_SECONDS:
+        """The first Enter asks for a second (``ENTER_AGAIN_AFTER_SECONDS``); that one starts a
+        new game with the same players."""
+        now = time.monotonic()
+        if now - self._shown_at < self.ENTER_GUARD_SECONDS:
             return
-        self.call_later(ask, self, self.NewGameRequested())  # on this screen's queue (``ask``)
+        asked, self._asked_at = self._asked_at, now
+        if asked is None:
+            game = self.view.game
+            again = self.query_one("#again", Static)
+            again.update(Text(format(_("Press Enter again for a new game with {players} (Ctrl+N: other "
+                                       "players)."), players=listed_names(game.players if game else ())),
+                              style="bold"))
+            again.display = True
+        elif now - asked >= self.ENTER_AGAIN_AFTER_SECONDS:
+            self.call_later(ask, self, self.NewGameRequested())  # on this screen's queue (``ask``)
 
     def action_setup(self) -> None:
         self.post_message(self.SetupRequested())

@@ -110,6 +110,8 @@ async def test_after_game_over_a_new_game_types_into_the_command_line(make_app, 
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen) and app.view.game is finished
         await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS)
+        await pilot.press("enter")  # asks first
+        await pilot.pause(GameOverScreen.ENTER_AGAIN_AFTER_SECONDS + 0.1)
         await pilot.press("enter")  # new game, same players
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.view.game.round == 1

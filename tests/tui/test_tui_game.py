@@ -55,8 +55,10 @@ async def test_whole_game_with_sudden_death_elimination_and_game_over(make_app) 
         assert "› carol has all rabbits" in plain
         assert any("Sudden death! Carol has all rabbits." in line for line in plain)
         assert any("Carol wins the game!" in line for line in plain)
-        # one key: a new game with the same players
+        # one key, pressed twice (the first asks): a new game with the same players
         await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS)
+        await pilot.press("enter")
+        await pilot.pause(GameOverScreen.ENTER_AGAIN_AFTER_SECONDS + 0.1)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)

@@ -58,3 +58,74 @@ async def test_large_print_results_show_every_animal_row_at_100x30(make_app) -> 
         assert visible[-1].split()[0] == "MOUSE", visible  # the last animal's row on screen
         said = "\n".join(visible)
         assert "Alexandra -2" in said and "Emilia -1" in said  # the losses, in normal type
+
+
+async def test_large_prints_top_line_keeps_whole_names_before_the_round_at_80x24(make_app) -> None:
+    """At 80x24 in large print the top line (on the rule over the log) read "REVEAL HANDS:
+    WAITING FOR ALEXA…, BENED…, CHARL…, DAN AND EMILIA." though the names fitted whole without
+    the round's part: it gave up the names before the round. Whole names first."""
+    from assistant.tui.widgets import TableLog
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "f4")
+        lines = game_of_shorter_names()
+        await submit_all(pilot, lines[:lines.index("Alexandra swaps 3 goat goat pig")])
+        await pilot.pause()
+        said = str(app.table.query_one(TableLog).border_title)
+        assert "ALEXANDRA'S LAST TURN" in said, said
+        await submit_all(pilot, lines[lines.index("Alexandra swaps 3 goat goat pig"):16])
+        await pilot.pause()
+        said = str(app.table.query_one(TableLog).border_title)
+        assert "WAITING FOR ALEXANDRA, BENEDIKT, CHARLOTTE, DAN AND EMILIA" in said, said
+
+
+async def test_german_top_line_keeps_a_whole_name_at_80x24(make_app) -> None:
+    """At a German table "ANNAB… HAT DEN LETZTEN ZUG: TAUSCHEN ODER PASSEN." (52 cells whole)."""
+    from assistant import i18n
+    from assistant.tui.widgets import TableLog
+
+    from .conftest import in_language
+
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("escape", "f4")
+            lines = [line.replace("Alexandra", "Annabelle") for line in game_of_shorter_names()]
+            await submit_all(pilot, in_language(lines[:lines.index("Annabelle swaps 3 goat goat pig")], "de"))
+            await pilot.pause()
+            said = str(app.table.query_one(TableLog).border_title)
+            assert "ANNABELLE HAT DEN LETZTEN ZUG" in said, said
+    finally:
+        i18n.set_language("en")
+
+
+async def test_enter_at_game_over_asks_before_a_new_game(make_app) -> None:
+    """Session 20's tester: Enter at game over, pressed out of habit, started the next game at
+    once, and Ctrl+Z could not bring the finished one back. The first Enter asks; a second,
+    after a pause (a held key repeats faster), starts it."""
+    from assistant.tui.screens import GameOverScreen, TableScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_of_shorter_names())
+        assert isinstance(app.screen, GameOverScreen)
+        finished = app.view.game
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.view.game is finished
+        again = app.screen.query_one("#again")
+        assert again.display and again.region.height >= 1
+        assert "Press Enter again for a new game with Alexandra, Benedikt" in text_of(again).replace("\n", " ")
+        await pilot.press("enter")  # a held key's repeat, at once: nothing yet
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.view.game is finished
+        await pilot.pause(GameOverScreen.ENTER_AGAIN_AFTER_SECONDS + 0.1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.view.game is not finished and app.view.game.round == 1
+        assert app.view.game.players == finished.players
