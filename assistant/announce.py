@@ -162,7 +162,7 @@ def _turns(event: Event) -> list[str]:
 
 def _has(player: str, cards: Cards) -> str:
     """``Judy has 2 giraffes, a bear and a dog.``"""
-    return format(_("{player} has {cards}."), player=title(player), cards=describe(cards))
+    return format(_("{player} has {cards}."), player=title(player), cards=describe(cards, held=True))
 
 
 def _game_won(winners: tuple[str, ...]) -> str:

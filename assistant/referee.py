@@ -213,10 +213,17 @@ def shown(command: Command) -> str:
     return say(command, current_language())
 
 
-def _dropped(pending: Command) -> str:
-    """Said when another command cancels a pending question."""
+def _dropped(pending: Command, replaced: bool = False) -> str:
+    """Said when another command cancels a pending question; ``replaced``: by a question about
+    another new game, which follows (a German table read "Das neue Spiel wurde nicht begonnen."
+    before it as a refusal of the new request)."""
     if pending.intent == "new_game":
-        return _("The new game was not started.")
+        players = announce.names(pending.names)
+        if replaced:
+            return format(_("The question about the new game with {players} is replaced by this one:"),
+                          players=players)
+        return format(_("The question about the new game with {players} was dropped; it was not started."),
+                      players=players)
     return format(_("Not applied: {command}."), command=shown(pending))
 
 
@@ -396,7 +403,8 @@ class Referee:
                 log.rewind(cursor)
             return Reply(False, error=str(err), command=cmd.canonical, intent=cmd.intent)
         if pending is not None and not cmd.record.keeps_question:
-            reply.said = [_dropped(pending), *reply.said]
+            replaced = reply.question and pending.intent == cmd.intent == "new_game"
+            reply.said = [_dropped(pending, replaced), *reply.said]
         self._remember(cmd, reply, heard)
         return reply
 

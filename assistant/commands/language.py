@@ -118,6 +118,10 @@ class Language:
     counted_one: str = "{one} {singular}"
     #: Korean: a count follows its animal ('쥐 두 장'); else it goes before it ('zwei Bären').
     count_after_animal: bool = False
+    #: A hand's counts in digits, never in ``number_names``' words: German writes one card
+    #: '1 Bär' ('einen Bären' after 'hat' would need the accusative), and 'zwei Giraffen, 1 Bär'
+    #: mixed words and digits in one hand.
+    hand_digits: bool = False
     #: The words that end a chat, as shown ('quit', 'beenden', '종료'): the chat's own, not
     #: commands (``assistant.cli.chat``; English's work at every table).
     leave_words: tuple[str, ...] = ("quit", "exit")
@@ -272,6 +276,7 @@ def _from_file(code: str) -> Language:
         counted=str(data.get("counted", "{count} {plural}")),
         counted_one=str(data.get("counted_one", "{one} {singular}")),
         count_after_animal=bool(data.get("count_after_animal", False)),
+        hand_digits=bool(data.get("hand_digits", False)),
         leave_words=tuple(str(w) for w in data.get("leave_words", ("quit", "exit"))),
     )
 

@@ -38,14 +38,15 @@ def say(command: Command, language: Language | str = ENGLISH) -> str:
 
 def counted(animal: Animal, n: int, language: Language, every_count: bool = True) -> str:
     """``n`` cards of ``animal``: 'zwei Bären', 'eine Maus', '곰 두 장'; one card without its count
-    unless ``every_count`` ('Maus', '쥐')."""
+    unless ``every_count`` (a hand's: 'Maus', '쥐'), which the language may want in digits
+    (``Language.hand_digits``: '2 Bären, 1 Maus')."""
     forms = language.animal_forms[animal]
     if n == 1:
         if not every_count:
             return forms.singular
         return language.counted_one.format(one=forms.one, singular=forms.singular).strip()
-    return language.counted.format(count=language.number_names.get(n, str(n)), singular=forms.singular,
-                                   plural=forms.plural)
+    count = str(n) if every_count and language.hand_digits else language.number_names.get(n, str(n))
+    return language.counted.format(count=count, singular=forms.singular, plural=forms.plural)
 
 
 def cards_text(cards: Cards, language: Language, every_count: bool = False) -> str:

@@ -23,9 +23,11 @@ def listed(words: Sequence[str]) -> str:
     return format(_("{others} and {last}"), others=pgettext("list", ", ").join(words[:-1]), last=words[-1])
 
 
-def counted(animal: Animal, n: int) -> str:
-    """``n`` cards of ``animal``: "a bear", "2 bears"; "ein Bär", "2 Bären"; "곰 1장", "곰 2장"."""
-    return format(_counted_forms(n)[animal.value], n=n, animal=animal_name(animal.value, n))
+def counted(animal: Animal, n: int, held: bool = False) -> str:
+    """``n`` cards of ``animal``: "a bear", "2 bears"; "ein Bär", "2 Bären"; "곰 1장", "곰 2장".
+    ``held``: as the object of "has" ("Cem hat einen Bären": German's accusative)."""
+    forms = _held_forms(n) if held else _counted_forms(n)
+    return format(forms[animal.value], n=n, animal=animal_name(animal.value, n))
 
 
 def _counted_forms(n: int) -> dict[str, str]:
@@ -44,9 +46,27 @@ def _counted_forms(n: int) -> dict[str, str]:
     }
 
 
-def describe(cards: Cards) -> str:
-    """A set of cards by counts ("2 bears and a dog"); "nothing" when empty."""
-    parts = [counted(animal, n) for animal, n in cards.counts().items()]
+def _held_forms(n: int) -> dict[str, str]:
+    # The cards a player has, the object of "has": German's accusative ("Cem hat einen Bären";
+    # "Cem hat: ein Bär" dodged it with a colon).
+    return {
+        "giraffe": npgettext("held", "a giraffe", "{n} giraffes", n),
+        "bear": npgettext("held", "a bear", "{n} bears", n),
+        "mole": npgettext("held", "a mole", "{n} moles", n),
+        "goat": npgettext("held", "a goat", "{n} goats", n),
+        "sheep": npgettext("held", "a sheep", "{n} sheep", n),
+        "dog": npgettext("held", "a dog", "{n} dogs", n),
+        "rabbit": npgettext("held", "a rabbit", "{n} rabbits", n),
+        "pig": npgettext("held", "a pig", "{n} pigs", n),
+        "cat": npgettext("held", "a cat", "{n} cats", n),
+        "mouse": npgettext("held", "a mouse", "{n} mice", n),
+    }
+
+
+def describe(cards: Cards, held: bool = False) -> str:
+    """A set of cards by counts ("2 bears and a dog"); "nothing" when empty. ``held``: as the
+    object of "has" (``counted``)."""
+    parts = [counted(animal, n, held) for animal, n in cards.counts().items()]
     return listed(parts) if parts else _("nothing")
 
 

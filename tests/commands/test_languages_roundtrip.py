@@ -160,7 +160,7 @@ def test_what_the_renderer_writes() -> None:
     assert say(swap, "ko") == "Alice가 3번 줄을 개, 토끼, 쥐와 교환해요"
     assert say(swap, "en") == "Alice swaps 3 dog rabbit mouse"
     hand = Command(IntentName.HAND, player="밥", cards=Cards({Animal.BEAR: 2, Animal.MOUSE: 1}))
-    assert say(hand, "de") == "밥 hat zwei Bären und 1 Maus"  # "einen Bären" would need the accusative
+    assert say(hand, "de") == "밥 hat 2 Bären und 1 Maus"  # "einen Bären" would need the accusative; digits alike
     assert say(hand, "ko") == "밥은 곰 두 장, 쥐 한 장이 있어요"
     cats = Command(IntentName.SUDDEN_DEATH, player="앨리스", animal=Animal.CAT)
     assert say(cats, "ko") == "앨리스는 고양이를 전부 가졌어요"

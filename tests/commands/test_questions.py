@@ -58,7 +58,7 @@ def test_a_stale_yes_does_not_start_a_new_game() -> None:
     question = ref.handle("new game dave erin frank")
     assert question.ok and question.question
     reply = ref.handle("row 1 pig")
-    assert reply.ok and reply.said[0] == "The new game was not started."
+    assert reply.ok and reply.said[0] == "The question about the new game with Dave, Erin and Frank was dropped; it was not started."
     assert reply.said[1] == "Row 1: pig. Still missing: row 2, 3, 4."
     assert ref.handle("row 2 cat cat").said[0] == "Row 2: cat and cat. Still missing: row 3, 4."
     assert ref.handle("undo").ok

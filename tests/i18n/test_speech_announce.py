@@ -155,7 +155,7 @@ def test_lives_lost_are_counted_in_the_language(language: str, one: str, two: st
 
 @pytest.mark.parametrize(
     ("language", "expected"),
-    [("de", ["ein Bär", "3 Bären", "eine Maus", "3 Mäuse", "Es fehlt noch Reihe 4.",
+    [("de", ["einen Bären", "3 Bären", "eine Maus", "3 Mäuse", "Es fehlt noch Reihe 4.",
              "Es fehlen noch die Reihen 2, 4.", "Carol ist ausgeschieden.",
              "Alice und Carol sind ausgeschieden.", "Bob legt Maus ab und nimmt Reihe 2: Bär."]),
      ("ko", ["곰 1장", "곰 3장", "쥐 1장", "쥐 3장", "아직 4번 줄이 남았습니다.",

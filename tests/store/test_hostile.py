@@ -95,7 +95,7 @@ FAULTS = [
     ("no without question", ["chat", "--jsonl"], "no\n", 0,
      ["To take back 'row 1 giraffe', say 'undo'."]),
     ("new game is a question", ["chat", "--jsonl"], "new game anne-marie o'brien zoë\nstatus\n",
-     0, ["Anne-marie, O'brien and Zoë", "The new game was not started."]),
+     0, ["Anne-marie, O'brien and Zoë", "was not started."]),
     ("10 MB line", ["chat", "--jsonl"], "x" * 10_000_000 + "\nstatus\n", 0,
      ["longer than 1,000 characters", "Round 1"]),
     ("control characters", ["chat"], "\x1b[2J\x07 knocks\n", 0, ["I didn't understand"]),

@@ -129,3 +129,65 @@ async def test_enter_at_game_over_asks_before_a_new_game(make_app) -> None:
         assert isinstance(app.screen, TableScreen)
         assert app.view.game is not finished and app.view.game.round == 1
         assert app.view.game.players == finished.players
+
+
+def test_german_hand_read_back_says_the_cards_in_the_accusative() -> None:
+    """Session 20's tester at a German table: "Cem hat: ein Bär." (a colon to dodge the case).
+    After "hat" the cards are its object: "Cem hat einen Bären, einen Hasen und eine Maus."."""
+    from assistant import announce, i18n
+    from engine.deck import Animal, Cards
+
+    i18n.set_language("de")
+    try:
+        said = announce.readback("cem has 1 bear 1 rabbit 1 mole 1 dog 1 mouse 2 pig", "hand")
+        assert said == "Cem hat einen Bären, einen Maulwurf, einen Hund, einen Hasen, 2 Schweine und eine Maus."
+        from assistant.i18n.words import describe
+        assert describe(Cards.of(Animal.BEAR)) == "ein Bär"  # elsewhere as before (nominative)
+    finally:
+        i18n.set_language("en")
+    assert announce.readback("cem has 1 bear 2 pig", "hand") == "Cem has a bear and 2 pigs."
+
+
+def test_german_echo_of_a_hand_writes_every_count_alike() -> None:
+    """The log's echo of a hand at a German table mixed words and digits ("Emilia hat zwei
+    Giraffen, 1 Bär"): one card is "1 Bär" ("einen Bären" would need the accusative in a
+    typed line too), so every count of a hand is in digits; it still parses back the same."""
+    from assistant.commands import parse, say
+
+    hand = parse("emilia has 2 giraffe 1 bear 3 mole 2 dog 2 cat")
+    said = say(hand, "de")
+    assert said == "emilia hat 2 Giraffen, 1 Bär, 3 Maulwürfe, 2 Hunde und 2 Katzen"
+    assert parse(said, ("emilia",), language="de") == hand
+    swap = parse("emilia swaps 3 pig pig cat")
+    assert say(swap, "de") == "emilia tauscht Reihe 3 gegen zwei Schweine und Katze"  # as before
+
+
+def test_a_second_new_game_request_says_it_replaces_the_first_question() -> None:
+    """Session 20's tester at a German table asked for a new game twice: the second question
+    began "Das neue Spiel wurde nicht begonnen.", which read as a refusal of the new request.
+    It says the first question is replaced by the one that follows; a question dropped by
+    another command says which new game was not started."""
+    import random
+
+    from assistant import i18n
+    from assistant.referee import Referee
+
+    for code, replaced, dropped in [
+        ("en", "The question about the new game with Dave, Erin and Frank is replaced by this one:",
+         "The question about the new game with Dave, Erin and Frank was dropped; it was not started."),
+        ("de", "Die Frage nach dem neuen Spiel mit Dave, Erin und Frank ist durch diese ersetzt:",
+         "Die Frage nach dem neuen Spiel mit Dave, Erin und Frank ist verworfen; es wurde nicht gestartet."),
+    ]:
+        i18n.set_language(code)
+        try:
+            ref = Referee(rng=random.Random(0))
+            assert ref.handle("new game alice bob carol").ok
+            assert ref.handle("new game dave erin frank").question
+            again = ref.handle("new game dave erin gina")
+            assert again.question and again.said[0] == replaced, again.said
+            assert "Gina" in again.said[1]
+            assert ref.handle("new game dave erin frank").question
+            other = ref.handle("row 1 pig")
+            assert other.ok and other.said[0] == dropped, other.said
+        finally:
+            i18n.set_language("en")
