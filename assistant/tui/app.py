@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -582,6 +583,13 @@ class LifeguardApp(App[None]):
     def key_table(self) -> dict[str, tuple[str, str]]:
         """Action -> (key as configured, description), for the help screen."""
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(palette.searching_commands())
+
+    def search_themes(self) -> None:
+        self.push_screen(palette.searching_themes())
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The referee's commands (``assistant.tui.palette``), then Textual's theme and quit (not

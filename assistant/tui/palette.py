@@ -13,6 +13,8 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
+from textual.command import CommandPalette
+from textual.theme import ThemeProvider
 
 from assistant.i18n import N_, _, format
 from assistant.tui.screens import TableScreen
@@ -47,6 +49,17 @@ def table_commands(app: LifeguardApp) -> Iterator[SystemCommand]:
 #: Textual's own entries that the palette keeps, for the catalogs.
 TEXTUAL_ENTRIES = (N_("Theme"), N_("Change the current theme"), N_("Quit"),
                    N_("Quit the application as soon as possible"))
+
+
+def searching_commands() -> CommandPalette:
+    """The palette (Ctrl+P), its search box in the table's language (Textual's says "Search for
+    commands…" at every table)."""
+    return CommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
+
+
+def searching_themes() -> CommandPalette:
+    """Textual's theme picker (the palette's Theme), its search box in the table's language."""
+    return CommandPalette(providers=[ThemeProvider], placeholder=_("Search for colour themes…"))
 
 
 def translated(command: SystemCommand) -> SystemCommand:

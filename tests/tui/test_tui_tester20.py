@@ -191,3 +191,30 @@ def test_a_second_new_game_request_says_it_replaces_the_first_question() -> None
             assert other.ok and other.said[0] == dropped, other.said
         finally:
             i18n.set_language("en")
+
+
+async def test_the_palettes_search_boxes_speak_the_tables_language(make_app) -> None:
+    """At a German table the palette's search box said "Search for commands…", and its theme
+    picker "Search for themes…"."""
+    from textual.command import CommandInput, CommandPalette
+
+    from assistant import i18n
+
+    for code, commands, themes in [("de", "Befehle suchen…", "Farbschema suchen…"),
+                                   ("ko", "명령 검색…", "테마 검색…")]:
+        i18n.set_language(code)
+        try:
+            app = make_app()
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.press("escape", "ctrl+p")
+                await pilot.pause()
+                assert isinstance(app.screen, CommandPalette)
+                assert app.screen.query_one(CommandInput).placeholder == commands
+                await pilot.press("escape")
+                await pilot.pause()
+                app.action_change_theme()
+                await pilot.pause()
+                assert isinstance(app.screen, CommandPalette)
+                assert app.screen.query_one(CommandInput).placeholder == themes
+        finally:
+            i18n.set_language("en")
