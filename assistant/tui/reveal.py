@@ -43,6 +43,9 @@ NORMAL_WIDE_FROM = 120
 #: columns the players ended at 115, the rest empty, and the results' columns were 29 apart).
 NORMAL_CENTRED_FROM = 160
 NORMAL_COLUMN_WIDEST = 16
+#: Large print's results keep their columns at most this many cells wide (and their gaps)
+#: at any size: spread over the width, two players at game over were 33 cells apart at 120x40.
+LARGE_COLUMN_WIDEST = 18
 
 
 def hand_command(player: str, counts: dict[Animal, int]) -> str:
@@ -650,7 +653,7 @@ class ResultsView(Static):
         widths = self._columns(ended, players, shown)
         table = Table(
             title=None if self.short else title, box=None, expand=spread,
-            width=None if self.large else self._kept_together(widths, padding),
+            width=self._kept_together(widths, padding),
             padding=(0, padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
@@ -676,13 +679,17 @@ class ResultsView(Static):
         return table
 
     def _kept_together(self, widths: tuple[int, list[int], int], padding: int) -> int | None:
-        """Normal print on a very wide screen: the results' width with each player's column at
-        most ``NORMAL_COLUMN_WIDEST`` cells; else None (the view's width). ``widths``: the
-        columns' cells (``_columns``)."""
-        if self._width() + 2 < NORMAL_CENTRED_FROM:
+        """The results' width with each player's column at most ``LARGE_COLUMN_WIDEST`` cells
+        in large print, ``NORMAL_COLUMN_WIDEST`` in normal print on a very wide screen; else
+        None (the view's width). ``widths``: the columns' cells (``_columns``)."""
+        if self.large:
+            widest = LARGE_COLUMN_WIDEST
+        elif self._width() + 2 >= NORMAL_CENTRED_FROM:
+            widest = NORMAL_COLUMN_WIDEST
+        else:
             return None
         first, columns, majority = widths
-        return min(self._width(), first + sum(max(NORMAL_COLUMN_WIDEST, c) for c in columns)
+        return min(self._width(), first + sum(max(widest, c) for c in columns)
                    + majority + 2 * padding * (len(columns) + 2))
 
     def on_resize(self) -> None:

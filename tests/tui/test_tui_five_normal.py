@@ -35,7 +35,8 @@ async def test_the_setup_names_the_whole_last_group_at_80x24(make_app) -> None:
 async def test_the_reveal_top_line_names_all_five_at_80x24(make_app) -> None:
     """At the reveal at 80x24 the top line ended "... Dorot… an…": the fifth player, the one
     people may be waiting for, was cut off. Without the round and phase (the grid shows it is
-    the reveal) the five fit, cut alike; the grid's headings keep the whole names."""
+    the reveal) the five fit, cut alike (as little as fits, session 20); the grid's headings
+    keep the whole names."""
     from assistant.tui.reveal import HandGrid
 
     from .conftest import submit_all
@@ -46,14 +47,14 @@ async def test_the_reveal_top_line_names_all_five_at_80x24(make_app) -> None:
         await pilot.press("escape")
         await submit_all(pilot, TO_REVEAL)
         top = text_of(app.table.query_one("#next")).strip()
-        assert top == "Reveal hands: waiting for Anne-…, Barth…, Chris…, Dorot… and Evang…."
+        assert top == "Reveal hands: waiting for Anne-Ma…, Barthol…, Christo…, Dorothea and Evangel…."
         grid = app.table.query_one(HandGrid)
         assert [str(c.label) for c in grid.columns.values()][1:] == list(FIVE)
         assert grid.region.right <= 80
-        # two declared: the round is back, as the names cut alike leave room for it
+        # two declared: the names whole, before the round (session 20: "Chris…" kept the round)
         await submit_all(pilot, ["Anne-Marie has 8 giraffe 2 mouse", "Bartholomew has 5 pig 5 rabbit"])
         top = text_of(app.table.query_one("#next")).strip()
-        assert top == "Round 1 · reveal  Reveal hands: waiting for Chris…, Dorot… and Evang…."
+        assert top == "Reveal hands: waiting for Christopher, Dorothea and Evangeline."
 
 
 def log_text(log) -> str:

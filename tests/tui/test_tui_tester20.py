@@ -218,3 +218,24 @@ async def test_the_palettes_search_boxes_speak_the_tables_language(make_app) -> 
                 assert app.screen.query_one(CommandInput).placeholder == themes
         finally:
             i18n.set_language("en")
+
+
+async def test_game_over_keeps_the_results_columns_together_at_120x40(make_app) -> None:
+    """At 120x40 (large print by the size) the game-over screen's last results spread its two
+    players 33 cells apart over the width. Large print keeps each column at most
+    ``LARGE_COLUMN_WIDEST`` cells wide, its gaps too."""
+    from assistant.tui.reveal import LARGE_COLUMN_WIDEST, ResultsView
+    from assistant.tui.screens import GameOverScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_lines(GAME_FIVE))
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and app.screen.has_class("large")
+        shown = text_of(app.screen.query_one(ResultsView)).splitlines()
+        header = next(line for line in shown if line.strip().startswith("animal"))
+        names = ["Christopher", "Evangeline"]
+        assert header.split()[1:3] == names
+        middles = [2 * header.index(name) + len(name) for name in names]  # twice each name's middle
+        assert (middles[1] - middles[0]) // 2 <= LARGE_COLUMN_WIDEST + 4, header  # 32 before
