@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.events import Key, Paste
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from assistant.i18n import N_, _, animal_name, format, ngettext
@@ -106,13 +107,6 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
     class Changed(Message):
         """A count changed: the drafts are worth keeping (``HandGrid.drafts``)."""
 
-    @dataclass
-    class TypedAhead(Message):
-        """A letter typed on the grid, the start of a command for the command line, or what
-        followed it; "\n" is the Enter that sends it."""
-
-        text: str
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.game: Game | None = None
@@ -138,17 +132,34 @@ class HandGrid(KeysInOrder, DataTable[str | Text]):
         "ann has" and the cards typed, and a whole hand typed on the grid set the counts under
         the cursor from its digits and declared "ann has 4 giraffe 1 bear" at its Enter. Keys
         typed faster than the focus moves follow the letter there, digits and Enter too
-        (until the grid has the focus again)."""
+        (until the grid has the focus again).
+
+        Each goes into the command line's own queue of keys, and the focus follows once this
+        grid holds no more keys (``_hand_on_focus``): sent up by way of the screen, the keys
+        typed after the focus moved reached the command line before them, and lines typed fast
+        at the reveal were mixed ("alhiacse") or joined ("3 dogann starts")."""
         character = event.character
-        if self._typing_ahead and (event.is_printable or event.key in ("enter", "ctrl+j")):
-            character = "\n" if event.key in ("enter", "ctrl+j") else character
-        elif not (character and character.isalpha()):
+        if not (self._typing_ahead and (event.is_printable or event.key in ("enter", "ctrl+j"))) \
+                and not (character and character.isalpha()):
             await self.run_own_binding(event)  # digits, Enter, arrows: in the order typed
             return
         event.stop()
         event.prevent_default()
-        self._typing_ahead = True
-        self.post_message(self.TypedAhead(character or ""))
+        command = self.screen.query_one("#command")
+        command._forward_event(Key(event.key, character))  # forwarded: it does not come back to the app
+        if not self._typing_ahead:
+            self._typing_ahead = True
+            self.call_later(self._hand_on_focus, command)
+
+    def _hand_on_focus(self, command: Widget) -> None:
+        """The focus to the command line once this grid's queue holds no more keys typed
+        before it moved (else after them)."""
+        if not self._typing_ahead or not self.has_focus:
+            return
+        if self.message_queue_size:
+            self.call_later(self._hand_on_focus, command)
+        else:
+            command.focus()
 
     def on_paste(self, event: Paste) -> None:
         """Pasted text is commands for the command line, not counts: the command line takes the

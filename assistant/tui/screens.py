@@ -961,14 +961,6 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
             return
         await ask(self, self.CommandEntered(event.command, source="grid"))
 
-    @on(HandGrid.TypedAhead)
-    async def _typed_on_grid(self, event: HandGrid.TypedAhead) -> None:
-        event.stop()
-        if event.text == "\n":
-            await self.query_one("#command", CommandInput).action_submit()
-        else:
-            self.type_ahead(event.text)
-
     @on(HandGrid.Changed)
     def _grid_changed(self) -> None:
         game = self.view.game

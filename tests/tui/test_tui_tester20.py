@@ -239,3 +239,43 @@ async def test_game_over_keeps_the_results_columns_together_at_120x40(make_app) 
         assert header.split()[1:3] == names
         middles = [2 * header.index(name) + len(name) for name in names]  # twice each name's middle
         assert (middles[1] - middles[0]) // 2 <= LARGE_COLUMN_WIDEST + 4, header  # 32 before
+
+
+async def test_lines_typed_fast_over_the_hand_grid_keep_their_order(make_app) -> None:
+    """Session 20's tester at the reveal: a hand typed fast, then the next line ("3 dogann
+    starts": two lines joined). Reproduced in tmux: the keys typed on the grid went to the
+    command line as messages by way of the screen, but once the command line had the focus the
+    keys typed after them went to it directly, before them: lines swapped, an Enter landed on
+    the wrong line. Here the first keys reach the grid, and those the terminal sends once the
+    focus has moved reach the command line, as in a real terminal."""
+    import asyncio
+
+    from assistant.config import Settings
+    from assistant.tui.reveal import HandGrid
+    from engine.game import Phase
+    from engine.rules import HouseRules
+
+    from .conftest import OPENING, history
+    from .test_tui_input_order import log_lines_with, settle
+    from .test_tui_typeahead import keys_for
+
+    app = make_app(Settings(rules=HouseRules(knock_requires_swap=False)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, [*OPENING, "alice knocks", "bob passes", "carol passes"])
+        assert app.view.game.phase is Phase.REVEAL
+        grid = app.table.query_one(HandGrid)
+        grid.focus()
+        await pilot.pause()
+        typed = keys_for("alice has 2 mole 3 sheep 3 rabbit 2 pig\nbob has 6 giraffe 3 goat 1 mouse\n"
+                         "carol has 1 giraffe 6 bear 3 dog\n")
+        for key in typed:  # a key a read, as a terminal sends them while the app is busy
+            app.post_message(key)
+            await asyncio.sleep(0)
+        await settle(pilot)
+        assert log_lines_with(app, "› alice has", "› bob has", "› carol has", "✗ ") == [
+            "› alice has 2 mole 3 sheep 3 rabbit 2 pig", "› bob has 6 giraffe 3 goat 1 mouse",
+            "› carol has 1 giraffe 6 bear 3 dog"]
+        assert history(app)[-3:] == ["alice has 2 mole 3 sheep 3 rabbit 2 pig",
+                                     "bob has 6 giraffe 3 goat 1 mouse", "carol has 1 giraffe 6 bear 3 dog"]
+        assert app.command_input.value == ""
