@@ -585,10 +585,12 @@ class LifeguardApp(App[None]):
         return {a: (self.settings.keys.get(a, k), KEY_DESCRIPTIONS[a]) for a, k in DEFAULT_KEYS.items()}
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        """Textual's, its search box in the table's language (``palette.searching_commands``)."""
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(palette.searching_commands())
 
     def search_themes(self) -> None:
+        """Textual's, its search box in the table's language (``palette.searching_themes``)."""
         self.push_screen(palette.searching_themes())
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
