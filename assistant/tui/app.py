@@ -39,7 +39,7 @@ from assistant.commands.parser import without_polite_words
 from assistant.commands.text import printable
 from assistant.config import DEFAULT_KEYS, ConfigError, Settings, load_settings
 from assistant.i18n import N_, SOURCE_LANGUAGE, _, current_language, format
-from assistant.referee import Referee, Reply, heard_readback, reading_taken
+from assistant.referee import Referee, Reply, heard_readback, quoted, reading_taken
 from assistant.table import TableState
 from assistant.table.expect import command_starts
 from assistant.tui import palette
@@ -190,7 +190,8 @@ class LifeguardApp(App[None]):
             greeting = self.session.greeting or (await self.desk.run(Referee.describe_resume))[0]
             table_log.said(greeting)
         else:
-            table_log.note(_("Lifeguard is ready. Set up a game, or type 'new game alice bob carol'."))
+            table_log.note(format(_("Lifeguard is ready. Set up a game, or type {example}."),
+                                  example=quoted("new game alice bob carol")))  # as typed at the table
             await self.push_screen(self.setup_screen())
         self.voices.start()
         if self.settings.serve.start:

@@ -279,3 +279,20 @@ async def test_lines_typed_fast_over_the_hand_grid_keep_their_order(make_app) ->
         assert history(app)[-3:] == ["alice has 2 mole 3 sheep 3 rabbit 2 pig",
                                      "bob has 6 giraffe 3 goat 1 mouse", "carol has 1 giraffe 6 bear 3 dog"]
         assert app.command_input.value == ""
+
+
+async def test_the_greeting_offers_the_new_game_command_in_the_tables_language(make_app) -> None:
+    """The log's first line at a German table offered the English "'new game alice bob
+    carol'" ("Lifeguard ist bereit. ... oder tippt 'new game alice bob carol'.")."""
+    from assistant import i18n
+
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("escape")
+            await pilot.pause()
+            first = next(line for line in app.table_log.plain if "Lifeguard" in line)
+            assert "'neues Spiel mit alice, bob und carol'" in first, first
+    finally:
+        i18n.set_language("en")
