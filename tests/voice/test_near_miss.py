@@ -60,6 +60,19 @@ def test_an_animal_the_command_does_not_name() -> None:
     assert _names_other_animals(["what", "can", "i", "say"], ["what", "can", "i", "say", "i", "love", "mice"])
     assert not _names_other_animals(["what", "can", "i", "say"], ["what", "can", "i", "say"])
     assert not _names_other_animals(["sudden", "death", "pigs"], ["sudden", "death", "pigs"])
+    # The command's own animal written in another form is no other animal: espeak-ng's "bob has
+    # all rabbits" was written freely "bob the fall rabbit" (an AMD EPYC machine's numbers), and
+    # the sudden death was talk.
+    assert not _names_other_animals(["bob", "has", "all", "rabbits"], ["bob", "the", "fall", "rabbit"])
+    assert _names_other_animals(["bob", "has", "all", "rabbits"], ["bob", "has", "all", "rabbits", "and", "a", "pig"])
+
+
+def test_the_commands_own_animal_in_another_form_is_not_another_word(recognizer: WhisperRecognizer) -> None:
+    """The listener's cut of espeak-ng's "bob has all rabbits" was written freely "bob the whole
+    rabbit ...": three other words with "rabbit" among them, and the sudden death was talk."""
+    words = ["bob", "has", "all", "rabbits"]
+    assert recognizer._free_doubt(words, ["bob", "the", "whole", "rabbit"], True, False) is None
+    assert recognizer._free_doubt(words, ["bob", "the", "whole", "pig", "farm"], True, False) == TALK_REASON
 
 
 @needs_espeak
