@@ -346,11 +346,15 @@ def synthesise(batch: list[dict[str, Any]]) -> list[bytes]:
 
 
 def write_wav(path: Path, raw: bytes) -> None:
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(raw)
+    """``raw`` as a WAV file at ``path``, written under another name and renamed into place:
+    a run reading the file while another run writes it reads the whole of one or the other."""
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.stem}-", suffix=".wav", delete=False) as file:
+        with wave.open(file, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(RATE)
+            w.writeframes(raw)
+    os.replace(file.name, path)
 
 
 def background(speech: bytes, n: int, track: bytes, offset: float, snr_db: float) -> bytes:
@@ -364,11 +368,18 @@ def background(speech: bytes, n: int, track: bytes, offset: float, snr_db: float
 
 
 def pink_noise(seconds: int, out_dir: Path) -> bytes:
-    path = out_dir / "pink.wav"
-    subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(path),
+    """``seconds`` of sox's repeatable (``-R``) pink noise, also kept as ``out_dir/pink.wav``.
+    Made and read back under a name of this run's own, then renamed into place: runs sharing
+    ``out_dir`` that rewrote and read pink.wav itself read each other's file half written, a
+    shorter noise and so another game's audio (bench/NOTES.md, session 20)."""
+    with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".pink-", suffix=".wav", delete=False) as file:
+        made = Path(file.name)
+    subprocess.run(["sox", "-R", "-n", "-r", str(RATE), "-b", "16", "-c", "1", str(made),
                     "synth", str(seconds), "pinknoise", "vol", "0.3"], check=True)
-    with wave.open(str(path)) as w:
-        return bytes(w.readframes(w.getnframes()))
+    with wave.open(str(made)) as w:
+        noise = bytes(w.readframes(w.getnframes()))
+    os.replace(made, out_dir / "pink.wav")
+    return noise
 
 
 def chatter_track(rng: random.Random) -> bytes:

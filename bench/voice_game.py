@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import queue
@@ -706,6 +707,12 @@ def print_game(game: GameAudio, outcome: Outcome, f: Figures, engine: str, args:
                   f"'{line.expected}' (said '{line.text}'), got {got}")
 
 
+def fingerprint(raw: bytes) -> str:
+    """A game's audio in ten hex digits (SHA-1), printed: runs to compare must have heard the
+    same audio (two runs sharing ``--out`` once read each other's noise half written)."""
+    return hashlib.sha1(raw).hexdigest()[:10]
+
+
 def make_games(args: argparse.Namespace, out: Path, started: float) -> list[GameAudio]:
     """The games to play, rendered, with what was made printed."""
     pink = pink_noise(60, out)
@@ -716,7 +723,7 @@ def make_games(args: argparse.Namespace, out: Path, started: float) -> list[Game
     total = sum(len(g.lines) for g in games)
     audio = sum(len(g.raw) for g in games) / BYTES_PER_SECOND
     pauses = sorted(p for g in games for p in g.espeak_pauses)
-    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed} {g.voices}: {len(g.lines)} lines' for g in games)}), "
+    print(f"{len(games)} games ({', '.join(f'{len(g.players)} players seed {g.seed} {g.voices}: {len(g.lines)} lines, audio {fingerprint(g.raw)}' for g in games)}), "
           f"{total} spoken lines, {audio / 60:.1f} min of audio, made in {time.monotonic() - started:.0f} s")
     if pauses:
         print(f"the voices' own longest pause inside a line (lines of 4+ words, no added pauses): "

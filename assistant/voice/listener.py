@@ -10,7 +10,9 @@ recogniser in the background (the caller never waits for it), and then, per utte
    ``settle=True`` (the table, ``lifeguard listen``) it first waits until the front end has
    applied (or refused) the command heard before, reported by ``settled()``: the next command
    must be heard against the game it will change, not the one before (a swap spoken right after
-   the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept;
+   the last row was otherwise decoded with the rows' grammar). Audio arriving meanwhile is kept.
+   A recording played in waits for as long as the front end takes; a live input at most
+   ``SETTLE_TIMEOUT_SECONDS`` (``Listener._await_settled``);
 3. feeds the audio to the recogniser (PocketSphinx decodes *while* the player speaks, so that
    little is left when they stop; Whisper decodes what was said so far at a short pause, and a
    command that nothing can follow and that names no cards ends the utterance there:
@@ -89,7 +91,8 @@ FREE_WORDS_LIMIT = 24
 MIN_EARLY_WORD_ALIKE = 0.55
 #: Silence put between the parts of a command spoken with a pause.
 JOIN_SILENCE_SECONDS = 0.3
-#: How long the listener waits for the front end to settle the command heard before.
+#: How long a live input waits for the front end to settle the command heard before (a
+#: recording played in waits for as long as it takes: ``Listener._await_settled``).
 SETTLE_TIMEOUT_SECONDS = 10.0
 #: Longest utterance; a hand declaration of ten cards takes about six seconds.
 PHRASE_LIMIT_SECONDS = 12.0
@@ -293,7 +296,9 @@ class EarlyEnd:
 
     def __init__(self, threshold: float, players: Sequence[str] = ()) -> None:
         self.threshold = threshold
-        self.players = players  # named in the phrase, for the typed parser (``_begins_cards``)
+        #: Named in the phrase, for the typed parser (``_begins_cards``): the listener sets them
+        #: after each decoding to the players of the game it was decoded against.
+        self.players = players
         self.result: Decoded | None = None  # what ended the phrase early
         #: The chunks of the phrase that the decoding standing for it was given (``result``'s,
         #: or ``finish``'s), None while none stands.
@@ -630,6 +635,8 @@ class Listener:
         self._closed = threading.Event()
         self._paused = False
         self._input_ended = False
+        #: The players of the context the recogniser was last set to hear against (``_begin``).
+        self._heard_against: tuple[str, ...] = ()
         #: Told, for each phrase, where in the input lies the audio that the reading standing for
         #: it was made from (byte offsets into the input, one span per unbroken run of it): what
         #: bench/voice_game.py gives the recogniser alone, to measure what the loop's own logic
@@ -906,13 +913,16 @@ class Listener:
         engine = self.recognizer
         assert engine is not None
         streaming = getattr(engine, "engine", "") == "pocketsphinx"
-        early = None if streaming else EarlyEnd(recognizer.energy_threshold, self._players())
+        early = None if streaming else EarlyEnd(recognizer.energy_threshold)
         behind = Behind()
         chunks: list[bytes] = []
         ends: list[int | None] = []  # how far into the input each chunk reaches
 
         def decode(n: int) -> Decoded:
-            return self._decode(chunks[:n])
+            decoded = self._decode(chunks[:n])
+            if early is not None:
+                early.players = self._players()  # of the game it was decoded against
+            return decoded
 
         fed = 0
         phrase = recognizer.listen(
@@ -991,16 +1001,16 @@ class Listener:
         return lag if self._settled.is_set() and self.realtime else math.inf
 
     def _players(self) -> tuple[str, ...]:
-        """The players the referee knows now (none while the app is mid-change)."""
-        try:
-            return self.context().players
-        except Exception:  # noqa: BLE001 - the app mid-change: no names to read with
-            return ()
+        """The players of the game the last decoding was heard against (``_begin``, once the
+        command before had settled). Not asked of the front end here: asked before the command
+        before has settled, it told the players before a new game heard, or not, as fast as the
+        front end was."""
+        return self._heard_against
 
     def _begin(self) -> None:
-        """Start an utterance against the game as it is once the last command has settled."""
-        if self.settle and not self._settled.wait(SETTLE_TIMEOUT_SECONDS):
-            self._settled.set()  # the front end never answered: hear with what it shows now
+        """Start an utterance against the game as it is once the last command has settled
+        (``_await_settled``)."""
+        self._await_settled()
         engine = self.recognizer
         assert engine is not None
         try:
@@ -1009,7 +1019,25 @@ class Listener:
             context = None
         if context is not None:
             engine.set_context(context.players, context.game, context.question, context.refused)
+            self._heard_against = context.players
         engine.start()
+
+    def _await_settled(self) -> None:
+        """Wait until the front end has settled the last heard command (``settled``).
+
+        A recording played in (``audio_input``, the listener's own WAV input) waits for as long
+        as it takes, or until the listener is closed: its audio waits too, so what is heard is
+        a function of the audio and the game alone, never of how fast the front end answers
+        (issue 40). A live input (the microphone, a full-duplex device's capture) gives up after
+        ``SETTLE_TIMEOUT_SECONDS`` and hears against whatever the front end shows then: a front
+        end that never answers must not deafen the table, and the speech is as late as it is."""
+        if not self.settle:
+            return
+        if self.audio_input and self._given_source is None:
+            while not self._settled.wait(0.5) and not self._closed.is_set():
+                pass
+        elif not self._settled.wait(SETTLE_TIMEOUT_SECONDS):
+            self._settled.set()  # the front end never answered: hear with what it shows now
 
     def _decode(self, chunks: list[bytes]) -> Decoded:
         """The whole utterance decoded against the settled context."""

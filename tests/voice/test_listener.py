@@ -380,6 +380,79 @@ def test_an_unfinished_command_is_joined_only_to_a_rest_that_begins_nothing_of_i
     assert not _joins(first, franks, whole, players)
 
 
+class ContextKept:
+    """A recogniser that only keeps the players of each context it is set to hear against."""
+
+    def __init__(self) -> None:
+        self.heard_against: list[tuple[str, ...]] = []
+
+    def set_context(self, players, game=None, question=False, refused=frozenset()) -> None:
+        self.heard_against.append(tuple(players))
+
+    def start(self) -> None:
+        pass
+
+
+def listener_waiting_to_settle(players: list[str], **kwargs) -> tuple[Listener, ContextKept]:
+    """A listener (not started) that has just reported a heard command: it waits for the front
+    end to settle it before hearing the next against ``players`` (read when it hears)."""
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(tuple(players), None),
+                        lambda event: None, settle=True, **kwargs)
+    kept = ContextKept()
+    listener.recognizer = kept
+    listener._emit(Heard(parse("new game alice bob carol", PLAYERS), "new game alice bob carol", 1.0))
+    return listener, kept
+
+
+def test_a_recording_is_heard_against_the_game_the_front_end_settles_however_late(monkeypatch) -> None:
+    """Issue 40: a recording played in is heard against the game the front end reaches, however
+    long it takes: on a busy machine a front end slower than the microphone's patience
+    (``SETTLE_TIMEOUT_SECONDS``) made the next command be heard against the game before the
+    last one, so what was heard depended on the machine's speed."""
+    import threading
+
+    import assistant.voice.listener as listener_module
+
+    monkeypatch.setattr(listener_module, "SETTLE_TIMEOUT_SECONDS", 0.1)
+    players = ["alice", "bob"]
+    listener, kept = listener_waiting_to_settle(players, audio_input=["game.wav"])
+    hearing = threading.Thread(target=listener._begin, daemon=True)
+    hearing.start()
+    time.sleep(0.6)  # six times the patience: the front end is still applying the new game
+    players.append("carol")
+    listener.settled()
+    hearing.join(timeout=5)
+    assert not hearing.is_alive()
+    assert kept.heard_against == [("alice", "bob", "carol")]
+
+
+def test_a_recording_closed_while_waiting_for_the_front_end_stops_waiting(monkeypatch) -> None:
+    import threading
+
+    import assistant.voice.listener as listener_module
+
+    monkeypatch.setattr(listener_module, "SETTLE_TIMEOUT_SECONDS", 0.1)
+    listener, _ = listener_waiting_to_settle(["alice", "bob"], audio_input=["game.wav"])
+    hearing = threading.Thread(target=listener._begin, daemon=True)
+    hearing.start()
+    listener.close()
+    hearing.join(timeout=5)
+    assert not hearing.is_alive()
+
+
+def test_a_live_input_hears_on_when_the_front_end_never_settles(monkeypatch) -> None:
+    """A microphone's speech does not wait for a front end that never answers: after
+    ``SETTLE_TIMEOUT_SECONDS`` it is heard against the game the front end shows then."""
+    import assistant.voice.listener as listener_module
+
+    monkeypatch.setattr(listener_module, "SETTLE_TIMEOUT_SECONDS", 0.1)
+    listener, kept = listener_waiting_to_settle(["alice", "bob"])
+    started = time.monotonic()
+    listener._begin()
+    assert time.monotonic() - started < 2.0
+    assert kept.heard_against == [("alice", "bob")]
+
+
 class FailingOnce:
     """The real recogniser, but its first decoding raises (a fault inside it on one phrase)."""
 
