@@ -16,6 +16,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeysFooter(Footer):
@@ -44,7 +45,12 @@ class KeysFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self._composed_from = self._keys_shown()
-        yield from super().compose()
+        for widget in super().compose():
+            if self.compact and isinstance(widget, FooterKey):
+                # As its ``compact`` (bound to the footer's) sets it once mounted: given now,
+                # the key is styled once, not styled and then restyled for the class.
+                widget.add_class("-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         if self.is_attached and self._composed_from is not None and self._keys_shown() == self._composed_from:
