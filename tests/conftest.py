@@ -49,6 +49,7 @@ SLOW_MODULES = (
     "voice/test_whisper",  # and any test_whisper_*.py the decoder's tests are split into
     "voice/whisper/",
     "commands/test_fuzz.py",
+    "commands/test_languages_fuzz.py",  # German and Korean's Hypothesis runs: 12 s of CPU, 3 tests
     "engine/test_random_games.py",
     "store/test_faults.py",
     "store/test_hostile.py",

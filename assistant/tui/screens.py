@@ -27,7 +27,6 @@ from textual.suggester import SuggestFromList
 from textual.widgets import (
     Button,
     ContentSwitcher,
-    Footer,
     Input,
     Label,
     Select,
@@ -43,6 +42,7 @@ from assistant.table import TableState, help_examples
 from assistant.tui.bigtype import big, big_cut, big_width, rows_of
 from assistant.tui.cells import cell_len
 from assistant.tui.desk import TableView
+from assistant.tui.footer import KeysFooter
 from assistant.tui.lang import TranslatedKeys, language_options, rules_markdown
 from assistant.tui.reveal import (
     NORMAL_CENTRED_FROM,
@@ -306,6 +306,10 @@ class SetupScreen(TranslatedKeys, Screen[None]):
         Binding("ctrl+s", "start", N_("Start")),
         Binding("ctrl+g", "same_group", N_("Same group")),
     ]
+    #: ``on_mount`` gives the focus to the first empty name. Left to Textual ("*"), the
+    #: scrolling form took it first as it was composed and lost it at once, its 67 widgets
+    #: restyled twice (a tenth of the CPU of opening the table) for a focus never drawn.
+    AUTO_FOCUS = ""
 
     @dataclass
     class StartRequested(Request):
@@ -383,7 +387,7 @@ class SetupScreen(TranslatedKeys, Screen[None]):
                 yield Select(language_options(), value=current_language(), allow_blank=False,
                              id="language", compact=True)
             yield Button(_("Start the game (ctrl+s)"), variant="primary", id="start", compact=True)
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         """The first empty name takes the focus: with the last group filled in (after a game
@@ -617,7 +621,7 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         yield CommandInput(lambda: self.view.game, id="command",
                            placeholder=fitted_hint(self.view.table.hint))
         yield StatusLine(self.data_label, id="status")
-        yield Footer(compact=True)  # the focused widget's keys and the table's fit in 80 columns
+        yield KeysFooter(compact=True)  # the focused widget's keys and the table's fit in 80 columns
 
     def on_mount(self) -> None:
         self.query_one("#command", CommandInput).focus()
@@ -1086,7 +1090,7 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
             yield ResultsView(id="final-results")
         yield Static(id="more", classes="more")
         yield Static(id="again", classes="more")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._start_guard)  # the guard counts from the screen on show
@@ -1194,7 +1198,7 @@ class ScoreSheetScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoes
         with ScrollableContainer(id="sheet-body"):
             yield ScoreSheet(id="sheet")
         yield Static(id="more", classes="more")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.show_view()
@@ -1254,7 +1258,7 @@ class HelpScreen(TranslatedKeys, ModalScreen[None]):
                              "command line at the reveal."), style="italic")
         with VerticalScroll(id="help-body"):
             yield Static(text)
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
 
 class RulesScreen(TranslatedKeys, Screen[None]):
@@ -1274,7 +1278,7 @@ class RulesScreen(TranslatedKeys, Screen[None]):
 
         yield MarkdownViewer(rules_for_players(self.rules, self.players),
                              show_table_of_contents=False, id="rules")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
 
 def rules_for_players(rules: HouseRules, players: tuple[str, ...] = ()) -> str:

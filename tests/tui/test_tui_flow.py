@@ -490,6 +490,56 @@ async def test_the_footer_on_screen_matches_the_focused_widget_at_the_reveal(mak
         await wait_for(pilot, lambda: footer_words(app)[:1] == ["Talk"])
 
 
+async def test_the_footer_composes_its_keys_again_only_when_they_change(make_app) -> None:
+    """The screen's bindings refreshed with the same keys (a focus change, ``refresh_bindings``)
+    leave the footer's key widgets as they are (Textual's footer removed and mounted them all
+    anew each time: 9 times as the table opened); keys that change are shown (the reveal's
+    Declare as the grid takes the focus)."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        shown, words = list(app.screen.query(FooterKey)), footer_words(app)
+        for _ in range(2):
+            app.screen.refresh_bindings()
+            await pilot.pause()
+        assert list(app.screen.query(FooterKey)) == shown and footer_words(app) == words
+        await submit_all(pilot, TO_REVEAL[len(OPENING):])
+        await wait_for(pilot, lambda: "Declare" in footer_words(app))
+        assert footer_words(app)[:2] == ["Declare", "Talk"]
+
+
+async def test_typing_in_the_command_line_lays_the_screen_out_no_more(make_app, monkeypatch) -> None:
+    """Each key typed in the command line laid the whole table out again (Textual's input
+    keeps its text's width in a layout reactive): 9 ms of CPU a key. Now no key does, and a
+    line longer than the field still scrolls as it is typed, its end in view."""
+    from textual.screen import Screen
+
+    layouts: list[str] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(screen, *args, **kwargs):
+        layouts.append(type(screen).__name__)
+        return refresh_layout(screen, *args, **kwargs)
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, OPENING)
+        await pilot.pause()
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        line = "alice swaps 1 dog and then a long line of words typed on and on and on past the end of the field"
+        await keys(pilot, line)
+        await pilot.pause()
+        field = app.command_input
+        assert field.value == line
+        assert layouts == []
+        shown = field.render_line(0).text
+        assert field.scroll_offset.x > 0 and shown.rstrip().endswith("past the end of the field")
+
+
 async def test_score_sheet_at_80x24_shows_every_round_uncut(make_app) -> None:
     """F3 at 80x24: the sheet sits inside the screen and says at its own width what it says
     on a wide terminal (no column squeezed, nothing wrapped or cut); Esc closes it."""

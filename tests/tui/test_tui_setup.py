@@ -34,6 +34,29 @@ async def test_three_names_in_the_first_field_fill_three_fields(make_app) -> Non
         assert app.view.players == ("Ann", "Ben", "Cy")
 
 
+async def test_the_first_empty_name_is_the_only_field_of_the_form_given_the_focus(make_app, monkeypatch) -> None:
+    """As the setup form opens only its first empty name takes the focus: the scrolling form
+    took it first (Textual's auto-focus) and lost it at once, restyling its every widget twice
+    for a focus never drawn."""
+    from textual.screen import Screen
+
+    given: list[str | None] = []
+    set_focus = Screen.set_focus
+
+    def recorded(screen, widget, *args, **kwargs):
+        if isinstance(screen, SetupScreen) and widget is not None:
+            given.append(widget.id)
+        return set_focus(screen, widget, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "set_focus", recorded)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert app.focused is app.screen.query_one("#name-0", Input)
+    assert set(given) == {"name-0"}
+
+
 async def test_the_readmes_new_game_command_in_the_first_field_fills_the_names(make_app) -> None:
     """Issue 36: 'new game Anne-Marie ...' typed in the first field was split into 'new',
     'game', ... and refused: a leading 'new game' is the command, the names are the rest."""
