@@ -407,7 +407,7 @@ class LifeguardApp(App[None]):
         while isinstance(self.screen, GameOverScreen | ScoreSheetScreen):
             self.pop_screen()
         if not self.table_gone:
-            self.table.type_ahead(message.text)
+            self.table.take_key(message.key, message.character)
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste on the game-over screen or the score sheet (which take no text): on to the

@@ -1,0 +1,102 @@
+"""What session 20's tester met a second time at the table (game over's Enter, results at
+80x24, German words), each a test that failed before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+
+from .conftest import submit_all
+from .test_tui_tester20 import game_of_shorter_names
+
+
+def arrive_together(app, *keys: str) -> None:
+    """``keys`` into the app's queue at once, as a terminal reads a line sent in one write
+    (``pilot.press`` waits for each key to be handled)."""
+    from textual.events import Key
+
+    for key in keys:
+        app.post_message(Key(key, key if len(key) == 1 else None))
+
+
+async def _at_game_over_asked(pilot, app) -> None:
+    from assistant.tui.screens import GameOverScreen
+
+    await pilot.press("escape")
+    await submit_all(pilot, game_of_shorter_names())
+    assert isinstance(app.screen, GameOverScreen)
+    await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert app.screen.query_one("#again").display
+
+
+async def test_a_command_typed_fast_after_game_overs_question_runs(make_app) -> None:
+    """At game over, after "Press Enter again ...", "status" and Enter arriving together hung
+    the app for good: the screen closed, the command line held "s", and nothing answered (the
+    screen's new game waited for the app, the app for the screen to close)."""
+    from assistant.tui.screens import TableScreen
+
+    app = make_app()
+
+    async def play() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _at_game_over_asked(pilot, app)
+            await pilot.pause(1.5)
+            arrive_together(app, *"status", "enter")
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, TableScreen)
+            assert app.command_input.value == ""
+            assert [line for line in app.table_log.plain if "status" in line][-1:] == ["› status"]
+            await pilot.press("f2")  # still answering
+            await pilot.pause()
+
+    await asyncio.wait_for(play(), 30)  # a hang fails the test
+
+
+async def test_a_command_and_its_enter_at_game_over_run(make_app) -> None:
+    """At game over (before any Enter) "status" and Enter sent together left "status" unsent
+    in the command line: the Enter stayed on the game-over screen. Keys typed on a screen over
+    the table reach the command line in order, Enter too (the score sheet's as well)."""
+    from assistant.tui.screens import GameOverScreen, TableScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_of_shorter_names())
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
+        arrive_together(app, *"status", "enter", *"sta")
+        await asyncio.wait_for(pilot.pause(0.3), 5)
+        assert isinstance(app.screen, TableScreen)
+        assert app.command_input.value == "sta"
+        assert [line for line in app.table_log.plain if "status" in line][-1:] == ["› status"]
+        app.command_input.value = ""
+        await pilot.press("f3")  # the score sheet
+        assert not isinstance(app.screen, TableScreen), app.screen
+        arrive_together(app, *"status", "enter")
+        await asyncio.wait_for(pilot.pause(0.3), 5)
+        assert isinstance(app.screen, TableScreen) and app.command_input.value == ""
+        assert [line for line in app.table_log.plain if "status" in line][-2:] == ["› status"] * 2
+
+
+async def test_letters_typed_with_game_overs_second_enter_follow_the_new_game(make_app) -> None:
+    """The second Enter and the start of a command arriving together hung the app as well
+    (the screen waited for its new game, the app for the screen to close for the letters).
+    The new game starts and the letters wait in the command line; a third Enter asks for no
+    other game (the screen is gone)."""
+    from assistant.tui.screens import TableScreen
+
+    app = make_app()
+
+    async def play() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _at_game_over_asked(pilot, app)
+            finished = app.view.game
+            await pilot.pause(0.5)
+            arrive_together(app, "enter", *"sta")
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, TableScreen)
+            assert app.view.game is not finished and app.view.game.round == 1
+            assert app.command_input.value == "sta"
+
+    await asyncio.wait_for(play(), 30)  # a hang fails the test
