@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from .conftest import submit_all
 from .test_tui_tester20 import game_of_shorter_names
 
@@ -100,3 +102,51 @@ async def test_letters_typed_with_game_overs_second_enter_follow_the_new_game(ma
             assert app.command_input.value == "sta"
 
     await asyncio.wait_for(play(), 30)  # a hang fails the test
+
+
+#: The tester's five names (a 4-player table leaves out Annabelle).
+TESTERS_FIVE = ("Alexandra", "Annabelle", "Bartholomew", "Christopher", "Evangeline")
+
+
+def first_round_of(names: tuple[str, ...]) -> list[str]:
+    """A simulated game's first round (no sudden death) with ``names``, up to its results."""
+    import random
+    import re
+
+    from assistant.commands import canonical
+    from engine.simulate import simulate_game
+
+    actions = simulate_game(random.Random(1), players=len(names), sudden_death_chance=0.0)
+    renamed = dict(zip(actions[0].players, names, strict=True))
+    lines = [re.sub(r"[a-z]+", lambda m: renamed.get(m.group(), m.group()), canonical(a)) for a in actions]
+    last_hand = max(i for i, line in enumerate(lines[:40]) if " has " in line and i < lines.index(
+        next(line for line in lines[2:] if line.startswith("row 1") and lines.index(line) > 5)))
+    return lines[:last_hand + 1]
+
+
+@pytest.mark.parametrize(("names", "large"), [
+    (TESTERS_FIVE, True),
+    (tuple(n for n in TESTERS_FIVE if n != "Annabelle"), True),
+    (tuple(n for n in TESTERS_FIVE if n != "Annabelle"), False),
+], ids=["large-5", "large-4", "small-4"])
+async def test_results_keep_whole_names_when_they_fit_at_80x24(make_app, names, large) -> None:
+    """At 80x24 the results cut every name to six cells ("Round 1  Alexa…  Annab…  Barth…
+    Chris…  Evang…  majority"; in small print four names in a line of 56 cells of 80): the
+    majority column's "Christopher +7" counted as wide as a heading, and one name too long
+    cut all to six. The headings keep the names whole where they fit, the majority column
+    gives way first, and names are cut no further than the room asks."""
+    from assistant.tui.reveal import ResultsView
+
+    from .test_tui_five import text_of
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        if app.table.large != large:
+            await pilot.press("f4")
+        assert app.table.large == large
+        await submit_all(pilot, first_round_of(names))
+        await pilot.pause()
+        shown = text_of(app.table.query_one(ResultsView))
+        heading = next(line for line in shown.splitlines() if "majority" in line).split()
+        assert heading[-len(names) - 1:-1] == list(names), shown
