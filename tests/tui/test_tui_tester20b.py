@@ -150,3 +150,30 @@ async def test_results_keep_whole_names_when_they_fit_at_80x24(make_app, names, 
         shown = text_of(app.table.query_one(ResultsView))
         heading = next(line for line in shown.splitlines() if "majority" in line).split()
         assert heading[-len(names) - 1:-1] == list(names), shown
+
+
+async def test_german_game_over_says_the_german_new_game(make_app) -> None:
+    """At a German table the game over's top line read "... 'NEW GAME' FÜR EINE NEUE PARTIE."
+    and 'Stand' answered "... 'new game' für eine neue Partie.": the command as the table
+    types it is 'neues Spiel'."""
+    from assistant import i18n
+    from assistant.tui.widgets import TableLog
+
+    from .conftest import in_language, type_command
+    from .test_tui_five import text_of
+
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, in_language(game_of_shorter_names(), "de"))
+            await pilot.press("escape")  # the game-over screen, to the table
+            await pilot.pause()
+            said = str(app.table.query_one(TableLog).border_title) + text_of(app.table.query_one("#next"))
+            assert "'NEUES SPIEL' FÜR EINE NEUE PARTIE" in said.upper(), said
+            await type_command(pilot, "Stand")
+            reply = [line for line in app.table_log.plain if "für eine neue Partie" in line]
+            assert reply and "'neues Spiel' für eine neue Partie" in reply[-1], app.table_log.plain[-4:]
+    finally:
+        i18n.set_language("en")
