@@ -1081,6 +1081,9 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
     class SetupRequested(Message):
         """The setup screen, for other players or house rules (Ctrl+N)."""
 
+    class NewGameOffered(Message):
+        """The first Enter asked about a new game with the same players: 'yes' typed starts it."""
+
     @dataclass
     class TypedAhead(Message):
         """A key typed that belongs on the table's command line: the app goes back there with
@@ -1189,6 +1192,7 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
                                        "players)."), players=listed_names(game.players if game else ())),
                               style="bold"))
             again.display = True
+            self.post_message(self.NewGameOffered())
         elif now - asked >= self.ENTER_AGAIN_AFTER_SECONDS and not self._requested:
             self._requested = True
             self.request_new_game()

@@ -177,3 +177,43 @@ async def test_german_game_over_says_the_german_new_game(make_app) -> None:
             assert reply and "'neues Spiel' für eine neue Partie" in reply[-1], app.table_log.plain[-4:]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("code", ["en", "de"])
+async def test_yes_at_game_overs_question_starts_the_new_game(make_app, code) -> None:
+    """"yes" typed under "Press Enter again for a new game with ..." was refused "Nothing to
+    confirm." It starts the new game, as the second Enter does ('ja' at a German table)."""
+    from assistant import i18n
+    from assistant.commands.render import offered
+    from assistant.tui.screens import GameOverScreen, TableScreen
+
+    from .conftest import in_language
+
+    i18n.set_language(code)
+    try:
+        app = make_app()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, in_language(game_of_shorter_names(), code))
+            finished = app.view.game
+            await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press(*offered("yes", code), "enter")
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, TableScreen)
+            assert app.view.game is not finished and app.view.game.round == 1
+            assert not any("refused" in line or "abgelehnt" in line for line in app.table_log.plain[-3:])
+    finally:
+        i18n.set_language("en")
+
+
+async def test_yes_at_game_over_without_the_question_starts_nothing(make_app) -> None:
+    """'yes' before the game-over screen asked anything starts no game."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_of_shorter_names())
+        await submit_all(pilot, ["yes"])
+        assert app.view.game.is_over
+        assert "Nothing to confirm" in app.table_log.plain[-1]
