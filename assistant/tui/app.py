@@ -167,7 +167,7 @@ class LifeguardApp(App[None]):
         self.game_started_at: float | None = None
         #: The game whose game-over screen asked "Press Enter again for a new game": a 'yes'
         #: typed then starts it, as the second Enter does.
-        self._new_game_offered: str | None = None
+        self._new_game_offered: int | None = None
         folder = self.session.folder()
         #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
         self.view_file = ViewStateFile(folder)
