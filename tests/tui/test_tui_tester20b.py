@@ -217,3 +217,18 @@ async def test_yes_at_game_over_without_the_question_starts_nothing(make_app) ->
         await submit_all(pilot, ["yes"])
         assert app.view.game.is_over
         assert "Nothing to confirm" in app.table_log.plain[-1]
+
+
+def test_german_hand_echo_says_the_held_forms() -> None:
+    """The German echo of a hand read "› Cem hat 1 Bär, 3 Schafe und 6 Hunde" under a
+    read-back of "Cem hat einen Bären, ...": one card after "hat" is "1 Bären", "1 Hasen";
+    the echo still reads back as the same hand."""
+    from assistant.commands import parse, say
+    from assistant.commands.language import languages
+
+    hand = parse("Cem has 1 bear 3 sheep 6 dog")
+    assert say(hand, "de") == "Cem hat 1 Bären, 3 Schafe und 6 Hunde"
+    rabbit = parse("Cem has 1 rabbit 1 mouse 2 cat")
+    assert say(rabbit, "de") == "Cem hat 1 Hasen, 2 Katzen und 1 Maus"
+    for command in (hand, rabbit):
+        assert parse(say(command, "de"), language=languages("de")) == command
