@@ -569,7 +569,7 @@ class ResultsView(Static):
         if self.budget is not None and 1 + 4 * len(lines) + table > self.budget:
             gone = [p for p in losers if p in ended.out]
             lines = _big_lines(ended, players, gone, width, what=_("OUT")) if gone else []
-            title = self._title_saying(ended, players, [p for p in losers if p not in gone])
+            title = self._title_saying(ended, players, losers)  # the out too: a summary
             if -(-title.cell_len // max(1, width)) + 4 * len(lines) + table > self.budget:
                 lines, title = [], self._title_saying(ended, players, losers)
         out = [title]

@@ -232,3 +232,30 @@ def test_german_hand_echo_says_the_held_forms() -> None:
     assert say(rabbit, "de") == "Cem hat 1 Hasen, 2 Katzen und 1 Maus"
     for command in (hand, rabbit):
         assert parse(say(command, "de"), language=languages("de")) == command
+
+
+async def test_sudden_deaths_summary_names_every_player_who_lost(make_app) -> None:
+    """"Round 5: lives lost: Bartholomew -1" though Annabelle and Christopher lost their last
+    life in that sudden death too (they were only in the big "OUT" lines, at 100x30). The
+    summary names everyone who lost a life."""
+    from assistant.tui.reveal import ResultsView
+
+    from .test_tui_five import text_of
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("escape")
+        if not app.table.large:
+            await pilot.press("f4")
+        assert app.table.large
+        await submit_all(pilot, [
+            "new game " + " ".join(TESTERS_FIVE), "Alexandra starts",
+            *(f"{p} has all cats" for p in ("Bartholomew", "Evangeline", "Alexandra", "Alexandra", "Evangeline")),
+        ])
+        await pilot.pause()
+        ended = app.view.game.rounds[-1]
+        assert ended.round == 5 and set(ended.out) == {"Annabelle", "Christopher"}, ended
+        shown = " ".join(text_of(app.table.query_one(ResultsView)).split())
+        summary = next((line for line in shown.split("Round 5")[1:] if "lives lost" in line), shown)
+        for player in ("Alexandra", "Annabelle", "Bartholomew", "Christopher"):
+            assert f"{player} -1" in summary, shown
