@@ -259,3 +259,30 @@ async def test_sudden_deaths_summary_names_every_player_who_lost(make_app) -> No
         summary = next((line for line in shown.split("Round 5")[1:] if "lives lost" in line), shown)
         for player in ("Alexandra", "Annabelle", "Bartholomew", "Christopher"):
             assert f"{player} -1" in summary, shown
+
+
+async def test_german_sudden_death_has_one_name(make_app) -> None:
+    """At a German table the log said "Plötzlicher Tod!" and the score sheet "PE" with the
+    legend "PE: plötzliches Ende in Runde 2 ...": one term, "PT" / "plötzlicher Tod"."""
+    from assistant import i18n
+    from assistant.tui.reveal import ResultsView
+
+    from .conftest import in_language
+    from .test_tui_five import text_of
+
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, in_language(["new game Anna Ben Cem", "Anna starts", "Anna has all cats"], "de"))
+            await pilot.pause()
+            shown = text_of(app.table.query_one(ResultsView))
+            assert "plötzlicher Tod" in shown and "Ende" not in shown, shown
+            await pilot.press("f3")
+            await pilot.pause()
+            sheet = text_of(app.screen.query_one("#sheet"))
+            assert "PT: plötzlicher Tod in Runde 1" in " ".join(sheet.split()), sheet
+            assert "PE" not in sheet.split()
+    finally:
+        i18n.set_language("en")
