@@ -68,6 +68,7 @@ from assistant.tui.widgets import (
     fitted_hint,
     ordinal,
     short_names,
+    short_reason,
     state_word,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
@@ -1282,7 +1283,10 @@ class HelpScreen(TranslatedKeys, ModalScreen[None]):
             text.append(f"  {example}\n")
         text.append("\n" + _("Voice") + "\n", style="bold underline")
         for label, (state, reason) in self.voice.items():
-            text.append(f"  {_(label)}: {state_word(state)}" + (f" ({reason})" if reason else "") + "\n")
+            # why in the table's words, as the status line says it (a German table's help
+            # said "(no audio device (aplay: ...))")
+            said = short_reason(reason) if reason and state == "unavailable" else reason
+            text.append(f"  {_(label)}: {state_word(state)}" + (f" ({said})" if said else "") + "\n")
         text.append("  " + format(_("data file: {file}"), file=self.data_label) + "\n")
         text.append("\n" + _("Hand grid (end of round): digits set a count, + and - change it, "
                              "Enter declares the column's hand; Shift+Tab goes to it from the "

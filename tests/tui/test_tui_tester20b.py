@@ -286,3 +286,29 @@ async def test_german_sudden_death_has_one_name(make_app) -> None:
             assert "PE" not in sheet.split()
     finally:
         i18n.set_language("en")
+
+
+async def test_german_help_and_setup_say_their_words_in_german(make_app) -> None:
+    """At a German table F2 said "Sprache: nicht verfügbar (no audio device (aplay: ...))"
+    ("Sprache" is also "language") and the setup screen "(ctrl+g startet)" and "Spiel starten
+    (ctrl+s)" where the game over says "Strg+N". The help says "Sprachausgabe" and the status
+    line's translated short reason; the setup's keys are "Strg+…"."""
+    from textual.widgets import Button
+
+    from assistant import i18n
+
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            start = app.screen.query_one("#start", Button)
+            assert "Strg+S" in str(start.label) and "ctrl" not in str(start.label), start.label
+            await pilot.press("escape")
+            app.status_line.set_speech("unavailable", "no audio device (aplay: audio open error: No such file)")
+            await pilot.press("f2")
+            await pilot.pause()
+            shown = " ".join(str(app.screen.query_one("#help-body Static").render()).split())
+            assert "Sprachausgabe: nicht verfügbar (kein Audiogerät)" in shown, shown
+            assert "aplay" not in shown
+    finally:
+        i18n.set_language("en")
