@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -825,11 +826,34 @@ def _add_rounds(grid: Table, sheet: Sequence[SheetRound], players: tuple[str, ..
         grid.add_row(*(_big_sheet_cells(ended, players) if big_rows else _sheet_row(ended, players)))
 
 
+class KeptTogether(Table):
+    """A table spread over the width (``expand``) with each column after the first at most
+    ``LARGE_COLUMN_WIDEST`` cells (or as wide as its cells need), as large print's results
+    are: spread over 120x40, game over's German score sheet put four players 27 cells apart."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.expand:
+            self.width = min(options.max_width, self.kept_width(console, options))
+        yield from super().__rich_console__(console, options)
+
+    def kept_width(self, console: Console, options: ConsoleOptions) -> int:
+        """The table's width with its columns kept together."""
+        padding = self.padding[1] + self.padding[3]
+        total = self._extra_width
+        for i, column in enumerate(self.columns):
+            cells = [column.header, *column.cells]
+            natural = max(Measurement.get(console, options, cell).maximum for cell in cells)
+            edges = (self.padding[3] if i else 0) if not self.pad_edge else padding
+            total += edges + (natural if i == 0 else max(LARGE_COLUMN_WIDEST, natural))
+        return total
+
+
 def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
-    """The score sheet's empty table: the round, then a column a player."""
+    """The score sheet's empty table: the round, then a column a player; in large print kept
+    together (``KeptTogether``)."""
     # Large print: no right padding (the box draws a blank between columns already), so
     # that five long names and their big places fit in 74 cells.
-    grid = Table(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
+    grid = (KeptTogether if large else Table)(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
                  pad_edge=False, title=_big(_("Score sheet"), large), title_style="bold",
                  title_justify="left", header_style="bold", show_edge=False,
                  leading=1 if large and roomy else 0)

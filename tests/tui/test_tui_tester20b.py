@@ -312,3 +312,32 @@ async def test_german_help_and_setup_say_their_words_in_german(make_app) -> None
             assert "aplay" not in shown
     finally:
         i18n.set_language("en")
+
+
+async def test_german_game_over_sheet_keeps_its_columns_together_at_120x40(make_app) -> None:
+    """Game over's score sheet at 120x40 (German, 4 players) put its columns 27 cells apart,
+    spread over the width; the round's results keep theirs about 20 apart."""
+    from assistant import i18n
+    from assistant.tui.screens import GameOverScreen
+
+    from .conftest import in_language
+    from .test_tui_five import text_of
+
+    names = ("Anna", "Ben", "Cem", "Dora")
+    i18n.set_language("de")
+    try:
+        app = make_app()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("escape")
+            await submit_all(pilot, in_language([
+                "new game " + " ".join(names), "Anna starts",
+                *(f"{p} has all cats" for p in ("Anna", "Ben", "Anna", "Anna", "Anna", "Anna"))], "de"))
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverScreen)
+            sheet = text_of(app.screen.query_one("#final-sheet"))
+            heading = next(line for line in sheet.splitlines() if all(n in line for n in names))
+            starts = [heading.index(n) for n in names]
+            gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+            assert max(gaps) <= 21, (gaps, sheet)
+    finally:
+        i18n.set_language("en")
