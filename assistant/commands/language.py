@@ -63,6 +63,9 @@ class AnimalForms:
     singular: str
     plural: str
     one: str = ""
+    #: The singular as a hand's object, where it differs (German's accusative: "Cem hat 1
+    #: Bären", the echo said "1 Bär"); empty: the singular.
+    held: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,7 +222,8 @@ def _animals(data: Mapping[str, object]) -> tuple[dict[str, Animal], dict[Animal
         for word in _folded(entry["words"], f"animals.{name}.words"):
             by_word[word] = animal
         unspoken |= set(_folded(entry.get("unspoken", []), f"animals.{name}.unspoken"))
-        forms[animal] = AnimalForms(entry["singular"], entry["plural"], entry.get("one", ""))
+        forms[animal] = AnimalForms(entry["singular"], entry["plural"], entry.get("one", ""),
+                                    entry.get("held", ""))
     return by_word, forms, unspoken
 
 

@@ -44,7 +44,8 @@ def counted(animal: Animal, n: int, language: Language, every_count: bool = True
     if n == 1:
         if not every_count:
             return forms.singular
-        return language.counted_one.format(one=forms.one, singular=forms.singular).strip()
+        return language.counted_one.format(one=forms.one, singular=forms.singular,
+                                           held=forms.held or forms.singular).strip()
     count = str(n) if every_count and language.hand_digits else language.number_names.get(n, str(n))
     return language.counted.format(count=count, singular=forms.singular, plural=forms.plural)
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from assistant.commands.grammar import TEMPLATES, TREES
 from assistant.commands.intents import GAME_INTENTS, INTENTS
 from assistant.commands.language import ENGLISH, Language, languages
+from assistant.commands.parser import names_to_come
 from assistant.commands.render import start
 from assistant.commands.templates import Sentence, first_required_word
 from assistant.i18n import _, current_language, format, ngettext
@@ -56,7 +57,7 @@ def expecting(game: Game | None) -> str:
             return format(ngettext("Game over: {players} won. '{command}' to play again.",
                                    "Game over: {players} won. '{command}' to play again.",
                                    len(game.winners)),
-                          players=names(game.winners), command="new game")
+                          players=names(game.winners), command=new_game_words())
     return ""
 
 
@@ -175,6 +176,18 @@ def hint_parts(game: Game | None, question: str | None = None) -> list[str]:
             return [format(_("the grid above, or '{start}' and the 10 cards"), start=has),
                     _tab_types(has)]
     return [f2]
+
+
+def new_game_words() -> str:
+    """The words that start a new game as this table types them, without names (the table
+    asks for them): 'new game', 'neues Spiel' (its start, 'neues Spiel mit', wants a name
+    next); a game-over line said the English 'new game' at a German table."""
+    language = _table_language()
+    if language.code == ENGLISH:
+        return "new game"
+    words = start("new_game", language).split()
+    return next((" ".join(words[:k]) for k in range(1, len(words))
+                 if names_to_come(" ".join(words[:k]), language)), " ".join(words))
 
 
 def _typed(intent: str, english: str, **given: object) -> str:

@@ -165,6 +165,9 @@ class LifeguardApp(App[None]):
                                  lambda: self.status_line, lambda: self.view)
         self.clock = clock
         self.game_started_at: float | None = None
+        #: The game whose game-over screen asked "Press Enter again for a new game": a 'yes'
+        #: typed then starts it, as the second Enter does.
+        self._new_game_offered: int | None = None
         folder = self.session.folder()
         #: How the table was left (F8, F4, the grid's drafts), kept beside the store.
         self.view_file = ViewStateFile(folder)
@@ -269,6 +272,9 @@ class LifeguardApp(App[None]):
         if text.lower() in ("quit", "exit") and source == "typed":
             self.exit()
             return None
+        if source == "typed" and self._yes_to_new_game(text):
+            await self.new_game_same_players()
+            return None
         if source == "typed" and names_to_come(text, current_language()):
             self.open_setup()  # 'new game' alone: the names go in the setup, as Ctrl+P's New game
             return None
@@ -277,6 +283,19 @@ class LifeguardApp(App[None]):
         reply = await self._run(lambda referee: referee.handle(text))
         self._show_reply(text, reply, source)
         return reply
+
+    def _yes_to_new_game(self, text: str) -> bool:
+        """``text`` is 'yes' (in the table's language or English) after the game-over screen
+        asked about a new game with the same players (it was refused: "Nothing to confirm.")."""
+        game = self.view.game
+        if game is None or not game.is_over or self._new_game_offered != self.view.game_id:
+            return False
+        for language in dict.fromkeys((current_language(), SOURCE_LANGUAGE)):
+            try:
+                return parse(text, game.players, language=language).intent == "yes"
+            except ParseError:
+                continue
+        return False
 
     async def submit_lines(self, lines: Iterable[str], source: str = "typed") -> list[Reply | None]:
         """Several lines, each as ``submit`` takes it (stored, answered in the log, said), with
@@ -399,6 +418,9 @@ class LifeguardApp(App[None]):
     def on_game_over_screen_new_game_requested(self, request: GameOverScreen.NewGameRequested) -> None:
         self.answer(request, self.new_game_same_players())
 
+    def on_game_over_screen_new_game_offered(self) -> None:
+        self._new_game_offered = self.view.game_id
+
     def on_game_over_screen_setup_requested(self) -> None:
         self.open_setup()
 
@@ -407,7 +429,7 @@ class LifeguardApp(App[None]):
         while isinstance(self.screen, GameOverScreen | ScoreSheetScreen):
             self.pop_screen()
         if not self.table_gone:
-            self.table.type_ahead(message.text)
+            self.table.take_key(message.key, message.character)
 
     def on_paste(self, event: events.Paste) -> None:
         """A paste on the game-over screen or the score sheet (which take no text): on to the

@@ -8,12 +8,13 @@ typed line, so a hand entered here is checked and stored exactly like one typed 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -569,7 +570,7 @@ class ResultsView(Static):
         if self.budget is not None and 1 + 4 * len(lines) + table > self.budget:
             gone = [p for p in losers if p in ended.out]
             lines = _big_lines(ended, players, gone, width, what=_("OUT")) if gone else []
-            title = self._title_saying(ended, players, [p for p in losers if p not in gone])
+            title = self._title_saying(ended, players, losers)  # the out too: a summary
             if -(-title.cell_len // max(1, width)) + 4 * len(lines) + table > self.budget:
                 lines, title = [], self._title_saying(ended, players, losers)
         out = [title]
@@ -604,8 +605,8 @@ class ResultsView(Static):
         """The results' table; ``above``: the lines already taken above it (the big losses)."""
         if ended.sudden_death:
             return self._sudden_death(ended, players)
-        shown, padding = self._names(players, ended)
-        table = self._table(ended, players, shown, padding)
+        shown, wins, padding = self._names(players, ended)
+        table = self._table(ended, players, (shown, wins), padding)
         # The two rows that matter first: below the animals they ran off a small screen.
         rows: list[list[Text | str]] = [
             [Text(_("points"), style="bold"), *[Text(str(ended.points.get(p, 0)), style="bold") for p in players], ""],
@@ -616,7 +617,7 @@ class ResultsView(Static):
             m = majorities.get(animal)
             if m is not None:
                 rows.append([animal_chip(animal, large=self.large),
-                             *[self._count(m, p) for p in players], _majority_cell(m, shown)])
+                             *[self._count(m, p) for p in players], _majority_cell(m, wins)])
         # Lines to spare (either print): a blank line between rows (the table's own
         # ``leading`` draws nothing without a box). Its title and headings take 2 lines.
         spaced = self.roomy and above + 2 + 2 * len(rows) - 1 <= (self.budget or 0)
@@ -626,46 +627,64 @@ class ResultsView(Static):
             table.add_row(*row)
         return table
 
-    def _names(self, players: tuple[str, ...], ended: RoundEnded) -> tuple[dict[str, str], int]:
-        """The players' names as the table has room for them, and the cells between columns
-        (each side's padding): whole, else cut alike (``short_names``), so that no cell wraps
+    def _names(self, players: tuple[str, ...],
+               ended: RoundEnded) -> tuple[dict[str, str], dict[str, str], int]:
+        """The players' names as the table has room for them in its headings and in its
+        majority column, and the padding on each side of a cell (0: one cell between columns,
+        none at the edges): whole, else cut alike (``short_names``), so that no cell wraps
         (five long names wrapped the majorities). Large print gives up its wider gaps before
         it cuts a name (at 80x24 five Korean names of six cells were cut to "김…"). Each column
         as wide as its widest cell (measured at eight cells and the majority a name and four,
-        "Alexandra" was cut to "Alexa…" at 80x24 where it fitted)."""
+        "Alexandra" was cut to "Alexa…" at 80x24 where it fitted). The majority column's names
+        are cut first, then the gaps narrowed, and the headings' names only as far as the
+        room asks ("Christopher +7" in the majority column cut all five names to six cells
+        at 80x24, "Alexandra" and "Evangeline" too)."""
         width = self._width()
-        pads = (2, 1) if self.large else (1,)
-        for limit in (None, SHORT_NAME, 4):
-            shown = short_names(players, limit)
-            first, columns, majority = self._columns(ended, players, shown)
-            for pad in pads:
-                if first + sum(columns) + majority + 2 * pad * (len(players) + 2) <= width:
-                    return shown, pad
-        return shown, pads[-1]
+        for shown, wins, pad in self._layouts(players):
+            first, columns, majority = self._columns(ended, players, (shown, wins))
+            if first + sum(columns) + majority + _gaps(pad, len(players) + 2) <= width:
+                return shown, wins, pad
+        return shown, wins, pad
+
+    def _layouts(self, players: tuple[str, ...]) -> Iterator[tuple[dict[str, str], dict[str, str], int]]:
+        """The names in the headings and the majority column and the padding, the best first."""
+        whole, short = short_names(players, None), short_names(players, SHORT_NAME)
+        loose = (2, 1) if self.large else (1,)
+        for pad in loose:
+            yield whole, whole, pad
+        longest = max((cell_len(name) for name in whole.values()), default=0)
+        for limit in (None, *range(longest - 1, SHORT_NAME - 1, -1)):
+            for pad in (*loose, 0):
+                yield short_names(players, limit), short, pad
+        tiny = short_names(players, 4)
+        yield tiny, tiny, 0
 
     def _columns(self, ended: RoundEnded, players: tuple[str, ...],
-                 shown: dict[str, str]) -> tuple[int, list[int], int]:
+                 names: tuple[dict[str, str], dict[str, str]]) -> tuple[int, list[int], int]:
         """The cells the table's first column, each player's and the majority's widest cell
-        takes (without padding)."""
+        takes (without padding); ``names``: the headings' and the majority column's."""
+        shown, wins = names
         first = max(cell_len(_("lives (lost)")), cell_len(_("animal")),
                     *(animal_chip(m.animal, large=self.large).cell_len for m in ended.majorities))
         columns = [max(cell_len(shown[p]), lives_left(ended, p).cell_len, len("[10]"),
                        len(str(ended.points.get(p, 0)))) for p in players]
         majority = max(cell_len(_("majority")), cell_len(_("tie")),
-                       *(_majority_cell(m, shown).cell_len for m in ended.majorities))
+                       *(_majority_cell(m, wins).cell_len for m in ended.majorities))
         return first, columns, majority
 
-    def _table(self, ended: RoundEnded, players: tuple[str, ...], shown: dict[str, str],
-               padding: int = 1) -> Table:
+    def _table(self, ended: RoundEnded, players: tuple[str, ...],
+               names: tuple[dict[str, str], dict[str, str]], padding: int = 1) -> Table:
         """The results' empty table with its columns: spread evenly over the width in large print,
-        and in normal print on a wide screen (``NORMAL_WIDE_FROM``)."""
+        and in normal print on a wide screen (``NORMAL_WIDE_FROM``); ``padding`` 0: one cell
+        between columns, none at the edges (``_names``)."""
+        shown = names[0]
         spread = self.large or self._width() + 2 >= NORMAL_WIDE_FROM  # the screen's 2 cells of padding
         title = format(_("Round {round} results"), round=ended.round)
-        widths = self._columns(ended, players, shown)
+        widths = self._columns(ended, players, names)
         table = Table(
             title=None if self.short else title, box=None, expand=spread,
             width=self._kept_together(widths, padding),
-            padding=(0, padding),
+            padding=(0, padding) if padding else (0, 0, 0, 1), pad_edge=bool(padding),
             title_style="bold", title_justify="left", header_style="bold underline",
         )
         ratio = 1 if spread else None
@@ -684,7 +703,7 @@ class ResultsView(Static):
         if majority + 2 * padding > share:
             table.columns[-1].ratio = None
             share = (self._width() - first_cells - majority - 4 * padding) // max(1, len(players))
-        if max(columns, default=0) + 2 * padding > share:
+        if max(columns, default=0) + 2 * padding > share or not padding:
             for column in table.columns:
                 column.ratio = None
         return table
@@ -701,7 +720,7 @@ class ResultsView(Static):
             return None
         first, columns, majority = widths
         return min(self._width(), first + sum(max(widest, c) for c in columns)
-                   + majority + 2 * padding * (len(columns) + 2))
+                   + majority + _gaps(padding, len(columns) + 2))
 
     def on_resize(self) -> None:
         if self.size.width != self._built_width:
@@ -730,6 +749,11 @@ class ResultsView(Static):
             text.append_text(lives_left(ended, p))
             text.append("\n")
         return text
+
+
+def _gaps(padding: int, columns: int) -> int:
+    """The cells a table of ``columns`` gives its cells' padding (``ResultsView._names``)."""
+    return 2 * padding * columns if padding else columns - 1
 
 
 def _majority_cell(majority: Majority, shown: dict[str, str] | None = None) -> Text:
@@ -802,11 +826,34 @@ def _add_rounds(grid: Table, sheet: Sequence[SheetRound], players: tuple[str, ..
         grid.add_row(*(_big_sheet_cells(ended, players) if big_rows else _sheet_row(ended, players)))
 
 
+class KeptTogether(Table):
+    """A table spread over the width (``expand``) with each column after the first at most
+    ``LARGE_COLUMN_WIDEST`` cells (or as wide as its cells need), as large print's results
+    are: spread over 120x40, game over's German score sheet put four players 27 cells apart."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.expand:
+            self.width = min(options.max_width, self.kept_width(console, options))
+        yield from super().__rich_console__(console, options)
+
+    def kept_width(self, console: Console, options: ConsoleOptions) -> int:
+        """The table's width with its columns kept together."""
+        padding = self.padding[1] + self.padding[3]
+        total = self._extra_width
+        for i, column in enumerate(self.columns):
+            cells = [column.header, *column.cells]
+            natural = max(Measurement.get(console, options, cell).maximum for cell in cells)
+            edges = (self.padding[3] if i else 0) if not self.pad_edge else padding
+            total += edges + (natural if i == 0 else max(LARGE_COLUMN_WIDEST, natural))
+        return total
+
+
 def _sheet_grid(players: tuple[str, ...], large: bool, roomy: bool) -> Table:
-    """The score sheet's empty table: the round, then a column a player."""
+    """The score sheet's empty table: the round, then a column a player; in large print kept
+    together (``KeptTogether``)."""
     # Large print: no right padding (the box draws a blank between columns already), so
     # that five long names and their big places fit in 74 cells.
-    grid = Table(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
+    grid = (KeptTogether if large else Table)(box=box.SIMPLE_HEAD, expand=large, padding=(0, 0, 0, 1) if large else (0, 1),
                  pad_edge=False, title=_big(_("Score sheet"), large), title_style="bold",
                  title_justify="left", header_style="bold", show_edge=False,
                  leading=1 if large and roomy else 0)

@@ -68,6 +68,7 @@ from assistant.tui.widgets import (
     fitted_hint,
     ordinal,
     short_names,
+    short_reason,
     state_word,
 )
 from engine.game import MAX_PLAYERS, MIN_PLAYERS, Game, Phase, places
@@ -196,6 +197,12 @@ class Request(Message):
     for the desk's disk."""
 
     answer: asyncio.Future[Any] = field(init=False, default_factory=_future)
+
+
+def _seen(answer: asyncio.Future[Any]) -> None:
+    """An answer nobody awaits, its error taken (the app's log shows it; asyncio need not)."""
+    if not answer.cancelled():
+        answer.exception()
 
 
 async def ask(node: Any, request: Request) -> Any:
@@ -948,6 +955,14 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         field.cursor_position = len(field.value)
         field.focus()
 
+    def take_key(self, key: str, character: str | None) -> None:
+        """A key typed on a screen over the table, into the command line's own queue, which
+        takes the focus: in the order typed, and Enter sends the line (it was set straight into
+        the line, and an Enter behind it was lost)."""
+        field = self.query_one("#command", CommandInput)
+        self.set_focus(field)
+        field._forward_event(Key(key, character))
+
     def prefill(self, text: str) -> None:
         """The command line holds ``text`` (a palette entry), to be completed and sent."""
         field = self.query_one("#command", CommandInput)
@@ -990,11 +1005,15 @@ class TypingGoesOn:
     leaving = False
 
     def on_key(self, event: Key) -> None:
-        if event.is_printable and event.character and (self.leaving or event.key not in self.KEPT_KEYS):
+        """Every key once one went back, Enter too: "status" and Enter arriving together
+        started the game-over screen's new game behind the letters, which waited for the app
+        while the app closed the screen for the letters (a hang for good); and "status" was left
+        unsent under the Enter that asked for a new game."""
+        if self.leaving or (event.is_printable and event.character and event.key not in self.KEPT_KEYS):
             event.stop()
             event.prevent_default()
             self.leaving = True
-            self.post_message(GameOverScreen.TypedAhead(event.character))  # type: ignore[attr-defined]
+            self.post_message(GameOverScreen.TypedAhead(event.key, event.character))  # type: ignore[attr-defined]
 
 
 class MoreBelow:
@@ -1067,11 +1086,16 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
     class SetupRequested(Message):
         """The setup screen, for other players or house rules (Ctrl+N)."""
 
+    class NewGameOffered(Message):
+        """The first Enter asked about a new game with the same players: 'yes' typed starts it."""
+
     @dataclass
     class TypedAhead(Message):
-        """Typing that belongs on the table's command line: the app goes back there with it."""
+        """A key typed that belongs on the table's command line: the app goes back there with
+        it (``TableScreen.take_key``)."""
 
-        text: str
+        key: str
+        character: str | None
 
     def __init__(self, view: TableView) -> None:
         super().__init__()
@@ -1079,6 +1103,8 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
         self._shown_at = time.monotonic()
         #: When Enter was last pressed here, once it asked to be pressed again (else None).
         self._asked_at: float | None = None
+        #: The new game was asked for (a third Enter asks for no other).
+        self._requested = False
 
     BODY = "#over-body"
 
@@ -1171,8 +1197,18 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
                                        "players)."), players=listed_names(game.players if game else ())),
                               style="bold"))
             again.display = True
-        elif now - asked >= self.ENTER_AGAIN_AFTER_SECONDS:
-            self.call_later(ask, self, self.NewGameRequested())  # on this screen's queue (``ask``)
+            self.post_message(self.NewGameOffered())
+        elif now - asked >= self.ENTER_AGAIN_AFTER_SECONDS and not self._requested:
+            self._requested = True
+            self.request_new_game()
+
+    def request_new_game(self) -> None:
+        """The new game asked of the app, its answer not awaited: this screen's queue waiting
+        for it, as ``ask`` does, hung the app for good when a letter typed with the Enter made
+        the app close this screen (waiting for its queue) before answering."""
+        request = self.NewGameRequested()
+        request.answer.add_done_callback(_seen)
+        self.app.post_message(request)
 
     def action_setup(self) -> None:
         self.post_message(self.SetupRequested())
@@ -1251,7 +1287,10 @@ class HelpScreen(TranslatedKeys, ModalScreen[None]):
             text.append(f"  {example}\n")
         text.append("\n" + _("Voice") + "\n", style="bold underline")
         for label, (state, reason) in self.voice.items():
-            text.append(f"  {_(label)}: {state_word(state)}" + (f" ({reason})" if reason else "") + "\n")
+            # why in the table's words, as the status line says it (a German table's help
+            # said "(no audio device (aplay: ...))")
+            said = short_reason(reason) if reason and state == "unavailable" else reason
+            text.append(f"  {_(label)}: {state_word(state)}" + (f" ({said})" if said else "") + "\n")
         text.append("  " + format(_("data file: {file}"), file=self.data_label) + "\n")
         text.append("\n" + _("Hand grid (end of round): digits set a count, + and - change it, "
                              "Enter declares the column's hand; Shift+Tab goes to it from the "

@@ -150,13 +150,13 @@ def test_german_hand_read_back_says_the_cards_in_the_accusative() -> None:
 
 def test_german_echo_of_a_hand_writes_every_count_alike() -> None:
     """The log's echo of a hand at a German table mixed words and digits ("Emilia hat zwei
-    Giraffen, 1 Bär"): one card is "1 Bär" ("einen Bären" would need the accusative in a
-    typed line too), so every count of a hand is in digits; it still parses back the same."""
+    Giraffen, 1 Bär"): every count of a hand is in digits, one card in the form "hat" takes
+    ("1 Bären", tester20b); it still parses back the same."""
     from assistant.commands import parse, say
 
     hand = parse("emilia has 2 giraffe 1 bear 3 mole 2 dog 2 cat")
     said = say(hand, "de")
-    assert said == "emilia hat 2 Giraffen, 1 Bär, 3 Maulwürfe, 2 Hunde und 2 Katzen"
+    assert said == "emilia hat 2 Giraffen, 1 Bären, 3 Maulwürfe, 2 Hunde und 2 Katzen"
     assert parse(said, ("emilia",), language="de") == hand
     swap = parse("emilia swaps 3 pig pig cat")
     assert say(swap, "de") == "emilia tauscht Reihe 3 gegen zwei Schweine und Katze"  # as before
