@@ -78,6 +78,20 @@ def heard(events: Events) -> list[str]:
     return [e.command.canonical for e in events if isinstance(e, Heard)]
 
 
+def applied_after(referee: Referee, seconds: float) -> Callable[[Heard, Listener], None]:
+    """A busy front end: each heard command applied ``seconds`` after it is reported, on a
+    thread of its own, then the listener told it has settled."""
+    def apply_slowly(event: Heard, listener: Listener) -> None:
+        def work() -> None:
+            time.sleep(seconds)
+            referee.execute(event.command, heard=True)
+            listener.settled()
+
+        threading.Thread(target=work, daemon=True).start()
+
+    return apply_slowly
+
+
 def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth: Synth, tmp_path: Path) -> None:
     """The last row, then at once the first swap. The front end takes a while to apply the row
     (a busy table): the swap must still be decoded against the turns, not the rows (whose
@@ -87,15 +101,7 @@ def test_a_command_right_after_a_phase_change_is_heard_with_the_new_phase(synth:
     spoken = join_wavs([synth("row four sheep goat goat mouse"), synth("alice swaps row one dog")],
                        tmp_path / "two.wav", 1.0)
 
-    def apply_slowly(event: Heard, listener: Listener) -> None:
-        def work() -> None:
-            time.sleep(2.0)
-            referee.execute(event.command)
-            listener.settled()
-
-        threading.Thread(target=work, daemon=True).start()
-
-    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), apply_slowly)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), applied_after(referee, 2.0))
     assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
     assert referee.game is not None and referee.game.phase.name == "TURNS"
 
@@ -114,15 +120,8 @@ def test_a_recording_is_heard_alike_however_slowly_the_front_end_applies(synth: 
     spoken = join_wavs([synth("row four sheep goat goat mouse"), synth("alice swaps row one dog")],
                        tmp_path / "two.wav", 1.0)
 
-    def apply_slowly(event: Heard, listener: Listener) -> None:
-        def work() -> None:
-            time.sleep(1.5)
-            referee.execute(event.command, heard=True)
-            listener.settled()
-
-        threading.Thread(target=work, daemon=True).start()
-
-    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), apply_slowly, realtime=False)
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), applied_after(referee, 1.5),
+                          realtime=False)
     assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
 
 
