@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from .conftest import submit_all
+from .test_tui_flow import wait_for
 from .test_tui_tester20 import game_of_shorter_names
 
 
@@ -45,7 +46,7 @@ async def test_a_command_typed_fast_after_game_overs_question_runs(make_app) -> 
             await _at_game_over_asked(pilot, app)
             await pilot.pause(1.5)
             arrive_together(app, *"status", "enter")
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: "› status" in app.table_log.plain)
             assert isinstance(app.screen, TableScreen)
             assert app.command_input.value == ""
             assert [line for line in app.table_log.plain if "status" in line][-1:] == ["› status"]
@@ -68,7 +69,8 @@ async def test_a_command_and_its_enter_at_game_over_run(make_app) -> None:
         assert isinstance(app.screen, GameOverScreen)
         await pilot.pause(GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
         arrive_together(app, *"status", "enter", *"sta")
-        await asyncio.wait_for(pilot.pause(0.3), 5)
+        await asyncio.wait_for(wait_for(pilot, lambda: "› status" in app.table_log.plain
+                                        and app.command_input.value == "sta"), 15)
         assert isinstance(app.screen, TableScreen)
         assert app.command_input.value == "sta"
         assert [line for line in app.table_log.plain if "status" in line][-1:] == ["› status"]
@@ -76,7 +78,7 @@ async def test_a_command_and_its_enter_at_game_over_run(make_app) -> None:
         await pilot.press("f3")  # the score sheet
         assert not isinstance(app.screen, TableScreen), app.screen
         arrive_together(app, *"status", "enter")
-        await asyncio.wait_for(pilot.pause(0.3), 5)
+        await asyncio.wait_for(wait_for(pilot, lambda: app.table_log.plain.count("› status") == 2), 15)
         assert isinstance(app.screen, TableScreen) and app.command_input.value == ""
         assert [line for line in app.table_log.plain if "status" in line][-2:] == ["› status"] * 2
 
@@ -96,7 +98,7 @@ async def test_letters_typed_with_game_overs_second_enter_follow_the_new_game(ma
             finished = app.view.game
             await pilot.pause(0.5)
             arrive_together(app, "enter", *"sta")
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: app.command_input.value == "sta")
             assert isinstance(app.screen, TableScreen)
             assert app.view.game is not finished and app.view.game.round == 1
             assert app.command_input.value == "sta"
@@ -200,7 +202,7 @@ async def test_yes_at_game_overs_question_starts_the_new_game(make_app, code) ->
             await pilot.press("enter")
             await pilot.pause()
             await pilot.press(*offered("yes", code), "enter")
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: app.view.game is not finished)
             assert isinstance(app.screen, TableScreen)
             assert app.view.game is not finished and app.view.game.round == 1
             assert not any("refused" in line or "abgelehnt" in line for line in app.table_log.plain[-3:])
