@@ -98,7 +98,7 @@ async def test_letters_typed_with_game_overs_second_enter_follow_the_new_game(ma
             finished = app.view.game
             await pilot.pause(0.5)
             arrive_together(app, "enter", *"sta")
-            await wait_for(pilot, lambda: app.command_input.value == "sta")
+            await wait_for(pilot, lambda: app.command_input.value == "sta" and app.view.game is not finished)
             assert isinstance(app.screen, TableScreen)
             assert app.view.game is not finished and app.view.game.round == 1
             assert app.command_input.value == "sta"
