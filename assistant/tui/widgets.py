@@ -647,6 +647,13 @@ class TableLog(RichLog):
         self._newest: int | None = 0
         self._newest_from_start = False
 
+    def on_mount(self) -> None:
+        """Anchored at its end: each layout keeps the newest lines in view (the scrolls that
+        writes queue ran before the layout of a resumed table opening with lines typed, and the
+        log showed lines short of its newest). ``scroll_to`` a refusal's start releases the
+        anchor; the next write's ``scroll_end`` takes it up again."""
+        self.anchor()
+
     def command(self, text: str, source: str = "", said: Sequence[str] = ()) -> None:
         """An accepted command and what the referee said, in one write (one relayout)."""
         prefix = {"heard": "🎤 ", "grid": "▦ "}.get(source, "› ")
