@@ -948,13 +948,6 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         if field.value == shown:
             field.value = ""
 
-    def type_ahead(self, text: str) -> None:
-        """``text`` added to the command line, which takes the focus (typing begun elsewhere)."""
-        field = self.query_one("#command", CommandInput)
-        field.value += text
-        field.cursor_position = len(field.value)
-        field.focus()
-
     def take_key(self, key: str, character: str | None) -> None:
         """A key typed on a screen over the table, into the command line's own queue, which
         takes the focus: in the order typed, and Enter sends the line (it was set straight into
@@ -966,8 +959,9 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
     def prefill(self, text: str) -> None:
         """The command line holds ``text`` (a palette entry), to be completed and sent."""
         field = self.query_one("#command", CommandInput)
-        field.value = ""
-        self.type_ahead(text)
+        field.value = text
+        field.cursor_position = len(field.value)
+        field.focus()
 
     # -------------------------------------------------------------------- the hand grid
     @on(HandGrid.Submitted)
