@@ -90,7 +90,7 @@ if TYPE_CHECKING:
     from assistant.voice.listener import Heard, ListenContext, ListenerState, Rejected
     from assistant.voice.protocols import SpeechDecoder
 
-#: Spans of the game's audio (bytes) that one phrase's reading was made from.
+#: Spans of the game's audio (bytes) that one reported reading was made from.
 Spans = tuple[tuple[int, int], ...]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,8 +298,9 @@ class Outcome:
     #: while the stream was in the line), and the referee after each event (line index, context)
     contexts: dict[int, ListenContext] = field(default_factory=dict)
     states: list[tuple[int, ListenContext]] = field(default_factory=list)
-    #: Each phrase the listener cut, in order: the spans of the game's audio (bytes) that the
-    #: reading standing for it was made from (``Listener.on_cut``).
+    #: Each command or rejection the listener reported, in order: the spans of the game's audio
+    #: (bytes) that its reading was made from (``Listener.on_cut``; a phrase that became
+    #: nothing, such as the input's last quiet, is in none).
     cuts: list[Spans] = field(default_factory=list)
 
 

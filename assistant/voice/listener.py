@@ -41,7 +41,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -124,6 +124,11 @@ class ListenContext:
                    question=referee.question is not None, refused=referee.refused)
 
 
+#: Where in the input lies the audio a reading was made from: (first byte, end byte) of each
+#: unbroken run of it (``Listener.on_cut``).
+Spans = tuple[tuple[int, int], ...]
+
+
 @dataclass(frozen=True)
 class Heard:
     """A recognised command."""
@@ -131,6 +136,8 @@ class Heard:
     command: Command
     text: str
     confidence: float
+    #: The audio it was heard from (``Spans``; empty for an input that does not count).
+    cut: Spans = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,8 @@ class Rejected:
 
     text: str
     reason: str
+    #: The audio it was heard from (``Spans``; empty for an input that does not count).
+    cut: Spans = field(default=(), compare=False, repr=False)
 
     @property
     def addressed(self) -> bool:
@@ -589,6 +598,21 @@ def _stream_of(source: AudioSource) -> AudioStream:
     return stream
 
 
+def _cut_of(chunks: list[bytes], ends: list[int | None], cut: int | None) -> Spans:
+    """Where a phrase's first ``cut`` chunks (None: all) lie in the input (``ends``: how far
+    into it each chunk reaches); empty for an input that does not count its position."""
+    spans: list[tuple[int, int]] = []
+    for chunk, end in zip(chunks[:cut], ends[:cut], strict=True):
+        if end is None:
+            return ()
+        start = end - len(chunk)
+        if spans and spans[-1][1] == start:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return tuple(spans)
+
+
 def _input_ended(source: object) -> bool:
     """Whether a WAV input has been played in completely (a microphone never ends)."""
     return bool(getattr(source, "ended", False))
@@ -637,11 +661,14 @@ class Listener:
         self._input_ended = False
         #: The players of the context the recogniser was last set to hear against (``_begin``).
         self._heard_against: tuple[str, ...] = ()
-        #: Told, for each phrase, where in the input lies the audio that the reading standing for
-        #: it was made from (byte offsets into the input, one span per unbroken run of it): what
-        #: bench/voice_game.py gives the recogniser alone, to measure what the loop's own logic
-        #: (early ends, joining, the context it asks for) changes. None: nobody is told.
-        self.on_cut: Callable[[tuple[tuple[int, int], ...]], None] | None = None
+        #: Told, for each command or rejection reported, where in the input lies the audio its
+        #: reading was made from (``Spans``, the event's ``cut``): what bench/voice_game.py gives
+        #: the recogniser alone, to measure what the loop's own logic (early ends, joining, the
+        #: context it asks for) changes. A phrase that became nothing (the room, a WAV input's
+        #: last quiet) is not told: no line's reading was made from it. None: nobody is told.
+        self.on_cut: Callable[[Spans], None] | None = None
+        #: Where the last phrase cut lies in the input (``_phrase``).
+        self._last_cut: Spans = ()
 
     # ------------------------------------------------------------------ public interface
     @property
@@ -808,16 +835,17 @@ class Listener:
         audio, decoded = phrase
         if decoded is None:
             decoded = self._decode(audio)
-        events, decoded = self._with_the_rest(recognizer, source, audio, decoded)
+        events, decoded, cut = self._with_the_rest(recognizer, source, audio, decoded, self._last_cut)
         if self._paused:
             return []  # the referee started speaking meanwhile: do not trust what was heard
-        last = self._event_for(decoded, source)
+        last = self._event_for(decoded, source, cut)
         return [*events, last] if last is not None else events
 
     def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, audio: list[bytes],
-                       decoded: Decoded) -> tuple[list[Heard | Rejected], Decoded]:
+                       decoded: Decoded, cut: Spans) -> tuple[list[Heard | Rejected], Decoded, Spans]:
         """An unfinished command together with what the speaker says next, and what to report
-        before it (the unfinished part, when what follows is a whole command of its own)."""
+        before it (the unfinished part, when what follows is a whole command of its own), with
+        where in the input the audio of the reading to report lies (``cut``, ``Spans``)."""
         from assistant.voice.recognizer import INCOMPLETE_REASON
 
         before: list[Heard | Rejected] = []
@@ -831,25 +859,27 @@ class Listener:
             rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
             if rest is None:
                 break
+            rest_cut = self._last_cut
             alone = rest[1] or self._decode(rest[0])
-            unfinished = Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON)
+            unfinished = Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON, cut)
             if alone.command is not None:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).
-                return [*before, unfinished], alone
-            if self._event_for(alone, source) is None:
+                return [*before, unfinished], alone, rest_cut
+            if self._event_for(alone, source, rest_cut) is None:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
                 break
             joined = self._joined(audio, decoded, rest[0], alone)
             if joined is not None:
                 audio, decoded = joined
+                cut = (*cut, *rest_cut)
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
-                audio, decoded = rest[0], alone
-        return before, decoded
+                audio, decoded, cut = rest[0], alone, rest_cut
+        return before, decoded, cut
 
     def _joined(self, audio: list[bytes], decoded: Decoded, rest: list[bytes],
                 alone: Decoded) -> tuple[list[bytes], Decoded] | None:
@@ -885,17 +915,18 @@ class Listener:
                           *tables.separators, *tables.counters, *tables.counts_after})
 
     @staticmethod
-    def _event_for(decoded: Decoded, source: AudioSource) -> Heard | Rejected | None:
-        """What to report of a decoded utterance; None for what nobody would call speech."""
+    def _event_for(decoded: Decoded, source: AudioSource, cut: Spans = ()) -> Heard | Rejected | None:
+        """What to report of a decoded utterance (heard from ``cut``); None for what nobody
+        would call speech."""
         if decoded.command is not None:
-            return Heard(decoded.command, decoded.text, decoded.confidence)
+            return Heard(decoded.command, decoded.text, decoded.confidence, cut)
         if not decoded.text:
             return None  # a click, a cough, the room
         if decoded.audio_seconds < 0.3 and _input_ended(source):
             # SpeechRecognition hands over its last fraction of a second of quiet as a phrase
             # when a WAV input runs out: nobody said anything.
             return None
-        return Rejected(decoded.text, decoded.reason or "not a command")
+        return Rejected(decoded.text, decoded.reason or "not a command", cut)
 
     def _phrase(self, recognizer: SpeechListener, source: AudioSource,
                 timeout: float) -> tuple[list[bytes], Decoded | None] | None:
@@ -925,6 +956,7 @@ class Listener:
             return decoded
 
         fed = 0
+        self._last_cut = ()
         phrase = recognizer.listen(
             source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
         try:
@@ -937,7 +969,7 @@ class Listener:
                     fed = self._feed(chunks, fed)
                 if early is not None and early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode,
                                                     lambda n: self._written_freely(chunks[:n])):
-                    self._tell_cut(chunks, ends, early.cut)
+                    self._last_cut = _cut_of(chunks, ends, early.cut)
                     return chunks, early.result
                 if self._closed.is_set():
                     break
@@ -950,24 +982,8 @@ class Listener:
             phrase.close()
         ended = self._phrase_end(chunks, fed, early, decode)
         if ended is not None:
-            self._tell_cut(chunks, ends, early.cut if early is not None else None)
+            self._last_cut = _cut_of(chunks, ends, early.cut if early is not None else None)
         return ended
-
-    def _tell_cut(self, chunks: list[bytes], ends: list[int | None], cut: int | None) -> None:
-        """Tell ``on_cut`` where the phrase's first ``cut`` chunks (None: all) lie in the input."""
-        told = self.on_cut
-        if told is None or not chunks:
-            return
-        spans: list[tuple[int, int]] = []
-        for chunk, end in zip(chunks[:cut], ends[:cut], strict=True):
-            if end is None:
-                return  # the input does not count its position
-            start = end - len(chunk)
-            if spans and spans[-1][1] == start:
-                spans[-1] = (spans[-1][0], end)
-            else:
-                spans.append((start, end))
-        told(tuple(spans))
 
     def _feed(self, chunks: list[bytes], fed: int) -> int:
         """PocketSphinx decodes while the player speaks: the chunks not fed yet (the utterance
@@ -1051,6 +1067,8 @@ class Listener:
     def _emit(self, event: Heard | Rejected | ListenerState) -> None:
         if isinstance(event, Heard) and self.settle:
             self._settled.clear()
+        if self.on_cut is not None and isinstance(event, Heard | Rejected) and event.cut:
+            self.on_cut(event.cut)
         try:
             self.on_event(event)
         except Exception:  # noqa: BLE001 - a broken callback must not stop listening

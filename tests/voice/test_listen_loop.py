@@ -45,8 +45,10 @@ def referee_after(*commands: str) -> Referee:
 
 def run_listener(files: list[Path], context: Callable[[], ListenContext],
                  on_heard: Callable[[Heard, Listener], None] | None = None, settle: bool = True,
-                 timeout: float = 60.0, realtime: bool = True) -> Events:
-    """Play ``files`` in; return the Heard and Rejected events in order."""
+                 timeout: float = 60.0, realtime: bool = True,
+                 on_cut: Callable[[tuple[tuple[int, int], ...]], None] | None = None) -> Events:
+    """Play ``files`` in; return the Heard and Rejected events in order (``on_cut``: told where
+    each one's audio lies in the input, ``Listener.on_cut``)."""
     events: queue.Queue[Heard | Rejected] = queue.Queue()
     listener: Listener
 
@@ -61,6 +63,7 @@ def run_listener(files: list[Path], context: Callable[[], ListenContext],
 
     listener = Listener(VoiceSettings(listen="continuous"), context, on_event,
                         audio_input=[str(f) for f in files], settle=settle, realtime=realtime)
+    listener.on_cut = on_cut
     listener.start()
     deadline = time.monotonic() + timeout
     # The listener marks its input ended only after the last utterance was decoded and its
@@ -279,6 +282,28 @@ def test_a_last_card_after_a_short_gap_is_the_card_said(synth: Synth, tmp_path: 
     spoken = say_with_gaps(tmp_path / "gap.wav", "alice swaps row two pig", 0.25, "mouse")
     events = run_listener([spoken], lambda: ListenContext.from_referee(referee))
     assert heard(events) == ["alice swaps 2 pig mouse"], events
+
+
+def test_each_event_tells_the_audio_it_was_heard_from_and_the_inputs_last_quiet_none(
+        synth: Synth, tmp_path: Path) -> None:
+    """Issue 40's measure: bench/voice_game.py gives the recogniser alone the audio each event
+    of the loop was heard from (``Listener.on_cut``). A WAV input's last quiet, handed over as a
+    phrase and read as nothing, is no event's audio: counted into the last line's audio, its
+    "yes" (heard as talk, no question waiting) was read alone from 3 s with the quiet, as "yes",
+    and counted lost by the loop (session 20's line 61)."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat")
+    first, second = synth("row four sheep goat goat mouse"), synth("alice swaps row one dog")
+    spoken = join_wavs([first, second], tmp_path / "two.wav", 1.0)
+    with wave.open(str(spoken)) as f:
+        speech_end = int(0.3 * 16000) * 2 + f.getnframes() * 2  # after the input's leading quiet
+    cuts: list[tuple[tuple[int, int], ...]] = []
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), applied_after(referee, 0.0),
+                          realtime=False, on_cut=cuts.append)
+    assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
+    assert cuts == [e.cut for e in events], (cuts, events)
+    (row,), (swap,) = cuts
+    assert row[0] < row[1] < swap[0] < swap[1] <= speech_end + int(0.4 * 16000) * 2, cuts
 
 
 class Slowed:
