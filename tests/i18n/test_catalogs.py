@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import string
 
 import pytest
@@ -41,6 +42,24 @@ def test_translations_keep_the_placeholders_and_compile(code: str) -> None:
             if text:
                 assert _fields(text) <= wanted, (message.id, text)
     write_mo(io.BytesIO(), catalog)
+
+
+#: A command quoted in English ('new game', 'undo', 'yes', 'no', 'help').
+ENGLISH_COMMAND = re.compile(r"'(new game|undo|yes|no|help)( [^']*)?'")
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_table_is_told_its_own_words_for_the_commands_it_suggests(code: str) -> None:
+    """A German or Korean table is told 'neues Spiel', 'rückgängig', '새 게임', '취소' ... (its
+    language's commands, which it reads), not the English ones; only messages about files and
+    the command line (replay files, ``--jsonl``), whose commands are English, quote those."""
+    with catalog_path(code).open("rb") as po:
+        catalog = read_po(po, locale=code)
+    told_english = [
+        message.string for message in catalog
+        if isinstance(message.id, str) and isinstance(message.string, str)
+        and not re.search(r"file|--|lifeguard ", message.id) and ENGLISH_COMMAND.search(message.string)]
+    assert not told_english, told_english
 
 
 def test_the_extractor_finds_the_animals_with_their_plurals() -> None:
