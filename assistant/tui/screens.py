@@ -1187,8 +1187,8 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
         if asked is None:
             game = self.view.game
             again = self.query_one("#again", Static)
-            again.update(Text(format(_("Press Enter again for a new game with {players} (Ctrl+N: other "
-                                       "players)."), players=listed_names(game.players if game else ())),
+            again.update(Text(format(_("Press Enter again, or type yes, for a new game with {players} "
+                                       "(Ctrl+N: other players)."), players=listed_names(game.players if game else ())),
                               style="bold"))
             again.display = True
             self.post_message(self.NewGameOffered())
