@@ -316,6 +316,25 @@ async def test_german_help_and_setup_say_their_words_in_german(make_app) -> None
         i18n.set_language("en")
 
 
+async def test_korean_setup_writes_its_keys_as_the_rest_of_the_table(make_app) -> None:
+    """The Korean setup screen said "(ctrl+g로 시작)" and "게임 시작 (ctrl+s)" where the game over
+    and the rest of the table say "Ctrl+N"."""
+    from textual.widgets import Button
+
+    from assistant import i18n
+
+    i18n.set_language("ko")
+    try:
+        app = make_app()
+        async with app.run_test(size=(120, 40)):
+            start = app.screen.query_one("#start", Button)
+            assert "Ctrl+S" in str(start.label) and "ctrl" not in str(start.label), start.label
+        shown = i18n.format(i18n._("Same players as last time: {players} (ctrl+g starts)"), players="A")
+        assert "Ctrl+G" in shown and "ctrl" not in shown, shown
+    finally:
+        i18n.set_language("en")
+
+
 async def test_german_game_over_sheet_keeps_its_columns_together_at_120x40(make_app) -> None:
     """Game over's score sheet at 120x40 (German, 4 players) put its columns 27 cells apart,
     spread over the width; the round's results keep theirs about 20 apart."""
