@@ -1099,6 +1099,8 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
         self._asked_at: float | None = None
         #: The new game was asked for (a third Enter asks for no other).
         self._requested = False
+        #: When the key being handled arrived (``on_key``), for ``action_new_game``.
+        self._key_at: float | None = None
 
     BODY = "#over-body"
 
@@ -1177,10 +1179,16 @@ class GameOverScreen(TranslatedKeys, LargePrintFollower, MoreBelow, TypingGoesOn
                                  duration=duration_words(self.view.minutes)), style="bold")
         return out
 
+    def on_key(self, event: Key) -> None:
+        """Note when the key arrived (before its binding runs): the pause between two Enters is
+        the keys' own, not how late a busy machine handled them (a held Enter's repeat handled
+        half a second late started a new game)."""
+        self._key_at = event.time
+
     def action_new_game(self) -> None:
-        """The first Enter asks for a second (``ENTER_AGAIN_AFTER_SECONDS``); that one starts a
-        new game with the same players."""
-        now = time.monotonic()
+        """The first Enter asks for a second (``ENTER_AGAIN_AFTER_SECONDS``, between the keys'
+        arrivals); that one starts a new game with the same players."""
+        now, self._key_at = self._key_at if self._key_at is not None else time.monotonic(), None
         if now - self._shown_at < self.ENTER_GUARD_SECONDS:
             return
         asked, self._asked_at = self._asked_at, now

@@ -139,6 +139,45 @@ async def test_enter_at_game_over_asks_before_a_new_game(make_app) -> None:
         assert app.view.game.players == finished.players
 
 
+async def test_a_held_enter_handled_late_at_game_over_starts_nothing(make_app) -> None:
+    """Game over asks for a second Enter at least ``ENTER_AGAIN_AFTER_SECONDS`` after the first
+    (a held key repeats faster). The pause is the keys' own, as they arrived: a held Enter's
+    repeat (30 ms after it) handled half a second later on a busy machine counted as a second
+    press, and the finished game gave way to a new one that cannot be undone back; two Enters
+    pressed half a second apart and handled together are a second press."""
+    import time
+
+    from textual.events import Key
+
+    from assistant.tui.screens import GameOverScreen, TableScreen
+
+    def enter(at: float) -> Key:
+        key = Key("enter", "\r")
+        key.time = at
+        return key
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, game_of_shorter_names())
+        screen = app.screen
+        assert isinstance(screen, GameOverScreen)
+        finished = app.view.game
+        await wait_for(pilot, lambda: time.monotonic() - screen._shown_at > GameOverScreen.ENTER_GUARD_SECONDS + 0.1)
+        first = time.monotonic()
+        app.post_message(enter(first))
+        await wait_for(pilot, lambda: bool(screen.query_one("#again").display))
+        await pilot.pause(GameOverScreen.ENTER_AGAIN_AFTER_SECONDS + 0.1)  # handled late
+        app.post_message(enter(first + 0.03))  # ... the held key's repeat
+        await pilot.pause()
+        assert app.screen is screen and app.view.game is finished
+        # A second press, half a second after the first's repeat, handled at once.
+        app.post_message(enter(first + 0.03 + GameOverScreen.ENTER_AGAIN_AFTER_SECONDS + 0.1))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_for(pilot, lambda: app.view.game is not finished)
+        assert app.view.game.round == 1 and app.view.game.players == finished.players
+
+
 def test_german_hand_read_back_says_the_cards_in_the_accusative() -> None:
     """Session 20's tester at a German table: "Cem hat: ein Bär." (a colon to dodge the case).
     After "hat" the cards are its object: "Cem hat einen Bären, einen Hasen und eine Maus."."""
