@@ -78,6 +78,10 @@ from engine.words import title
 #: From this many columns and lines the table is in large print (readable from two metres at
 #: the end of a table), unless its key says otherwise.
 LARGE_PRINT_FROM = (100, 30)
+#: The smallest screen large print drops nothing on (the four rows, every player's lives): on
+#: a smaller one the table is in normal print whatever its key chose (at 70x20 large print cut
+#: the fourth row off), and large print comes on once the terminal is that big.
+LARGE_PRINT_SMALLEST = (80, 24)
 #: The columns the hand grid's checks need beside it; with fewer they go under it.
 CHECKS_WIDTH = 24
 #: The lines the table's part of the screen needs for the hand grid and the results in large
@@ -124,7 +128,10 @@ CHOICE_WORDS: dict[object, str] = {
 
 
 def large_print(choice: bool | None, width: int, height: int) -> bool:
-    """Large print: the key's ``choice``, else on from ``LARGE_PRINT_FROM`` (columns, lines)."""
+    """Large print: the key's ``choice``, else on from ``LARGE_PRINT_FROM`` (columns, lines);
+    never below ``LARGE_PRINT_SMALLEST``."""
+    if width < LARGE_PRINT_SMALLEST[0] or height < LARGE_PRINT_SMALLEST[1]:
+        return False
     if choice is not None:
         return choice
     return width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
@@ -909,6 +916,11 @@ class TableScreen(TranslatedKeys, ViewWatcher, Screen[None]):
         by_size = width >= LARGE_PRINT_FROM[0] and height >= LARGE_PRINT_FROM[1]
         self.state.large_print = None if wanted == by_size else wanted
         self.apply_size()
+        if wanted and not self.large:
+            self.query_one(TableLog).note(format(
+                _("Large print needs a terminal of at least {columns} columns and {lines} lines; this "
+                  "one has {width} and {height}. It comes on once the terminal is that big."),
+                columns=LARGE_PRINT_SMALLEST[0], lines=LARGE_PRINT_SMALLEST[1], width=width, height=height))
         for screen in self.app.screen_stack:  # the score sheet over the table follows it
             if isinstance(screen, LargePrintFollower):
                 screen.show_view()

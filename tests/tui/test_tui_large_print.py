@@ -257,3 +257,29 @@ async def test_at_100x30_the_losses_and_who_is_out_are_in_big_type(make_app) -> 
         first = seen[1]
         assert shows_big(first, "DOROTHEA -2  AND 3 MORE") and not shows_big(first, "ROW 1")
         assert shows_big(seen[5], "DOROTHEA OUT") and not shows_big(seen[5], "DOROTHEA -2")
+
+
+async def test_below_80x24_large_print_waits_for_room_and_says_why(make_app) -> None:
+    """At 70x20 large print (F4) cut the fourth row off the screen: its cards take lines the
+    screen does not have. Below 80x24, the smallest screen large print drops nothing on, the
+    table stays in normal print (all four rows whole at 72x21) and says why; the choice holds,
+    and the table is in large print once the terminal is that big."""
+    from assistant.tui.widgets import CardRows
+
+    setup = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+             "row 3 giraffe mole cat", "row 4 sheep goat goat mouse"]
+    app = make_app()
+    async with app.run_test(size=(72, 21)) as pilot:
+        await pilot.press("escape")
+        await submit_all(pilot, setup)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not app.table.large
+        rows = app.table.query_one(CardRows)
+        placed = app.table.find_widget(rows)
+        assert placed.region.intersection(placed.clip) == placed.region, (placed.region, placed.clip)
+        said = "\n".join(strip.text for strip in app.table.query_one("#log").lines)
+        assert "80" in said and "24" in said and "72" in said, said
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.table.large
