@@ -116,8 +116,13 @@ HELD_OUT_SEATS = [
     ("festival", "ked_diphone", 1.0, -8.0),
     ("flite", "slt", 1.15, -3.0),
 ]
-#: The seat sets a game can be played with (``--voices``).
-VOICE_SETS = ("espeak", "held-out")
+#: The seat sets a game can be played with (``--voices``): "last-pause" is espeak-ng's seats,
+#: each pausing ``LAST_PAUSE`` before the last card of a list, longer than the listener's
+#: ``PAUSE_SECONDS`` (the session 21 tester's files: a row's count completed with a card nobody
+#: said, the last card then heard as talk).
+VOICE_SETS = ("espeak", "held-out", "last-pause")
+#: The pause before the last card of a list at the "last-pause" seats (seconds, drawn).
+LAST_PAUSE = (0.65, 0.85)
 #: Room noise: this far below the quiet seats' speech (RMS).
 NOISE_BELOW_DB = 20.0
 #: Quiet after each line (the read-back's time), drawn from this range; and before the first.
@@ -162,15 +167,20 @@ def choose_seed(players: int, seeds: range) -> int:
     return min(seeds, key=lambda s: (len(simulate_game(random.Random(s), players=players)), s))
 
 
+def by_espeak(voices: str) -> bool:
+    """Whether a seat set speaks with espeak-ng's voices (``SEATS``)."""
+    return voices != "held-out"
+
+
 def seat_voice(game: GameAudio, seat: int) -> str:
     """The name of the voice at ``seat``."""
-    if game.voices == "espeak":
+    if by_espeak(game.voices):
         return SEATS[seat][0]
     return f"{HELD_OUT_SEATS[seat][0]} {HELD_OUT_SEATS[seat][1]}"
 
 
 def seat_level(game: GameAudio, seat: int) -> float:
-    return SEATS[seat][3] if game.voices == "espeak" else HELD_OUT_SEATS[seat][3]
+    return SEATS[seat][3] if by_espeak(game.voices) else HELD_OUT_SEATS[seat][3]
 
 
 def script(players: int, seed: int, voices: str = "espeak") -> GameAudio:
@@ -194,7 +204,12 @@ def script(players: int, seed: int, voices: str = "espeak") -> GameAudio:
         line = Line(number, " ".join(" ".join(g) for g in groups), history[i], seat, confirms,
                     history[:i], history[: i + 1])
         pause = SEATS[seat][4] if voices == "espeak" else 0.0
-        if pause and len(groups) > 2:
+        if voices == "last-pause" and len(groups) > 2 and not isinstance(action, SuddenDeath):
+            # Everything at the voice's own pace, then a pause before the last card (group).
+            wait = int(1000 * rng.uniform(*LAST_PAUSE))
+            line.ssml = ("<speak>" + " ".join(" ".join(g) for g in groups[:-1])
+                         + f' <break time="{wait}ms"/> ' + " ".join(groups[-1]) + "</speak>")
+        elif pause and len(groups) > 2:
             # A pause between every two groups of words (each card or run of equal cards is
             # its own group), drawn around the seat's own.
             parts = [" ".join(groups[0])]
@@ -233,7 +248,7 @@ def synthesise(game: GameAudio, pool: ThreadPoolExecutor) -> list[bytes]:
     """Every line of ``game`` said by its seat's voice (festival's lines in one run)."""
 
     def say(line: Line) -> bytes:
-        if game.voices == "espeak":
+        if by_espeak(game.voices):
             voice, rate, pitch, _, _ = SEATS[line.seat]
             return espeak(line.ssml or line.text, voice, rate, pitch, ssml=bool(line.ssml))
         synth, voice, stretch, _ = HELD_OUT_SEATS[line.seat]
@@ -241,7 +256,7 @@ def synthesise(game: GameAudio, pool: ThreadPoolExecutor) -> list[bytes]:
         return flite(line.text, voice, stretch)
 
     by_festival = [i for i, line in enumerate(game.lines)
-                   if game.voices != "espeak" and HELD_OUT_SEATS[line.seat][0] == "festival"]
+                   if not by_espeak(game.voices) and HELD_OUT_SEATS[line.seat][0] == "festival"]
     spoken = dict(zip(by_festival, festival([(game.lines[i].text, HELD_OUT_SEATS[game.lines[i].seat][1],
                                                 HELD_OUT_SEATS[game.lines[i].seat][2]) for i in by_festival]),
                       strict=True))
