@@ -87,11 +87,8 @@ from engine.simulate import simulate_game
 
 if TYPE_CHECKING:
     from assistant.config import Engine
-    from assistant.voice.listener import Heard, ListenContext, ListenerState, Rejected
+    from assistant.voice.listener import Heard, ListenContext, ListenerState, Rejected, Spans
     from assistant.voice.protocols import SpeechDecoder
-
-#: Spans of the game's audio (bytes) that one reported reading was made from.
-Spans = tuple[tuple[int, int], ...]
 
 ROOT = Path(__file__).resolve().parents[1]
 BYTES_PER_SECOND = RATE * 2
