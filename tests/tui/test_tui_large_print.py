@@ -12,7 +12,7 @@ from assistant.tui.reveal import ResultsView, ScoreSheet
 from assistant.tui.screens import GameOverScreen, ScoreSheetScreen
 from assistant.tui.widgets import PlayersPanel
 
-from .conftest import game_lines, submit_all
+from .conftest import OPENING, game_lines, submit_all
 from .test_tui_five import FIVE, GAME_FIVE, text_of
 
 SIZES = [(80, 24), (200, 50)]
@@ -266,12 +266,10 @@ async def test_below_80x24_large_print_waits_for_room_and_says_why(make_app) -> 
     and the table is in large print once the terminal is that big."""
     from assistant.tui.widgets import CardRows
 
-    setup = ["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
-             "row 3 giraffe mole cat", "row 4 sheep goat goat mouse"]
     app = make_app()
     async with app.run_test(size=(72, 21)) as pilot:
         await pilot.press("escape")
-        await submit_all(pilot, setup)
+        await submit_all(pilot, OPENING)
         await pilot.press("f4")
         await pilot.pause()
         assert not app.table.large
