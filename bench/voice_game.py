@@ -372,10 +372,11 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
         return int(stream.position - source.spans[0][0]) if stream is not None and source.spans else 0
 
     def on_event(event: Heard | Rejected | ListenerState) -> None:
-        # The stream's read position when the listener reports: where the utterance ended
-        # (plus the pause that ended it); the listener's thread reads and reports, so decoding
-        # time does not move it.
-        events.put((position_now(), event))
+        # Where the audio the event was heard from ends (its cut), else the stream's read
+        # position when the listener reports: where the utterance ended (plus the pause that
+        # ended it). Not the read position for all: a command waiting for its late cards is
+        # reported once the speech after it is read, which may be the next line's.
+        events.put((heard_up_to(listener._source, event) or position_now(), event))
 
     settings = dataclasses.replace(VoiceSettings(listen="continuous"), engine=cast("Engine", engine), whisper_model=model)
 
@@ -449,6 +450,15 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
 def applied(canonical: str, reply: Any) -> str:
     """What became of a heard command: itself, and why the referee refused it."""
     return canonical + ("" if reply.ok or canonical == "yes" else f" (refused: {reply.error})")
+
+
+def heard_up_to(source: Any, event: object) -> int | None:
+    """Where the audio an event was heard from ends in the game's audio (its cut's end), or None
+    when it tells none."""
+    cut = getattr(event, "cut", ())
+    if not cut or source is None or not source.spans:
+        return None
+    return int(cut[-1][1] - source.spans[0][0])
 
 
 def in_game(source: Any, cuts: list[Spans]) -> list[Spans]:
