@@ -20,7 +20,10 @@ recogniser in the background (the caller never waits for it), and then, per utte
    audio and the game alone, never on how fast the machine decodes;
 4. when the recogniser says the command is unfinished (the speaker paused mid-list, "bob swaps
    row three ... pig pig cat"), listens on for up to ``CONTINUE_SECONDS``: speech that follows
-   is decoded together with it, and if that is no command either, on its own;
+   is decoded together with it, and if that is no command either, on its own. A command that
+   names cards waits ``LATE_CARDS_SECONDS`` more for speech before it is reported: a last card
+   said after a longer pause is its rest (the decoder completes a count with a card nobody said); speech
+   that is no rest of it is heard next, against the game that command made;
 5. reports ``Heard`` (a command the typed parser accepts) or ``Rejected`` (speech that was not a
    command, with the reason) through ``on_event``, from the listener thread. A fault inside the
    recogniser on one phrase is reported as ``Rejected`` (``HEARING_FAILED``: say it again), and
@@ -80,6 +83,16 @@ BEHIND_SECONDS = 0.1
 VERDICT_BEHIND_SECONDS = 0.3
 #: How long the listener waits for the rest of an unfinished command.
 CONTINUE_SECONDS = 2.0
+#: How long the listener waits for more cards after a card command: a speaker pausing longer
+#: than ``PAUSE_SECONDS`` before the last card ended the phrase there, and the decoder completed
+#: the count with a card nobody said ("alice swaps row three, bear, dog [0.75 s] goat" was "Alice,
+#: swap, 4, 3, bear, dog.", then "goat" talk: issue 40, bench/NOTES.md sessions 21 and 22).
+#: Nothing in the reading tells such a command from one said whole: neither the decoder's wish
+#: to stop (issue 34) nor Whisper's free transcription, which wrote espeak-ng's "alice swaps row
+#: three bear dog" as "alice slap slow free mayor and arg". Pauses before a last card of up to
+#: ``PAUSE_SECONDS`` + this are bridged; a card command that nothing follows is taken this much
+#: later.
+LATE_CARDS_SECONDS = 0.5
 #: Different words other than cards that the rest of an unfinished command, written freely by
 #: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
 MAX_REST_OTHER_WORDS = 2
@@ -520,6 +533,27 @@ def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str]
         and whole.confidence >= rest.confidence
 
 
+def _may_lack_late_cards(decoded: Decoded) -> bool:
+    """Whether a decoded phrase is a command naming cards, whose last cards the speaker may not
+    have said yet (``LATE_CARDS_SECONDS``)."""
+    return decoded.command is not None and bool(decoded.command.cards)
+
+
+def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
+    """Whether a card command that may lack its late cards (``first``) and the speech after it
+    (``rest``, heard alone: no command) are one command, ``whole`` (the two heard together): a
+    command of the same player and move, likelier than the rest alone, the rest beginning no
+    command and naming no other player. Not the same row: the decoder may have made up the row to
+    complete the count ("alice swaps row three, bear, dog" was "Alice, swap, 4, 3, bear, dog.":
+    row 4, three bears and a dog)."""
+    command, together = first.command, whole.command
+    if command is None or together is None or rest.begun is not None \
+            or _someone_else(command, _read_as(rest, players)):
+        return False
+    return (together.intent, together.player) == (command.intent, command.player) \
+        and whole.confidence >= rest.confidence
+
+
 def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
     """Whether a free transcription is talk rather than the rest of a command: more than
     ``MAX_REST_OTHER_WORDS`` different words of it are no ``cards`` words (None: nothing
@@ -669,6 +703,11 @@ class Listener:
         self.on_cut: Callable[[Spans], None] | None = None
         #: Where the last phrase cut lies in the input (``_phrase``).
         self._last_cut: Spans = ()
+        #: The last phrase's audio that its standing decoding was given (``_phrase``).
+        self._last_audio: list[bytes] = []
+        #: A phrase heard after a card command, while the listener waited for its late cards, that
+        #: was not their rest: heard next, once that command has settled (``_late_cards``).
+        self._carried: tuple[list[bytes], Spans] | None = None
 
     # ------------------------------------------------------------------ public interface
     @property
@@ -766,7 +805,8 @@ class Listener:
         self._set_state("off" if self.mode != "continuous" else "listening", self.note)
         while not self._closed.is_set():
             mode = self.mode
-            wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set())
+            wanted = mode == "continuous" or (mode == "push_to_talk" and self._push.is_set()) \
+                or (mode != "off" and self._carried is not None)
             if not wanted or self._paused:
                 self._idle(source, is_file)
                 continue
@@ -829,10 +869,21 @@ class Listener:
         """What one utterance became: usually one event; two when a command the recogniser
         took for unfinished was followed by a command of its own (reported as the unfinished
         part, rejected, then that command)."""
-        phrase = self._phrase(recognizer, source, timeout)
+        if self._carried is not None:
+            # Said while the command before waited for its late cards: heard now, against the
+            # game that command made.
+            (self._last_audio, self._last_cut), self._carried = self._carried, None
+            phrase: tuple[list[bytes], Decoded | None] | None = (self._last_audio, None)
+        else:
+            phrase = self._phrase(recognizer, source, timeout)
         if phrase is None:
             return []
-        audio, decoded = phrase
+        decoded = phrase[1]
+        # The audio read as the phrase: its cut (a part after a pause is joined to that, with
+        # ``JOIN_SILENCE_SECONDS``, not to the quiet that ended it: the parts were otherwise
+        # heard over a second apart, and a late "a cat" joined to "row three with one bear one
+        # mole" was read "row 3 mole cat cat").
+        audio = self._last_audio
         if decoded is None:
             decoded = self._decode(audio)
         events, decoded, cut = self._with_the_rest(recognizer, source, audio, decoded, self._last_cut)
@@ -856,13 +907,13 @@ class Listener:
             # one; if that is no command either, the rest alone. (Joining after any rejection
             # merged one player's misheard command with the next player's: whole games by voice
             # lost both.)
-            rest = self._phrase(recognizer, source, CONTINUE_SECONDS)
+            rest = self._rest_phrase(recognizer, source, CONTINUE_SECONDS)
             if rest is None:
                 break
-            rest_cut = self._last_cut
-            alone = rest[1] or self._decode(rest[0])
+            rest_audio, rest_cut = self._last_audio, self._last_cut
+            alone = rest[1] or self._decode(rest_audio)
             unfinished = Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON, cut)
-            if alone.command is not None:
+            if alone.command is not None and alone.command.is_game_action:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).
                 return [*before, unfinished], alone, rest_cut
@@ -870,19 +921,59 @@ class Listener:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
                 break
-            joined = self._joined(audio, decoded, rest[0], alone)
+            joined = self._joined(audio, decoded, rest_audio, alone)
             if joined is not None:
                 audio, decoded = joined
                 cut = (*cut, *rest_cut)
+            elif alone.command is not None:
+                # A command of no player's ("no", "undo") that is not the rest either. (Heard as
+                # one, a late card was taken for it: "mole" heard alone as "No.", whole games by
+                # voice with a pause before the last card, issue 40.)
+                return [*before, unfinished], alone, rest_cut
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
-                audio, decoded, cut = rest[0], alone, rest_cut
+                audio, decoded, cut = rest_audio, alone, rest_cut
+        if _may_lack_late_cards(decoded) and not self._closed.is_set() and not _input_ended(source):
+            decoded, cut = self._late_cards(recognizer, source, audio, decoded, cut)
         return before, decoded, cut
 
+    def _late_cards(self, recognizer: SpeechListener, source: AudioSource, audio: list[bytes],
+                    decoded: Decoded, cut: Spans) -> tuple[Decoded, Spans]:
+        """A card command with its late cards, when the speaker goes on within
+        ``LATE_CARDS_SECONDS`` with what is the rest of it (``_joined``, ``_adds_late_cards``);
+        else the command as heard. Speech that follows and is not its rest is carried over and
+        heard once this command has settled: heard now, it would be heard against the game
+        before it (the next player's swap against this player's turn)."""
+        rest = self._rest_phrase(recognizer, source, LATE_CARDS_SECONDS)
+        if rest is None:
+            return decoded, cut
+        rest_audio, rest_cut = self._last_audio, self._last_cut
+        alone = rest[1] or self._decode(rest_audio)
+        if alone.command is None and self._event_for(alone, source, rest_cut) is None:
+            return decoded, cut  # only the room followed
+        if alone.command is None or not alone.command.is_game_action:
+            joined = self._joined(audio, decoded, rest_audio, alone, late=True)
+            if joined is not None:
+                return joined[1], (*cut, *rest_cut)
+        self._carried = (rest_audio, rest_cut)
+        return decoded, cut
+
+    def _rest_phrase(self, recognizer: SpeechListener, source: AudioSource,
+                     timeout: float) -> tuple[list[bytes], Decoded | None] | None:
+        """The phrase that begins within ``timeout`` after a command, as the rest of it. The rest
+        may be one short word ("goat"): SpeechRecognition's shortest phrase is waived, as it
+        listens on for another after a shorter one, counting it into the time to wait for speech,
+        and the word was lost (an espeak-ng "goat" 0.75 s after "alice swaps row three bear dog")."""
+        shortest, recognizer.phrase_threshold = recognizer.phrase_threshold, 0.0
+        try:
+            return self._phrase(recognizer, source, timeout)
+        finally:
+            recognizer.phrase_threshold = shortest
+
     def _joined(self, audio: list[bytes], decoded: Decoded, rest: list[bytes],
-                alone: Decoded) -> tuple[list[bytes], Decoded] | None:
+                alone: Decoded, late: bool = False) -> tuple[list[bytes], Decoded] | None:
         """An unfinished command (``audio``, ``decoded``) and the speech after it (``rest``,
         heard ``alone`` as no command) heard as one, when they are one (``_joins``); None when
         the rest is not its continuation. A rest that begins no command of its own and that
@@ -891,12 +982,14 @@ class Listener:
         next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
         I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
         18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
-        between them ("and", "for")."""
+        between them ("and", "for"). ``late``: ``decoded`` is a command that may lack its late
+        cards (``_late_cards``), joined as ``_adds_late_cards`` says."""
         if alone.begun is None and _talk(self._written_freely(rest), self._card_words()):
             return None
         joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest]
         whole = self._decode(joined)
-        return (joined, whole) if _joins(decoded, alone, whole, self._players()) else None
+        joins = _adds_late_cards if late else _joins
+        return (joined, whole) if joins(decoded, alone, whole, self._players()) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the
@@ -956,7 +1049,7 @@ class Listener:
             return decoded
 
         fed = 0
-        self._last_cut = ()
+        self._last_cut, self._last_audio = (), []
         phrase = recognizer.listen(
             source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
         try:
@@ -970,6 +1063,7 @@ class Listener:
                 if early is not None and early.hear(chunks[-1], self._lag(behind, chunks[-1]), decode,
                                                     lambda n: self._written_freely(chunks[:n])):
                     self._last_cut = _cut_of(chunks, ends, early.cut)
+                    self._last_audio = chunks[:early.cut]
                     return chunks, early.result
                 if self._closed.is_set():
                     break
@@ -982,7 +1076,9 @@ class Listener:
             phrase.close()
         ended = self._phrase_end(chunks, fed, early, decode)
         if ended is not None:
-            self._last_cut = _cut_of(chunks, ends, early.cut if early is not None else None)
+            standing = early.cut if early is not None else None
+            self._last_cut = _cut_of(chunks, ends, standing)
+            self._last_audio = chunks[:standing]
         return ended
 
     def _feed(self, chunks: list[bytes], fed: int) -> int:

@@ -284,6 +284,35 @@ def test_a_last_card_after_a_short_gap_is_the_card_said(synth: Synth, tmp_path: 
     assert heard(events) == ["alice swaps 2 pig mouse"], events
 
 
+def test_a_last_card_after_a_pause_longer_than_a_phrases_end_is_the_card_said(synth: Synth, tmp_path: Path) -> None:
+    """Issue 40: a pause before the last card longer than ``PAUSE_SECONDS`` ends the phrase
+    there, and the decoder completed the count with what nobody said: "alice swaps row three,
+    bear, dog" was "Alice, swap, 4, 3, bear, dog." (row 4: three bears and a dog), then "goat"
+    talk. The listener waits ``LATE_CARDS_SECONDS`` for the late card and hears the two as one.
+    So it does after a pause that left the command unfinished and then a longer one."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    late = say_with_gaps(tmp_path / "late.wav", "alice swaps row three bear dog", 0.75, "goat")
+    events = run_listener([late], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 3 bear goat dog"], events
+    twice = say_with_gaps(tmp_path / "twice.wav", "alice swaps row three bear", 0.7, "dog", 0.7, "goat")
+    events = run_listener([twice], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 3 bear goat dog"], events
+
+
+def test_a_command_said_while_a_card_command_waits_for_late_cards_is_heard_against_the_game_it_made(
+        synth: Synth, tmp_path: Path) -> None:
+    """Issue 40: the next player's swap begins 0.75 s after the last row, within the wait for
+    the row's late cards: it is not the row's rest (three words that are no cards), and heard
+    then it would be heard against the rows (whose grammar has no swaps). It is heard once the
+    row is applied, however slowly, and both are heard."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat")
+    spoken = say_with_gaps(tmp_path / "two.wav", "row four sheep goat goat mouse", 0.75, "alice swaps row one dog")
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), applied_after(referee, 2.0))
+    assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
+
+
 def test_each_event_tells_the_audio_it_was_heard_from_and_the_inputs_last_quiet_none(
         synth: Synth, tmp_path: Path) -> None:
     """Issue 40's measure: bench/voice_game.py gives the recogniser alone the audio each event

@@ -380,6 +380,39 @@ def test_an_unfinished_command_is_joined_only_to_a_rest_that_begins_nothing_of_i
     assert not _joins(first, franks, whole, players)
 
 
+def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_only() -> None:
+    """``_adds_late_cards`` (issue 40): "alice swaps row three, bear, dog" [0.75 s] "goat", the
+    swap cut at the pause and its count completed by the decoder with a row nobody said ("Alice,
+    swap, 4, 3, bear, dog.": row 4, three bears and a dog). The late "goat", heard alone as
+    talk, and the two heard together as Alice's swap of row 3: joined, the row changed. Not
+    joined: a whole that is another player's or another move, the rest naming another player or
+    beginning a command of its own, a rest likelier alone."""
+    from assistant.voice.listener import _adds_late_cards
+    from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON, Decoded
+
+    players = ("alice", "bob", "carol")
+    made_up = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.5,
+                      None, 0.0, 2.1, closed=True)
+    goat = Decoded("No!", None, 0.02, TALK_REASON, 0.0, 0.7)
+    whole = Decoded("Alice, swap, row 3, bear, dog, goat.", parse("alice swaps 3 bear dog goat", players), 0.46,
+                    None, 0.0, 3.1, closed=True)
+    assert _adds_late_cards(made_up, goat, whole, players)
+    bobs = Decoded("Bob, swap, row 3, bear, dog, goat.", parse("bob swaps 3 bear dog goat", players), 0.46,
+                   None, 0.0, 3.1, closed=True)
+    assert not _adds_late_cards(made_up, goat, bobs, players)
+    a_row = Decoded("Row 3, bear, dog, goat.", parse("row 3 bear dog goat", players), 0.46, None, 0.0, 3.1,
+                    closed=True)
+    assert not _adds_late_cards(made_up, goat, a_row, players)
+    naming_bob = Decoded("Bob, knock.", None, 0.02, TALK_REASON, 0.0, 0.7)
+    assert not _adds_late_cards(made_up, naming_bob, whole, players)
+    begins_one = Decoded("Carol swaps ...", None, 0.02, INCOMPLETE_REASON, 0.0, 0.7,
+                         begun=parse("carol swaps 1 pig", players))
+    assert not _adds_late_cards(made_up, begins_one, whole, players)
+    assert not _adds_late_cards(made_up, Decoded("No!", None, 0.6, TALK_REASON, 0.0, 0.7), whole, players)
+    unfinished = Decoded("Alice, swap, row 3, bear, dog, goat, goat", None, 0.46, INCOMPLETE_REASON, 0.0, 3.1)
+    assert not _adds_late_cards(made_up, goat, unfinished, players)
+
+
 class ContextKept:
     """A recogniser that only keeps the players of each context it is set to hear against."""
 
