@@ -196,15 +196,30 @@ class NoiseTracker:
         self._width = sample_width
         self._levels: deque[float] = deque(maxlen=self.WINDOW_CHUNKS)
         self._early: list[bytes] = []
+        #: The last chunks handed on, for ``give_back``.
+        self._recent: deque[bytes] = deque(maxlen=32)
 
     def read(self, frames: int) -> bytes:
-        if self._early:  # heard while calibrating: handed on, not lost
+        if self._early:  # heard while calibrating, or given back: handed on, not lost
             data, self._early = self._early[0], self._early[1:]
-            return data
-        data = self._stream.read(frames)
+        else:
+            data = self._stream.read(frames)
+            if data:
+                self._levels.append(float(audioop.rms(data, self._width)))
         if data:
-            self._levels.append(float(audioop.rms(data, self._width)))
+            self._recent.append(data)
         return data
+
+    def give_back(self, seconds: float) -> None:
+        """Hand the last ``seconds`` of audio read on again, to be read next: the quiet a wait
+        for speech read and found empty is the next phrase's lead-in (SpeechRecognition keeps
+        the quiet before speech with a phrase; without it a "yes" said 0.2 s after such a wait
+        was heard as talk)."""
+        given: list[bytes] = []
+        while self._recent and sum(len(c) for c in given) < seconds * 16000 * self._width:
+            given.insert(0, self._recent.pop())
+        self._early = given + self._early
+        self._recent.clear()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
@@ -541,17 +556,18 @@ def _may_lack_late_cards(decoded: Decoded) -> bool:
 
 def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
     """Whether a card command that may lack its late cards (``first``) and the speech after it
-    (``rest``, heard alone: no command) are one command, ``whole`` (the two heard together): a
-    command of the same player and move, likelier than the rest alone, the rest beginning no
-    command and naming no other player. Not the same row: the decoder may have made up the row to
-    complete the count ("alice swaps row three, bear, dog" was "Alice, swap, 4, 3, bear, dog.":
-    row 4, three bears and a dog)."""
+    (``rest``, heard alone: no command of a player's) are one command, ``whole`` (the two heard
+    together): another command of the same player and move, likelier than the rest alone, the
+    rest beginning no command and naming no other player. Not the same row: the decoder may have
+    made up the row to complete the count ("alice swaps row three, bear, dog" was "Alice, swap,
+    4, 3, bear, dog.": row 4, three bears and a dog). Not the same command: the rest added
+    nothing, and may be what the read-back waits for ("yes")."""
     command, together = first.command, whole.command
     if command is None or together is None or rest.begun is not None \
             or _someone_else(command, _read_as(rest, players)):
         return False
     return (together.intent, together.player) == (command.intent, command.player) \
-        and whole.confidence >= rest.confidence
+        and together.canonical != command.canonical and whole.confidence >= rest.confidence
 
 
 def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
@@ -968,9 +984,12 @@ class Listener:
         and the word was lost (an espeak-ng "goat" 0.75 s after "alice swaps row three bear dog")."""
         shortest, recognizer.phrase_threshold = recognizer.phrase_threshold, 0.0
         try:
-            return self._phrase(recognizer, source, timeout)
+            rest = self._phrase(recognizer, source, timeout)
         finally:
             recognizer.phrase_threshold = shortest
+        if rest is None and isinstance(source.stream, NoiseTracker):
+            source.stream.give_back(recognizer.non_speaking_duration)
+        return rest
 
     def _joined(self, audio: list[bytes], decoded: Decoded, rest: list[bytes],
                 alone: Decoded, late: bool = False) -> tuple[list[bytes], Decoded] | None:

@@ -385,8 +385,9 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     swap cut at the pause and its count completed by the decoder with a row nobody said ("Alice,
     swap, 4, 3, bear, dog.": row 4, three bears and a dog). The late "goat", heard alone as
     talk, and the two heard together as Alice's swap of row 3: joined, the row changed. Not
-    joined: a whole that is another player's or another move, the rest naming another player or
-    beginning a command of its own, a rest likelier alone."""
+    joined: a whole that is another player's or another move, or the command heard without the
+    rest, the rest naming another player or beginning a command of its own, a rest likelier
+    alone."""
     from assistant.voice.listener import _adds_late_cards
     from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON, Decoded
 
@@ -411,6 +412,10 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     assert not _adds_late_cards(made_up, Decoded("No!", None, 0.6, TALK_REASON, 0.0, 0.7), whole, players)
     unfinished = Decoded("Alice, swap, row 3, bear, dog, goat, goat", None, 0.46, INCOMPLETE_REASON, 0.0, 3.1)
     assert not _adds_late_cards(made_up, goat, unfinished, players)
+    # The rest adds nothing: the same command heard with it (a "yes" said at once is not swallowed).
+    same = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.7, None,
+                   0.0, 3.1, closed=True)
+    assert not _adds_late_cards(made_up, Decoded("Yes.", None, 0.05, TALK_REASON, 0.0, 0.5), same, players)
 
 
 class ContextKept:
@@ -564,3 +569,35 @@ def test_a_large_buffer_freed_after_a_larger_one_goes_back_to_the_system() -> No
     done = subprocess.run([sys.executable, "-c", _LARGE_BUFFER_SCRIPT], capture_output=True,
                           text=True, check=True, timeout=60)
     assert float(done.stdout.strip()) < 2, done.stdout
+
+
+class _Chunks:
+    """An input whose chunks are numbered (chunk i is i repeated), its position counted."""
+
+    def __init__(self) -> None:
+        self.position = 0
+
+    def read(self, frames: int) -> bytes:
+        chunk = bytes([self.position // (frames * 2) % 256]) * (frames * 2)
+        self.position += len(chunk)
+        return chunk
+
+
+def test_the_quiet_a_wait_for_speech_read_is_read_again_as_the_next_phrases_lead_in() -> None:
+    """``NoiseTracker.give_back`` (issue 40): a card command waits for late cards; when no speech
+    came, the quiet that wait read is the lead-in of the next phrase (SpeechRecognition keeps up
+    to 0.3 s of quiet before speech with a phrase). Dropped, a "yes" said just after the wait had
+    less of it, and whole games by voice heard it as talk. The chunks given back are read again
+    in order, then the input goes on, and the position told stays where the audio read is."""
+    from assistant.voice.listener import NoiseTracker
+
+    stream = _Chunks()
+    noise = NoiseTracker(stream)  # type: ignore[arg-type]
+    read = [noise.read(512)[0] for _ in range(20)]
+    assert read == list(range(20))
+    noise.give_back(0.1)  # 0.1 s: four chunks of 32 ms reach it
+    assert noise.delivered == 16 * 1024
+    assert [noise.read(512)[0] for _ in range(6)] == [16, 17, 18, 19, 20, 21]
+    assert noise.delivered == 22 * 1024
+    noise.give_back(0.0)
+    assert noise.read(512)[0] == 22
