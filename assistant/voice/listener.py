@@ -44,7 +44,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -102,8 +102,6 @@ FREE_WORDS_LIMIT = 24
 #: command taken early to be that word misheard ("knox" for "knock", "classes" for "passes"):
 #: the recogniser's bar for a misheard word (``whisper.recognizer.MIN_WORD_ALIKE``).
 MIN_EARLY_WORD_ALIKE = 0.55
-#: Silence put between the parts of a command spoken with a pause.
-JOIN_SILENCE_SECONDS = 0.3
 #: How long a live input waits for the front end to settle the command heard before (a
 #: recording played in waits for as long as it takes: ``Listener._await_settled``).
 SETTLE_TIMEOUT_SECONDS = 10.0
@@ -561,13 +559,25 @@ def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Seq
     rest beginning no command and naming no other player. Not the same row: the decoder may have
     made up the row to complete the count ("alice swaps row three, bear, dog" was "Alice, swap,
     4, 3, bear, dog.": row 4, three bears and a dog). Not the same command: the rest added
-    nothing, and may be what the read-back waits for ("yes")."""
-    command, together = first.command, whole.command
+    nothing, and may be what the read-back waits for ("yes"). The two heard together may read as
+    unfinished, the decoder wishing to stop at the pause between them and Whisper's free
+    transcription stopping there (``whisper.WhisperRecognizer._invented``): its command as the
+    decoder completed it (``Decoded.begun``) is theirs, as complete as the command heard first."""
+    command, together = first.command, _finished(whole)
     if command is None or together is None or rest.begun is not None \
             or _someone_else(command, _read_as(rest, players)):
         return False
     return (together.intent, together.player) == (command.intent, command.player) \
         and together.canonical != command.canonical and whole.confidence >= rest.confidence
+
+
+def _finished(decoded: Decoded) -> Command | None:
+    """A decoding's command, or the command an unfinished one began as the decoder completed it."""
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    if decoded.command is not None:
+        return decoded.command
+    return decoded.begun if decoded.reason == INCOMPLETE_REASON else None
 
 
 def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
@@ -722,8 +732,9 @@ class Listener:
         #: The last phrase's audio that its standing decoding was given (``_phrase``).
         self._last_audio: list[bytes] = []
         #: A phrase heard after a card command, while the listener waited for its late cards, that
-        #: was not their rest: heard next, once that command has settled (``_late_cards``).
-        self._carried: tuple[list[bytes], Spans] | None = None
+        #: was not their rest: heard next, once that command has settled (``_late_cards``): all
+        #: its audio, the audio read as it (its cut) and where that lies.
+        self._carried: tuple[list[bytes], list[bytes], Spans] | None = None
 
     # ------------------------------------------------------------------ public interface
     @property
@@ -888,31 +899,29 @@ class Listener:
         if self._carried is not None:
             # Said while the command before waited for its late cards: heard now, against the
             # game that command made.
-            (self._last_audio, self._last_cut), self._carried = self._carried, None
-            phrase: tuple[list[bytes], Decoded | None] | None = (self._last_audio, None)
+            spoken, self._last_audio, self._last_cut = self._carried
+            self._carried = None
+            phrase: tuple[list[bytes], Decoded | None] | None = (spoken, None)
         else:
             phrase = self._phrase(recognizer, source, timeout)
         if phrase is None:
             return []
-        decoded = phrase[1]
-        # The audio read as the phrase: its cut (a part after a pause is joined to that, with
-        # ``JOIN_SILENCE_SECONDS``, not to the quiet that ended it: the parts were otherwise
-        # heard over a second apart, and a late "a cat" joined to "row three with one bear one
-        # mole" was read "row 3 mole cat cat").
-        audio = self._last_audio
+        spoken, decoded = phrase
         if decoded is None:
-            decoded = self._decode(audio)
-        events, decoded, cut = self._with_the_rest(recognizer, source, audio, decoded, self._last_cut)
+            decoded = self._decode(self._last_audio)
+        events, decoded, cut = self._with_the_rest(recognizer, source, spoken, decoded, self._last_cut)
         if self._paused:
             return []  # the referee started speaking meanwhile: do not trust what was heard
         last = self._event_for(decoded, source, cut)
         return [*events, last] if last is not None else events
 
-    def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, audio: list[bytes],
+    def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, spoken: list[bytes],
                        decoded: Decoded, cut: Spans) -> tuple[list[Heard | Rejected], Decoded, Spans]:
         """An unfinished command together with what the speaker says next, and what to report
         before it (the unfinished part, when what follows is a whole command of its own), with
-        where in the input the audio of the reading to report lies (``cut``, ``Spans``)."""
+        where in the input the audio of the reading to report lies (``cut``, ``Spans``).
+        ``spoken``: all the audio of the phrase ``decoded`` was read from, the quiet that ended
+        it too (``_joined``)."""
         from assistant.voice.recognizer import INCOMPLETE_REASON
 
         before: list[Heard | Rejected] = []
@@ -937,10 +946,9 @@ class Listener:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
                 break
-            joined = self._joined(audio, decoded, rest_audio, alone)
+            joined = self._joined(spoken, decoded, rest_audio, alone)
             if joined is not None:
-                audio, decoded = joined
-                cut = (*cut, *rest_cut)
+                spoken, decoded, cut = [*spoken, *rest[0]], joined, (*cut, *rest_cut)
             elif alone.command is not None:
                 # A command of no player's ("no", "undo") that is not the rest either. (Heard as
                 # one, a late card was taken for it: "mole" heard alone as "No.", whole games by
@@ -950,12 +958,12 @@ class Listener:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
-                audio, decoded, cut = rest_audio, alone, rest_cut
+                spoken, decoded, cut = rest[0], alone, rest_cut
         if _may_lack_late_cards(decoded) and not self._closed.is_set() and not _input_ended(source):
-            decoded, cut = self._late_cards(recognizer, source, audio, decoded, cut)
+            decoded, cut = self._late_cards(recognizer, source, spoken, decoded, cut)
         return before, decoded, cut
 
-    def _late_cards(self, recognizer: SpeechListener, source: AudioSource, audio: list[bytes],
+    def _late_cards(self, recognizer: SpeechListener, source: AudioSource, spoken: list[bytes],
                     decoded: Decoded, cut: Spans) -> tuple[Decoded, Spans]:
         """A card command with its late cards, when the speaker goes on within
         ``LATE_CARDS_SECONDS`` with what is the rest of it (``_joined``, ``_adds_late_cards``);
@@ -970,10 +978,10 @@ class Listener:
         if alone.command is None and self._event_for(alone, source, rest_cut) is None:
             return decoded, cut  # only the room followed
         if alone.command is None or not alone.command.is_game_action:
-            joined = self._joined(audio, decoded, rest_audio, alone, late=True)
+            joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
-                return joined[1], (*cut, *rest_cut)
-        self._carried = (rest_audio, rest_cut)
+                return replace(joined, command=_finished(joined), reason=None, closed=True), (*cut, *rest_cut)
+        self._carried = (rest[0], rest_audio, rest_cut)
         return decoded, cut
 
     def _rest_phrase(self, recognizer: SpeechListener, source: AudioSource,
@@ -991,11 +999,17 @@ class Listener:
             source.stream.give_back(recognizer.non_speaking_duration)
         return rest
 
-    def _joined(self, audio: list[bytes], decoded: Decoded, rest: list[bytes],
-                alone: Decoded, late: bool = False) -> tuple[list[bytes], Decoded] | None:
-        """An unfinished command (``audio``, ``decoded``) and the speech after it (``rest``,
-        heard ``alone`` as no command) heard as one, when they are one (``_joins``); None when
-        the rest is not its continuation. A rest that begins no command of its own and that
+    def _joined(self, spoken: list[bytes], decoded: Decoded, rest: list[bytes],
+                alone: Decoded, late: bool = False) -> Decoded | None:
+        """An unfinished command (``decoded``, read from a phrase of which ``spoken`` is all the
+        audio) and the speech after it (``rest``, the audio read as it, heard ``alone`` as no
+        command) heard as one, when they are one (``_joins``); None when the rest is not its
+        continuation. The two are heard as they were said: the phrase with the quiet that ended
+        it, then the rest with the quiet before it (SpeechRecognition keeps 0.3 s), so a pause
+        of up to about 0.9 s is heard whole, as the recogniser alone hears the line (the parts
+        used to be joined with 0.3 s of digital silence between their cuts: whole games by voice
+        with a pause before the last card then read complete commands as unfinished, "bob swap
+        the row two and leaves one goat [0.7 s] a rabbit", alone "bob swaps 2 goat rabbit"). A rest that begins no command of its own and that
         Whisper writes freely with more than ``MAX_REST_OTHER_WORDS`` different words that are no cards is
         talk, whatever the two read as together: a whole game by voice gone astray heard the
         next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
@@ -1005,10 +1019,9 @@ class Listener:
         cards (``_late_cards``), joined as ``_adds_late_cards`` says."""
         if alone.begun is None and _talk(self._written_freely(rest), self._card_words()):
             return None
-        joined = [*audio, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest]
-        whole = self._decode(joined)
+        whole = self._decode([*spoken, *rest])
         joins = _adds_late_cards if late else _joins
-        return (joined, whole) if joins(decoded, alone, whole, self._players()) else None
+        return whole if joins(decoded, alone, whole, self._players()) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the

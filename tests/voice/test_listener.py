@@ -412,6 +412,11 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     assert not _adds_late_cards(made_up, Decoded("No!", None, 0.6, TALK_REASON, 0.0, 0.7), whole, players)
     unfinished = Decoded("Alice, swap, row 3, bear, dog, goat, goat", None, 0.46, INCOMPLETE_REASON, 0.0, 3.1)
     assert not _adds_late_cards(made_up, goat, unfinished, players)
+    # Read as unfinished together (the decoder wished to stop at the pause between them): the
+    # command it completed is theirs.
+    begun = Decoded("Alice, swap, row 3, bear, dog, goat.", None, 0.44, INCOMPLETE_REASON, 0.0, 3.1,
+                    begun=parse("alice swaps 3 bear dog goat", players))
+    assert _adds_late_cards(made_up, goat, begun, players)
     # The rest adds nothing: the same command heard with it (a "yes" said at once is not swallowed).
     same = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.7, None,
                    0.0, 3.1, closed=True)
