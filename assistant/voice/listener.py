@@ -977,7 +977,9 @@ class Listener:
         alone = rest[1] or self._decode(rest_audio)
         if alone.command is None and self._event_for(alone, source, rest_cut) is None:
             return decoded, cut  # only the room followed
-        if alone.command is None or not alone.command.is_game_action:
+        if alone.command is None:
+            # A command heard alone ("yes", "undo", the next player's knock) is carried over: a
+            # "yes" 0.7 s after a hand was heard with it as that hand again, and lost.
             joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
                 return replace(joined, command=_finished(joined), reason=None, closed=True), (*cut, *rest_cut)

@@ -313,6 +313,20 @@ def test_a_command_said_while_a_card_command_waits_for_late_cards_is_heard_again
     assert heard(events) == ["row 4 goat goat sheep mouse", "alice swaps 1 dog"], events
 
 
+def test_a_command_said_just_after_a_card_command_is_not_taken_for_its_late_cards(synth: Synth, tmp_path: Path) -> None:
+    """Issue 40: "undo" 0.9 s after a swap begins within the wait for the swap's late cards.
+    Heard alone it is a command: it is heard next, not tried as the swap's rest (a tester's
+    "yes", "no" and "undo" said 0.7 to 0.9 s after a card command were heard with it as the same
+    command, and lost)."""
+    referee = referee_after("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    before = referee.history()
+    spoken = say_with_gaps(tmp_path / "undo.wav", "alice swaps row three bear dog goat", 0.9, "undo")
+    events = run_listener([spoken], lambda: ListenContext.from_referee(referee), applied_after(referee, 0.0))
+    assert heard(events) == ["alice swaps 3 bear goat dog", "undo"], events
+    assert referee.history() == before
+
+
 def test_each_event_tells_the_audio_it_was_heard_from_and_the_inputs_last_quiet_none(
         synth: Synth, tmp_path: Path) -> None:
     """Issue 40's measure: bench/voice_game.py gives the recogniser alone the audio each event
