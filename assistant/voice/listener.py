@@ -93,8 +93,6 @@ CONTINUE_SECONDS = 2.0
 #: ``PAUSE_SECONDS`` + this are bridged; a card command that nothing follows is taken this much
 #: later.
 LATE_CARDS_SECONDS = 0.5
-#: Silence put between an unfinished command and its rest, heard as one (``Listener._joined``).
-JOIN_SILENCE_SECONDS = 0.3
 #: Different words other than cards that the rest of an unfinished command, written freely by
 #: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
 MAX_REST_OTHER_WORDS = 2
@@ -948,9 +946,9 @@ class Listener:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
                 break
-            joined = self._joined(spoken, decoded, rest[0], alone)
+            joined = self._joined(spoken, decoded, rest_audio, alone)
             if joined is not None:
-                (spoken, decoded), cut = joined, (*cut, *rest_cut)
+                spoken, decoded, cut = [*spoken, *rest[0]], joined, (*cut, *rest_cut)
             elif alone.command is not None:
                 # A command of no player's ("no", "undo") that is not the rest either. (Heard as
                 # one, a late card was taken for it: "mole" heard alone as "No.", whole games by
@@ -984,8 +982,7 @@ class Listener:
             # "yes" 0.7 s after a hand was heard with it as that hand again, and lost.
             joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
-                whole = joined[1]
-                return replace(whole, command=_finished(whole), reason=None, closed=True), (*cut, *rest_cut)
+                return replace(joined, command=_finished(joined), reason=None, closed=True), (*cut, *rest_cut)
         self._carried = (rest[0], rest_audio, rest_cut)
         return decoded, cut
 
@@ -1005,30 +1002,28 @@ class Listener:
         return rest
 
     def _joined(self, spoken: list[bytes], decoded: Decoded, rest: list[bytes],
-                alone: Decoded, late: bool = False) -> tuple[list[bytes], Decoded] | None:
+                alone: Decoded, late: bool = False) -> Decoded | None:
         """An unfinished command (``decoded``, read from a phrase of which ``spoken`` is all the
-        audio) and the speech after it (``rest``, heard ``alone`` as no command) heard as one,
-        when they are one (``_joins``): the audio heard, and its reading; None when the rest is
-        not its continuation. The two are joined with ``JOIN_SILENCE_SECONDS`` between them. Late
-        cards (``late``: ``decoded`` is a command that may lack them, ``_late_cards``; ``rest``
-        the audio read as them) are heard as they were said, the phrase with the quiet that
-        ended it, then the rest with the quiet before it (SpeechRecognition keeps 0.3 s): a
-        pause of up to about 0.9 s is heard whole, as the recogniser alone hears the line, and
-        they are joined as ``_adds_late_cards`` says. (An unfinished command joined to its rest
-        as said was read unfinished again where the silence read it whole: a whole game by voice
-        lost its line 10, bench/NOTES.md session 22.) A rest that begins no command of its own and that
+        audio) and the speech after it (``rest``, the audio read as it, heard ``alone`` as no
+        command) heard as one, when they are one (``_joins``); None when the rest is not its
+        continuation. The two are heard as they were said: the phrase with the quiet that ended
+        it, then the rest with the quiet before it (SpeechRecognition keeps 0.3 s), so a pause
+        of up to about 0.9 s is heard whole, as the recogniser alone hears the line (the parts
+        used to be joined with 0.3 s of digital silence between their cuts: whole games by voice
+        with a pause before the last card then read complete commands as unfinished, "bob swap
+        the row two and leaves one goat [0.7 s] a rabbit", alone "bob swaps 2 goat rabbit"). A rest that begins no command of its own and that
         Whisper writes freely with more than ``MAX_REST_OTHER_WORDS`` different words that are no cards is
         talk, whatever the two read as together: a whole game by voice gone astray heard the
         next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
         I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
         18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
-        between them ("and", "for")."""
+        between them ("and", "for"). ``late``: ``decoded`` is a command that may lack its late
+        cards (``_late_cards``), joined as ``_adds_late_cards`` says."""
         if alone.begun is None and _talk(self._written_freely(rest), self._card_words()):
             return None
-        heard = [*spoken, *rest] if late else [*spoken, bytes(int(JOIN_SILENCE_SECONDS * 16000) * 2), *rest]
-        whole = self._decode(heard)
+        whole = self._decode([*spoken, *rest])
         joins = _adds_late_cards if late else _joins
-        return (heard, whole) if joins(decoded, alone, whole, self._players()) else None
+        return whole if joins(decoded, alone, whole, self._players()) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the
