@@ -555,8 +555,10 @@ def _may_lack_late_cards(decoded: Decoded) -> bool:
 def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
     """Whether a card command that may lack its late cards (``first``) and the speech after it
     (``rest``, heard alone: no command of a player's) are one command, ``whole`` (the two heard
-    together): another command of the same player and move, likelier than the rest alone, the
-    rest beginning no command and naming no other player. Not the same row: the decoder may have
+    together): another command of the same player and move, likelier than the rest alone and
+    than the command alone (a festival "yes" said just after a hand, no command before the hand
+    was applied, was heard with it as another hand), the rest beginning no command and naming no
+    other player. Not the same row: the decoder may have
     made up the row to complete the count ("alice swaps row three, bear, dog" was "Alice, swap,
     4, 3, bear, dog.": row 4, three bears and a dog). Not the same command: the rest added
     nothing, and may be what the read-back waits for ("yes"). The two heard together may read as
@@ -568,7 +570,8 @@ def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Seq
             or _someone_else(command, _read_as(rest, players)):
         return False
     return (together.intent, together.player) == (command.intent, command.player) \
-        and together.canonical != command.canonical and whole.confidence >= rest.confidence
+        and together.canonical != command.canonical \
+        and whole.confidence >= max(rest.confidence, first.confidence)
 
 
 def _finished(decoded: Decoded) -> Command | None:
@@ -909,19 +912,21 @@ class Listener:
         spoken, decoded = phrase
         if decoded is None:
             decoded = self._decode(self._last_audio)
-        events, decoded, cut = self._with_the_rest(recognizer, source, spoken, decoded, self._last_cut)
+        events, decoded, spoken, cut = self._with_the_rest(recognizer, source, spoken, decoded, self._last_cut)
+        if _may_lack_late_cards(decoded) and not self._closed.is_set() and not _input_ended(source):
+            decoded, cut = self._late_cards(recognizer, source, spoken, decoded, cut)
         if self._paused:
             return []  # the referee started speaking meanwhile: do not trust what was heard
         last = self._event_for(decoded, source, cut)
         return [*events, last] if last is not None else events
 
     def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, spoken: list[bytes],
-                       decoded: Decoded, cut: Spans) -> tuple[list[Heard | Rejected], Decoded, Spans]:
+                       decoded: Decoded, cut: Spans,
+                       ) -> tuple[list[Heard | Rejected], Decoded, list[bytes], Spans]:
         """An unfinished command together with what the speaker says next, and what to report
         before it (the unfinished part, when what follows is a whole command of its own), with
-        where in the input the audio of the reading to report lies (``cut``, ``Spans``).
-        ``spoken``: all the audio of the phrase ``decoded`` was read from, the quiet that ended
-        it too (``_joined``)."""
+        all the audio the reading to report was read from (``spoken``: the quiet that ended it
+        too, ``_joined``) and where in the input its cut lies (``cut``, ``Spans``)."""
         from assistant.voice.recognizer import INCOMPLETE_REASON
 
         before: list[Heard | Rejected] = []
@@ -941,7 +946,7 @@ class Listener:
             if alone.command is not None and alone.command.is_game_action:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).
-                return [*before, unfinished], alone, rest_cut
+                return [*before, unfinished], alone, rest[0], rest_cut
             if self._event_for(alone, source, rest_cut) is None:
                 # Only the room followed (a WAV input's last quiet is handed over as a phrase):
                 # the unfinished command stands, and is said, rather than the quiet after it.
@@ -953,15 +958,13 @@ class Listener:
                 # A command of no player's ("no", "undo") that is not the rest either. (Heard as
                 # one, a late card was taken for it: "mole" heard alone as "No.", whole games by
                 # voice with a pause before the last card, issue 40.)
-                return [*before, unfinished], alone, rest_cut
+                return [*before, unfinished], alone, rest[0], rest_cut
             else:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
                 spoken, decoded, cut = rest[0], alone, rest_cut
-        if _may_lack_late_cards(decoded) and not self._closed.is_set() and not _input_ended(source):
-            decoded, cut = self._late_cards(recognizer, source, spoken, decoded, cut)
-        return before, decoded, cut
+        return before, decoded, spoken, cut
 
     def _late_cards(self, recognizer: SpeechListener, source: AudioSource, spoken: list[bytes],
                     decoded: Decoded, cut: Spans) -> tuple[Decoded, Spans]:

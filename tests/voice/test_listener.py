@@ -386,18 +386,21 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     swap, 4, 3, bear, dog.": row 4, three bears and a dog). The late "goat", heard alone as
     talk, and the two heard together as Alice's swap of row 3: joined, the row changed. Not
     joined: a whole that is another player's or another move, or the command heard without the
-    rest, the rest naming another player or beginning a command of its own, a rest likelier
-    alone."""
+    rest, the rest naming another player or beginning a command of its own, a rest or a command
+    likelier alone."""
     from assistant.voice.listener import _adds_late_cards
     from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON, Decoded
 
     players = ("alice", "bob", "carol")
-    made_up = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.5,
+    made_up = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.39,
                       None, 0.0, 2.1, closed=True)
     goat = Decoded("No!", None, 0.02, TALK_REASON, 0.0, 0.7)
     whole = Decoded("Alice, swap, row 3, bear, dog, goat.", parse("alice swaps 3 bear dog goat", players), 0.46,
                     None, 0.0, 3.1, closed=True)
     assert _adds_late_cards(made_up, goat, whole, players)
+    # Less likely than the command heard alone: not its rest (a "yes" said just after a hand).
+    sure = Decoded("Alice, swap, 4, 3, bear, dog.", made_up.command, 0.5, None, 0.0, 2.1, closed=True)
+    assert not _adds_late_cards(sure, goat, whole, players)
     bobs = Decoded("Bob, swap, row 3, bear, dog, goat.", parse("bob swaps 3 bear dog goat", players), 0.46,
                    None, 0.0, 3.1, closed=True)
     assert not _adds_late_cards(made_up, goat, bobs, players)
