@@ -214,9 +214,11 @@ class NoiseTracker:
         the quiet before speech with a phrase; without it a "yes" said 0.2 s after such a wait
         was heard as talk)."""
         given: list[bytes] = []
-        while self._recent and sum(len(c) for c in given) < seconds * 16000 * self._width:
-            given.insert(0, self._recent.pop())
-        self._early = given + self._early
+        size, wanted = 0, seconds * 16000 * self._width
+        while self._recent and size < wanted:
+            given.append(self._recent.pop())
+            size += len(given[-1])
+        self._early = [*reversed(given), *self._early]
         self._recent.clear()
 
     def __getattr__(self, name: str) -> object:
@@ -558,9 +560,9 @@ def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Seq
     together): another command of the same player and move, likelier than the rest alone and
     than the command alone (a festival "yes" said just after a hand, no command before the hand
     was applied, was heard with it as another hand), the rest beginning no command and naming no
-    other player. Not the same row: the decoder may have
-    made up the row to complete the count ("alice swaps row three, bear, dog" was "Alice, swap,
-    4, 3, bear, dog.": row 4, three bears and a dog). Not the same command: the rest added
+    other player. Not the same row: the decoder may have made up the row to complete the count
+    ("alice swaps row three, bear, dog" was "Alice, swap, 4, 3, bear, dog.": row 4, three bears
+    and a dog). Not the same command: the rest added
     nothing, and may be what the read-back waits for ("yes"). The two heard together may read as
     unfinished, the decoder wishing to stop at the pause between them and Whisper's free
     transcription stopping there (``whisper.WhisperRecognizer._invented``): its command as the
@@ -978,11 +980,11 @@ class Listener:
             return decoded, cut
         rest_audio, rest_cut = self._last_audio, self._last_cut
         alone = rest[1] or self._decode(rest_audio)
-        if alone.command is None and self._event_for(alone, source, rest_cut) is None:
-            return decoded, cut  # only the room followed
+        # A command heard alone ("yes", "undo", the next player's knock) is carried over: a "yes"
+        # 0.7 s after a hand was heard with it as that hand again, and lost.
         if alone.command is None:
-            # A command heard alone ("yes", "undo", the next player's knock) is carried over: a
-            # "yes" 0.7 s after a hand was heard with it as that hand again, and lost.
+            if self._event_for(alone, source, rest_cut) is None:
+                return decoded, cut  # only the room followed
             joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
                 return replace(joined, command=_finished(joined), reason=None, closed=True), (*cut, *rest_cut)
@@ -1011,12 +1013,12 @@ class Listener:
         command) heard as one, when they are one (``_joins``); None when the rest is not its
         continuation. The two are heard as they were said: the phrase with the quiet that ended
         it, then the rest with the quiet before it (SpeechRecognition keeps 0.3 s), so a pause
-        of up to about 0.9 s is heard whole, as the recogniser alone hears the line (the parts
-        used to be joined with 0.3 s of digital silence between their cuts: whole games by voice
-        with a pause before the last card then read complete commands as unfinished, "bob swap
-        the row two and leaves one goat [0.7 s] a rabbit", alone "bob swaps 2 goat rabbit"). A rest that begins no command of its own and that
-        Whisper writes freely with more than ``MAX_REST_OTHER_WORDS`` different words that are no cards is
-        talk, whatever the two read as together: a whole game by voice gone astray heard the
+        of up to about 0.9 s is heard whole, as the recogniser alone hears the line. (They used
+        to be joined with 0.3 s of digital silence between them: at the last-pause seats of
+        bench/voice_game.py the loop then lost 27 lines against 14, session 22.)
+
+        A rest that begins no command of its own and that Whisper writes freely with more than
+        ``MAX_REST_OTHER_WORDS`` different words that are no cards is talk, whatever the two read as together: a whole game by voice gone astray heard the
         next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
         I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
         18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
