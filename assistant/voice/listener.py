@@ -96,6 +96,10 @@ LATE_CARDS_SECONDS = 0.5
 #: Different words other than cards that the rest of an unfinished command, written freely by
 #: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
 MAX_REST_OTHER_WORDS = 2
+#: The longest rest (its audio, the 0.3 s before it included) whose free transcription is not
+#: trusted to call it talk: a card or two ("and one dog" was 1.4 s). The next player's swap
+#: taken for the rest of a hand was 2.5 s (``Listener._joined``).
+SHORT_REST_SECONDS = 1.5
 #: The most tokens of a rest's free transcription written (a rest is a few words).
 FREE_WORDS_LIMIT = 24
 #: How alike (``difflib`` ratio of the letters) a word written freely must be to a word of a
@@ -208,18 +212,24 @@ class NoiseTracker:
             self._recent.append(data)
         return data
 
-    def give_back(self, seconds: float) -> None:
-        """Hand the last ``seconds`` of audio read on again, to be read next: the quiet a wait
-        for speech read and found empty is the next phrase's lead-in (SpeechRecognition keeps
-        the quiet before speech with a phrase; without it a "yes" said 0.2 s after such a wait
-        was heard as talk)."""
+    def give_back(self, seconds: float, quieter_than: float | None = None) -> float:
+        """Hand the last ``seconds`` of audio read on again, to be read next, and say how many
+        seconds that was: the quiet read before a phrase is its lead-in (SpeechRecognition keeps
+        up to 0.3 s of it with a phrase). Only the quiet (chunks under ``quieter_than``, when
+        given): speech read last was the phrase before's. Without it a phrase's lead-in was what
+        the listener had read since it last began to listen, 0 to 0.3 s by where a wait or the
+        phrase before had stopped reading: a "yes" said 0.2 s after the wait for late cards was
+        heard as talk, and a line said 0.7 s after a command was called unfinished (issue 40)."""
         given: list[bytes] = []
         size, wanted = 0, seconds * 16000 * self._width
         while self._recent and size < wanted:
+            if quieter_than is not None and audioop.rms(self._recent[-1], self._width) >= quieter_than:
+                break
             given.append(self._recent.pop())
             size += len(given[-1])
         self._early = [*reversed(given), *self._early]
         self._recent.clear()
+        return size / (16000 * self._width)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
@@ -251,6 +261,7 @@ class NoiseTracker:
                 break
             early.append(data)
         self._early = early + self._early
+        self._recent.clear()  # to be read again already: not to be given back too
 
     def threshold(self, current: float) -> float:
         floor = self.floor
@@ -525,7 +536,8 @@ def _continues(begun: Command | None, whole: Command) -> bool:
     return (begun.intent, begun.player, begun.row) == (whole.intent, whole.player, whole.row)
 
 
-def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
+def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = (),
+           free: Sequence[str] | None = None) -> bool:
     """Whether an unfinished command (``first``) and the speech after it (``rest``, heard
     alone: no command) are one command, ``whole`` (the two heard together): ``whole`` is
     ``first`` finished (or still unfinished) with the same player, move and row, the rest alone
@@ -535,17 +547,29 @@ def _joins(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str]
     command (heard alone as the start of another command) and became a hand of ten dogs: the
     next player's line was lost to what neither had said; and the next player's line, heard
     alone as a doubtful command of that player's ("Bob has 2 dogs, cat, ...": not sure), was
-    swallowed by the unfinished command of another (bench/NOTES.md, session 17)."""
+    swallowed by the unfinished command of another (bench/NOTES.md, session 17). ``free``: the
+    rest written freely, which tells a player's name the decoder made up (``_rest_read_as``)."""
     from assistant.voice.recognizer import INCOMPLETE_REASON
 
-    if rest.begun is not None and not _continues(first.begun, rest.begun):
+    reading = _rest_read_as(rest, players, free)
+    if reading is not None and rest.begun is not None and _begins_its_own(rest.begun) \
+            and not _continues(first.begun, rest.begun):
         return False
-    if _someone_else(first.begun, _read_as(rest, players)):
+    if _someone_else(first.begun, reading):
         return False
     if whole.reason == INCOMPLETE_REASON:
         return whole.begun is None or _continues(first.begun, whole.begun)
     return whole.command is not None and _continues(first.begun, whole.command) \
         and whole.confidence >= rest.confidence
+
+
+def _begins_its_own(begun: Command | None) -> bool:
+    """Whether speech heard alone as the unfinished command ``begun`` begins a command of its
+    own: a player's, or a game action's. Not one of nobody's that the decoder, made to read a
+    lone late card as a command, began and could not finish: "cat" after a pause read as "What
+    can I say?" (help), "mouse" as "Who, is, next." (status), with confidence under 0.05; the two
+    heard together were the command said, and the loop lost it (issue 40's last-pause seats)."""
+    return begun is not None and (begun.is_game_action or begun.player is not None)
 
 
 def _may_lack_late_cards(decoded: Decoded) -> bool:
@@ -554,7 +578,8 @@ def _may_lack_late_cards(decoded: Decoded) -> bool:
     return decoded.command is not None and bool(decoded.command.cards)
 
 
-def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = ()) -> bool:
+def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = (),
+                     free: Sequence[str] | None = None) -> bool:
     """Whether a card command that may lack its late cards (``first``) and the speech after it
     (``rest``, heard alone: no command of a player's) are one command, ``whole`` (the two heard
     together): another command of the same player and move, likelier than the rest alone and
@@ -566,10 +591,11 @@ def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Seq
     nothing, and may be what the read-back waits for ("yes"). The two heard together may read as
     unfinished, the decoder wishing to stop at the pause between them and Whisper's free
     transcription stopping there (``whisper.WhisperRecognizer._invented``): its command as the
-    decoder completed it (``Decoded.begun``) is theirs, as complete as the command heard first."""
-    command, together = first.command, _finished(whole)
-    if command is None or together is None or rest.begun is not None \
-            or _someone_else(command, _read_as(rest, players)):
+    decoder completed it (``Decoded.begun``) is theirs, as complete as the command heard first.
+    ``free``: the rest written freely (``_rest_read_as``)."""
+    command, together, reading = first.command, _finished(whole), _rest_read_as(rest, players, free)
+    if command is None or together is None or (reading is not None and _begins_its_own(rest.begun)) \
+            or _someone_else(command, reading):
         return False
     return (together.intent, together.player) == (command.intent, command.player) \
         and together.canonical != command.canonical \
@@ -593,6 +619,25 @@ def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
     return free is not None and len(set(free) - cards) > MAX_REST_OTHER_WORDS
 
 
+def _written_as_its_own(free: Sequence[str] | None, players: Sequence[str]) -> bool:
+    """Whether speech after a command, as Whisper writes it freely (``free``; said once,
+    ``said_once``: free transcription loops, "yes yes yes"), reads as a command of its own (the
+    typed parser): an answer, "undo", a player's command; not the rest of the one before. A
+    festival "yes" said inside the wait for late cards, before the hand was read back, was heard
+    with the hand as another hand and lost (the usual six games, session 22). A row's cards are
+    no command of their own: they may be the rest ("alice swaps [pause] row three pig pig")."""
+    from assistant.commands import ParseError, parse
+    from assistant.voice.whisper.recognizer import said_once
+
+    if not free:
+        return False
+    try:
+        command = parse(" ".join(said_once(list(free))), players or None)
+    except ParseError:
+        return False
+    return command.player is not None or not command.is_game_action
+
+
 def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
     """What a decoding reads as, taken or not: its command, the unfinished command it began,
     or its words read by the typed parser (a command doubted as talk still names its player)."""
@@ -604,6 +649,19 @@ def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
         return parse(decoded.text, players or None)
     except ParseError:
         return None
+
+
+def _rest_read_as(rest: Decoded, players: Sequence[str], free: Sequence[str] | None) -> Command | None:
+    """What speech after a command reads as alone (``_read_as``); None when it names a player
+    whom Whisper's free transcription of it (``free``) does not write, nor a word alike
+    (``_alike``): the decoder, made to read a lone late card as a command, began it with a name
+    from its prompt. "pig" after a pause was read "Frank, Took, three, pig, pig, pig." (written
+    freely "big big big ..."), "one cat" as "Bob, has one cat, one cat, ..." ("one cat one
+    cat"), and the rest was refused as another player's (issue 40's last-pause seats)."""
+    reading = _read_as(rest, players)
+    if reading is None or reading.player is None or free is None:
+        return reading
+    return reading if any(_alike(reading.player.lower(), word) for word in free) else None
 
 
 def _someone_else(begun: Command | None, reading: Command | None) -> bool:
@@ -676,6 +734,15 @@ def _cut_of(chunks: list[bytes], ends: list[int | None], cut: int | None) -> Spa
         else:
             spans.append((start, end))
     return tuple(spans)
+
+
+def _give_lead_in(recognizer: SpeechListener, source: AudioSource) -> float:
+    """Hand the quiet read last on again as the next phrase's lead-in (``NoiseTracker.give_back``);
+    the seconds given."""
+    stream = source.stream
+    if not isinstance(stream, NoiseTracker):
+        return 0.0
+    return stream.give_back(recognizer.non_speaking_duration, recognizer.energy_threshold)
 
 
 def _input_ended(source: object) -> bool:
@@ -988,8 +1055,28 @@ class Listener:
             joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
                 return replace(joined, command=_finished(joined), reason=None, closed=True), (*cut, *rest_cut)
-        self._carried = (rest[0], rest_audio, rest_cut)
+        lead = self._lead_in(recognizer, source, spoken, rest[0][0])
+        if lead and rest_cut:
+            rest_cut = ((rest_cut[0][0] - len(lead), rest_cut[0][1]), *rest_cut[1:])
+        led = [lead] if lead else []
+        self._carried = ([*led, *rest[0]], [*led, *rest_audio], rest_cut)
         return decoded, cut
+
+    @staticmethod
+    def _lead_in(recognizer: SpeechListener, source: AudioSource, before: list[bytes], first: bytes) -> bytes:
+        """The quiet at the end of ``before`` that a phrase read right after it (``first``, its
+        first chunk: SpeechRecognition's lead-in and the first speech) lacks of a whole lead-in
+        (``non_speaking_duration``). A line said 0.7 s after a swap began 0.1 s into the wait for
+        the swap's late cards, with 0.1 s of lead-in: carried over, it was called unfinished, and
+        heard whole with 0.3 s (the espeak-ng 5-player game, session 22)."""
+        step = source.CHUNK * 2 * 16000 // source.SAMPLE_RATE  # a chunk, as the listener keeps audio
+        missing = int(recognizer.non_speaking_duration * 16000) * 2 - (len(first) - step)
+        audio = b"".join(before)
+        size = 0
+        while size + step <= min(missing, len(audio)) \
+                and audioop.rms(audio[len(audio) - size - step:len(audio) - size], 2) < recognizer.energy_threshold:
+            size += step
+        return audio[len(audio) - size:] if size else b""
 
     def _rest_phrase(self, recognizer: SpeechListener, source: AudioSource,
                      timeout: float) -> tuple[list[bytes], Decoded | None] | None:
@@ -999,12 +1086,9 @@ class Listener:
         and the word was lost (an espeak-ng "goat" 0.75 s after "alice swaps row three bear dog")."""
         shortest, recognizer.phrase_threshold = recognizer.phrase_threshold, 0.0
         try:
-            rest = self._phrase(recognizer, source, timeout)
+            return self._phrase(recognizer, source, timeout, lead_in=False)
         finally:
             recognizer.phrase_threshold = shortest
-        if rest is None and isinstance(source.stream, NoiseTracker):
-            source.stream.give_back(recognizer.non_speaking_duration)
-        return rest
 
     def _joined(self, spoken: list[bytes], decoded: Decoded, rest: list[bytes],
                 alone: Decoded, late: bool = False) -> Decoded | None:
@@ -1023,12 +1107,23 @@ class Listener:
         I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
         18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
         between them ("and", "for"). ``late``: ``decoded`` is a command that may lack its late
-        cards (``_late_cards``), joined as ``_adds_late_cards`` says."""
-        if alone.begun is None and _talk(self._written_freely(rest), self._card_words()):
+        cards (``_late_cards``), joined as ``_adds_late_cards`` says.
+
+        Not so a rest of up to ``SHORT_REST_SECONDS``: Whisper writes a lone word as it likes
+        ("rabbit" as "and the love with it", "cat" as "i'm cut i'm cut"), and the line was lost
+        (issue 40's last-pause seats). It is joined when the command is likelier with it than
+        without it; talk forced into cards makes it less likely."""
+        free = self._written_freely(rest)
+        if _written_as_its_own(free, self._players()):
+            return None
+        talk = alone.begun is None and _talk(free, self._card_words())
+        if talk and sum(map(len, rest)) > SHORT_REST_SECONDS * 32000:
             return None
         whole = self._decode([*spoken, *rest])
+        if talk and whole.confidence <= decoded.confidence:
+            return None
         joins = _adds_late_cards if late else _joins
-        return whole if joins(decoded, alone, whole, self._players()) else None
+        return whole if joins(decoded, alone, whole, self._players(), free) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the
@@ -1060,8 +1155,8 @@ class Listener:
             return None
         return Rejected(decoded.text, decoded.reason or "not a command", cut)
 
-    def _phrase(self, recognizer: SpeechListener, source: AudioSource,
-                timeout: float) -> tuple[list[bytes], Decoded | None] | None:
+    def _phrase(self, recognizer: SpeechListener, source: AudioSource, timeout: float,
+                lead_in: bool = True) -> tuple[list[bytes], Decoded | None] | None:
         """One phrase's audio (16 kHz mono 16-bit chunks), or None when nobody spoke.
 
         PocketSphinx decodes the chunks as they arrive once the last command has settled (so
@@ -1069,7 +1164,11 @@ class Listener:
         Whisper decodes the phrase so far at each short pause (``EarlyEnd``): a command that
         cannot go on and names no cards ends the phrase there, and a command heard at its final
         pause comes with the audio (``EarlyEnd.finish``). Otherwise the result is None and the
-        audio is decoded whole."""
+        audio is decoded whole.
+
+        ``lead_in``: the quiet read last is read again as the phrase's lead-in
+        (``NoiseTracker.give_back``). Not for the rest of a command, whose audio is joined to the
+        phrase before it, quiet and all (``_joined``)."""
         from assistant.voice.recognizer import speech_recognition
 
         sr = speech_recognition()
@@ -1089,8 +1188,9 @@ class Listener:
 
         fed = 0
         self._last_cut, self._last_audio = (), []
+        given = _give_lead_in(recognizer, source) if lead_in else 0.0
         phrase = recognizer.listen(
-            source, timeout=timeout, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
+            source, timeout=timeout + given, phrase_time_limit=PHRASE_LIMIT_SECONDS, stream=True)
         try:
             for chunk in phrase:
                 if not chunks:

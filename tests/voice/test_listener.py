@@ -27,7 +27,7 @@ from assistant.voice.listener import (
     release_freed_memory,
     tune_recognizer,
 )
-from assistant.voice.recognizer import CommandRecognizer, speech_recognition
+from assistant.voice.recognizer import CommandRecognizer, Decoded, speech_recognition
 
 from .conftest import join_wavs, needs_espeak
 
@@ -426,6 +426,54 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     assert not _adds_late_cards(made_up, Decoded("Yes.", None, 0.05, TALK_REASON, 0.0, 0.5), same, players)
 
 
+def test_a_rest_read_alone_as_nobodys_command_or_with_a_made_up_name_is_still_joined() -> None:
+    """A late card heard alone is no command, and the decoder, made to read it as one, begins
+    one of nobody's ("cat" as "What can I say?": help) or one named from its prompt ("pig" as
+    "Frank, Took, three, pig, pig, pig.", which Whisper writes freely "big big big"): the rest is
+    joined all the same (issue 40's last-pause seats lost such lines). A name Whisper writes too,
+    or a rest with nothing written of it (no evidence), is another player's: not joined."""
+    from assistant.voice.listener import _adds_late_cards, _joins
+    from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON, Decoded
+
+    players = ("bob", "carol", "frank", "grace", "heidi")
+    first = Decoded("Heidi, swap, three, and put down one goat, and a sheep, and a sheep.", None, 0.24,
+                    INCOMPLETE_REASON, 0.0, 3.5, begun=parse("heidi swaps 3 goat sheep sheep", players))
+    whole = Decoded("Heidi, swap, three, and put down one goat and a sheep, cat.",
+                    parse("heidi swaps 3 goat sheep cat", players), 0.37, None, 0.0, 4.4, closed=True)
+    helps = Decoded("What can I say?", None, 0.045, INCOMPLETE_REASON, 0.0, 0.86, begun=parse("help", players))
+    assert _joins(first, helps, whole, players, ["cut"])
+    franks = Decoded("Frank, Took, three, pig, pig, pig.", None, 0.03, TALK_REASON, 0.0, 0.8)
+    assert _joins(first, franks, whole, players, ["big"] * 12)
+    assert not _joins(first, franks, whole, players, ["frank", "took", "three", "pig"])
+    assert not _joins(first, franks, whole, players)
+
+    made_up = Decoded("Heidi, swap, three, goat, sheep, sheep.", parse("heidi swaps 3 goat sheep sheep", players),
+                      0.3, None, 0.0, 3.5, closed=True)
+    bobs = Decoded("Bob, has one cat, one cat, ...", None, 0.2, INCOMPLETE_REASON, 0.0, 1.1,
+                   begun=parse("bob has 10 cat", players))
+    assert _adds_late_cards(made_up, bobs, whole, players, ["one", "cat", "one", "cat"])
+    assert not _adds_late_cards(made_up, bobs, whole, players, ["bob", "has", "one", "cat"])
+    assert _adds_late_cards(made_up, helps, whole, players, ["cut"])
+
+
+@pytest.mark.parametrize(("free", "its_own"), [
+    (["yes", "yes", "yes", "yes"], True),  # free transcription loops on a short "yes"
+    (["undo"], True),
+    (["bob", "swaps", "row", "two", "giraffe", "goat"], True),  # the next player's line
+    (["row", "three", "pig", "pig"], False),  # a row's cards may be the rest of a swap
+    (["one", "cat", "one", "cat"], False),
+    (["and", "mouse"], False),
+    ([], False),
+    (None, False),  # nothing written (PocketSphinx): no evidence
+])
+def test_a_rest_written_freely_as_a_command_of_its_own_is_not_joined(free: list[str] | None, its_own: bool) -> None:
+    """``_written_as_its_own``: a festival "yes" said inside the wait for late cards was heard
+    with the hand before it as another hand (session 22's six games)."""
+    from assistant.voice.listener import _written_as_its_own
+
+    assert _written_as_its_own(free, ("alice", "bob", "carol")) is its_own
+
+
 class ContextKept:
     """A recogniser that only keeps the players of each context it is set to hear against."""
 
@@ -609,3 +657,114 @@ def test_the_quiet_a_wait_for_speech_read_is_read_again_as_the_next_phrases_lead
     assert noise.delivered == 22 * 1024
     noise.give_back(0.0)
     assert noise.read(512)[0] == 22
+
+
+def _level(amplitude: int, chunks: int = 1) -> bytes:
+    """``chunks`` chunks of 32 ms (16-bit) whose samples swing +-``amplitude``: speech or quiet."""
+    import array
+
+    return array.array("h", [amplitude, -amplitude] * 256 * chunks).tobytes()
+
+
+class _Said:
+    """An input reading out the chunks it was given, then nothing."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+
+    def read(self, frames: int) -> bytes:
+        return self.chunks.pop(0) if self.chunks else b""
+
+
+def test_only_the_quiet_read_last_is_given_back_and_the_room_calibrated_on_is_read_once() -> None:
+    """``NoiseTracker.give_back`` before every phrase (issue 40): up to the time asked, the quiet
+    read last is read again as the next phrase's lead-in, not the phrase before's speech. The
+    room heard while calibrating, already to be read again, is not given back as well: read
+    twice, "undo" [0.25 s] "that" was heard as talk."""
+    from assistant.voice.listener import NoiseTracker
+
+    calibrated = [_level(10) for _ in range(15)]
+    noise = NoiseTracker(_Said([*calibrated, _level(5000), _level(5000), _level(20), _level(30), _level(40)]))  # type: ignore[arg-type]
+    noise.calibrate(0.5, 512)
+    assert noise.give_back(0.3, 1000.0) == 0.0
+    assert [noise.read(512) for _ in range(15)] == calibrated
+    read = [noise.read(512) for _ in range(5)]
+    assert read[0] == _level(5000)
+    assert noise.give_back(0.3, 1000.0) == pytest.approx(0.096)  # the three quiet chunks, not the speech
+    assert [noise.read(512) for _ in range(4)] == [*read[2:], b""]
+    noise.give_back(0.05, 1000.0)  # two chunks reach 0.05 s
+    assert [noise.read(512) for _ in range(2)] == [_level(30), _level(40)]
+
+
+def test_a_phrase_carried_over_gets_its_lead_in_from_the_quiet_before_it() -> None:
+    """``Listener._lead_in`` (issue 40): a line begun 0.1 s into the wait for late cards had
+    0.1 s of lead-in; carried over and heard with it, it was called unfinished. The quiet that
+    ended the phrase before makes up the 0.3 s SpeechRecognition keeps, not its speech."""
+    from types import SimpleNamespace
+
+    from assistant.voice.listener import Listener
+
+    recognizer = SimpleNamespace(non_speaking_duration=0.3, energy_threshold=1000.0)
+    source = SimpleNamespace(CHUNK=512, SAMPLE_RATE=16000)
+    first = _level(10) + _level(5000)  # one chunk of lead-in, then speech
+    before = [_level(5000, 5), *(_level(10) for _ in range(3))]
+    assert Listener._lead_in(recognizer, source, before, first) == _level(10, 3)  # type: ignore[arg-type]
+    quiet = [_level(5000), *(_level(10) for _ in range(20))]
+    assert Listener._lead_in(recognizer, source, quiet, first) == _level(10, 8)  # type: ignore[arg-type]
+    whole = _level(10, 9) + _level(5000)  # a whole lead-in already
+    assert Listener._lead_in(recognizer, source, quiet, whole) == b""  # type: ignore[arg-type]
+
+
+class _Joining:
+    """A recogniser whose rest Whisper writes freely as ``free``, and that hears the command and
+    its rest together as ``whole``."""
+
+    def __init__(self, free: list[str], whole: Decoded) -> None:
+        from types import SimpleNamespace
+
+        from assistant.voice.whisper.grammar import ENGLISH
+
+        self.free, self.whole = free, whole
+        self.language = SimpleNamespace(words=ENGLISH)
+
+    def written_freely(self, raw: bytes, limit: int) -> list[str]:
+        return self.free
+
+    def set_context(self, players, game=None, question=False, refused=frozenset()) -> None:
+        pass
+
+    def start(self) -> None:
+        pass
+
+    def feed(self, raw: bytes, full: bool = False) -> None:
+        pass
+
+    def finish(self) -> Decoded:
+        return self.whole
+
+
+@pytest.mark.parametrize(("rest_seconds", "whole_confidence", "joined"), [
+    (1.0, 0.64, True),  # a short rest: the command likelier with it is finished by it
+    (1.0, 0.40, False),  # less likely with it: talk forced into a card
+    (2.5, 0.64, False),  # a long rest written as talk is talk (the next player's swap, session 18)
+])
+def test_a_short_rest_written_freely_as_talk_is_joined_when_it_makes_the_command_likelier(
+        rest_seconds: float, whole_confidence: float, joined: bool) -> None:
+    """``Listener._joined`` (issue 40's last-pause seats): "grace swaps row three leaves one bear
+    and a goat [0.8 s] rabbit" was cut at the pause and read as unfinished ("..., and a goat, and
+    a goat."); Whisper wrote the lone "rabbit" freely as "and the love with it", talk, and the
+    line was lost. A rest of a card or two (``SHORT_REST_SECONDS``) is joined when the two heard
+    together are likelier than the command heard alone."""
+    from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON
+
+    players = ("bob", "erin", "grace")
+    first = Decoded("Grace, swap, row 3 leaves, one bear, and a goat, and a goat.", None, 0.44, INCOMPLETE_REASON,
+                    0.0, 3.0, begun=parse("grace swaps 3 bear goat goat", players))
+    whole = Decoded("Grace, swap, row 3 leaves, one bear, and a goat, and rabbit.",
+                    parse("grace swaps 3 bear goat rabbit", players), whole_confidence, None, 0.0, 4.2, closed=True)
+    alone = Decoded("Take it, back,", None, 0.016, TALK_REASON, 0.0, rest_seconds)
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(players, None), lambda event: None)
+    listener.recognizer = _Joining(["and", "the", "love", "with", "it"], whole)  # type: ignore[assignment]
+    listener._heard_against = players
+    rest = [bytes(int(rest_seconds * 32000))]
+    assert (listener._joined([bytes(96000)], first, rest, alone) is whole) is joined
