@@ -36,8 +36,8 @@ lines **lost by the loop**: the loop's command differs from the recogniser's own
 line's audio exactly as the listener cut it in the run (``Listener.on_cut``: the audio its
 reading of each phrase was made from, by its own threshold and chunks; ``as_listener_cut``), in
 the game state the loop heard it against, and is not the command said. Printed beside it: the
-same against ``loop_span``'s estimate of that cut (0.3 s either side of the speech the
-listener's rule finds) and against ``MARGIN`` around the synthesiser's file, whose own quiet the
+same against ``loop_span``'s estimate of that cut (its lead-in before and 0.3 s after the
+speech the listener's rule finds) and against ``MARGIN`` around the synthesiser's file, whose own quiet the
 listener cannot know (a line the loop heard exactly where the recogniser alone did not is counted
 apart, as gained), beside the lines applied exactly with nobody correcting. ``--fast`` plays the audio in as fast as the
 listener hears it: its decisions depend on the audio alone, so the commands are those of a
@@ -80,6 +80,7 @@ from voice_engines import (
 
 from assistant.commands import canonical, parse
 from assistant.referee import Referee
+from assistant.voice.listener import LEAD_IN_SECONDS
 from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable
 from engine.actions import DeclareHand, NewGame, SetRow, SuddenDeath
@@ -518,15 +519,15 @@ def as_loop_heard(game: GameAudio, outcome: Outcome, recognizer: SpeechDecoder) 
 #: The listener's chunk (bytes): 32 ms; its energy threshold: twice the room's level (the 20th
 #: percentile of the last 150 chunks, ``NoiseTracker``), at least 150.
 CHUNK_BYTES = 1024
-#: Chunks SpeechRecognition keeps before the first loud one (with it: 0.32 s), and the quiet
-#: chunks after the last loud one at which the listener's reading of a phrase is made
-#: (``listener.VERDICT_PAUSE_SECONDS``: 0.3 s, reached at the 10th chunk).
-LEAD_CHUNKS, TAIL_CHUNKS = 9, 10
+#: Chunks SpeechRecognition keeps before the first loud one (``listener.LEAD_IN_SECONDS``: 3),
+#: and the quiet chunks after the last loud one at which the listener's reading of a phrase is
+#: made (``listener.VERDICT_PAUSE_SECONDS``: 0.3 s, reached at the 10th chunk).
+LEAD_CHUNKS, TAIL_CHUNKS = math.ceil(LEAD_IN_SECONDS * RATE / (CHUNK_BYTES // 2)) - 1, 10
 
 
 def loop_span(game: GameAudio, line: Line) -> tuple[int, int]:
-    """Where the line's audio is cut when the listener's own rule finds its speech: from 0.3 s
-    before the first chunk above the energy threshold to 0.3 s of quiet after the last (the
+    """Where the line's audio is cut when the listener's own rule finds its speech: from its
+    lead-in before the first chunk above the energy threshold to 0.3 s of quiet after the last (the
     chunk grid from the stream's start, the threshold from the room before the line). The
     synthesiser's file has quiet of its own either side of the speech (festival's about 0.3 s,
     flite's 0.1-0.2 s), which ``MARGIN`` adds to; nothing at a table marks where a file began."""

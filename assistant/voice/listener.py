@@ -65,6 +65,13 @@ if TYPE_CHECKING:
 #: a whole game by voice lost a line in two to cards cut apart. A longer pause mid-command is
 #: bridged by ``CONTINUE_SECONDS`` when the recogniser says the command is unfinished.
 PAUSE_SECONDS = 0.6
+#: The room kept before a phrase's first loud chunk (SpeechRecognition's ``non_speaking_duration``:
+#: three 32 ms chunks before it). Each line of the usual six games by voice decoded alone in the
+#: right state with 1 / 3 / 5 / 9 chunks of the room before its first loud one: 533 / 543 / 541 /
+#: 536 of 556 exact, awaited "yes" 102 / 106 / 104 / 102 of 106 (bench/NOTES.md, session 23).
+#: The loop kept up to 0.3 s, less when it had begun to listen just before (a wait ended, a
+#: timeout): what it heard depended on where it had stopped reading (``NoiseTracker.give_back``).
+LEAD_IN_SECONDS = 0.1
 #: Quiet after which the utterance so far is decoded: a command that cannot go on and names no
 #: cards (a knock, "yes", a sudden death) is then taken without waiting out ``PAUSE_SECONDS``,
 #: once ``CHECK_SECONDS`` more of quiet follow (``EarlyEnd``).
@@ -96,7 +103,7 @@ LATE_CARDS_SECONDS = 0.5
 #: Different words other than cards that the rest of an unfinished command, written freely by
 #: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
 MAX_REST_OTHER_WORDS = 2
-#: The longest rest (its audio, the 0.3 s before it included) whose free transcription is not
+#: The longest rest (its audio, its lead-in included) whose free transcription is not
 #: trusted to call it talk: a card or two ("and one dog" was 1.4 s). The next player's swap
 #: taken for the rest of a hand was 2.5 s (``Listener._joined``).
 SHORT_REST_SECONDS = 1.5
@@ -214,12 +221,11 @@ class NoiseTracker:
 
     def give_back(self, seconds: float, quieter_than: float | None = None) -> float:
         """Hand the last ``seconds`` of audio read on again, to be read next, and say how many
-        seconds that was: the quiet read before a phrase is its lead-in (SpeechRecognition keeps
-        up to 0.3 s of it with a phrase). Only the quiet (chunks under ``quieter_than``, when
-        given): speech read last was the phrase before's. Without it a phrase's lead-in was what
-        the listener had read since it last began to listen, 0 to 0.3 s by where a wait or the
-        phrase before had stopped reading: a "yes" said 0.2 s after the wait for late cards was
-        heard as talk, and a line said 0.7 s after a command was called unfinished (issue 40)."""
+        seconds that was: the quiet read before a phrase is its lead-in (``LEAD_IN_SECONDS``).
+        Only the quiet (chunks under ``quieter_than``, when given): speech read last was the
+        phrase before's. Without it a phrase's lead-in was what the listener had read since it
+        last began to listen, by where a wait or the phrase before had stopped reading: a "yes"
+        said 0.2 s after the wait for late cards was heard as talk (issue 40)."""
         given: list[bytes] = []
         size, wanted = 0, seconds * 16000 * self._width
         while self._recent and size < wanted:
@@ -307,7 +313,7 @@ def tune_recognizer(recognizer: SpeechListener, source: AudioSource | None = Non
     and was cut off (a two-command file then lost half of its second command).
     """
     recognizer.pause_threshold = PAUSE_SECONDS
-    recognizer.non_speaking_duration = min(0.3, PAUSE_SECONDS)
+    recognizer.non_speaking_duration = LEAD_IN_SECONDS
     recognizer.phrase_threshold = 0.15
     recognizer.dynamic_energy_threshold = False
     if source is not None:
@@ -617,25 +623,6 @@ def _talk(free: Sequence[str] | None, cards: frozenset[str]) -> bool:
     written, no evidence). Different words: free transcription loops on a short rest ("cat"
     after "bob swaps row three pig pig" was written "Cut. Cut. Cut. ...")."""
     return free is not None and len(set(free) - cards) > MAX_REST_OTHER_WORDS
-
-
-def _written_as_its_own(free: Sequence[str] | None, players: Sequence[str]) -> bool:
-    """Whether speech after a command, as Whisper writes it freely (``free``; said once,
-    ``said_once``: free transcription loops, "yes yes yes"), reads as a command of its own (the
-    typed parser): an answer, "undo", a player's command; not the rest of the one before. A
-    festival "yes" said inside the wait for late cards, before the hand was read back, was heard
-    with the hand as another hand and lost (the usual six games, session 22). A row's cards are
-    no command of their own: they may be the rest ("alice swaps [pause] row three pig pig")."""
-    from assistant.commands import ParseError, parse
-    from assistant.voice.whisper.recognizer import said_once
-
-    if not free:
-        return False
-    try:
-        command = parse(" ".join(said_once(list(free))), players or None)
-    except ParseError:
-        return False
-    return command.player is not None or not command.is_game_action
 
 
 def _read_as(decoded: Decoded, players: Sequence[str]) -> Command | None:
@@ -1066,9 +1053,8 @@ class Listener:
     def _lead_in(recognizer: SpeechListener, source: AudioSource, before: list[bytes], first: bytes) -> bytes:
         """The quiet at the end of ``before`` that a phrase read right after it (``first``, its
         first chunk: SpeechRecognition's lead-in and the first speech) lacks of a whole lead-in
-        (``non_speaking_duration``). A line said 0.7 s after a swap began 0.1 s into the wait for
-        the swap's late cards, with 0.1 s of lead-in: carried over, it was called unfinished, and
-        heard whole with 0.3 s (the espeak-ng 5-player game, session 22)."""
+        (``LEAD_IN_SECONDS``): a line said just after a card command, within the wait for its
+        late cards, began as soon as the wait did (the espeak-ng 5-player game, session 22)."""
         step = source.CHUNK * 2 * 16000 // source.SAMPLE_RATE  # a chunk, as the listener keeps audio
         missing = int(recognizer.non_speaking_duration * 16000) * 2 - (len(first) - step)
         audio = b"".join(before)
@@ -1096,10 +1082,10 @@ class Listener:
         audio) and the speech after it (``rest``, the audio read as it, heard ``alone`` as no
         command) heard as one, when they are one (``_joins``); None when the rest is not its
         continuation. The two are heard as they were said: the phrase with the quiet that ended
-        it, then the rest with the quiet before it (SpeechRecognition keeps 0.3 s), so a pause
-        of up to about 0.9 s is heard whole, as the recogniser alone hears the line. (They used
-        to be joined with 0.3 s of digital silence between them: at the last-pause seats of
-        bench/voice_game.py the loop then lost 27 lines against 14, session 22.)
+        it, then the rest with the quiet before it (``LEAD_IN_SECONDS``): a pause of up to about
+        0.7 s is heard whole, as the recogniser alone hears the line, a longer one as 0.7 s.
+        (They used to be joined with 0.3 s of digital silence between them: at the last-pause
+        seats of bench/voice_game.py the loop then lost 27 lines against 14, session 22.)
 
         A rest that begins no command of its own and that Whisper writes freely with more than
         ``MAX_REST_OTHER_WORDS`` different words that are no cards is talk, whatever the two read as together: a whole game by voice gone astray heard the
@@ -1114,8 +1100,6 @@ class Listener:
         (issue 40's last-pause seats). It is joined when the command is likelier with it than
         without it; talk forced into cards makes it less likely."""
         free = self._written_freely(rest)
-        if _written_as_its_own(free, self._players()):
-            return None
         talk = alone.begun is None and _talk(free, self._card_words())
         if talk and sum(map(len, rest)) > SHORT_REST_SECONDS * 32000:
             return None

@@ -456,24 +456,6 @@ def test_a_rest_read_alone_as_nobodys_command_or_with_a_made_up_name_is_still_jo
     assert _adds_late_cards(made_up, helps, whole, players, ["cut"])
 
 
-@pytest.mark.parametrize(("free", "its_own"), [
-    (["yes", "yes", "yes", "yes"], True),  # free transcription loops on a short "yes"
-    (["undo"], True),
-    (["bob", "swaps", "row", "two", "giraffe", "goat"], True),  # the next player's line
-    (["row", "three", "pig", "pig"], False),  # a row's cards may be the rest of a swap
-    (["one", "cat", "one", "cat"], False),
-    (["and", "mouse"], False),
-    ([], False),
-    (None, False),  # nothing written (PocketSphinx): no evidence
-])
-def test_a_rest_written_freely_as_a_command_of_its_own_is_not_joined(free: list[str] | None, its_own: bool) -> None:
-    """``_written_as_its_own``: a festival "yes" said inside the wait for late cards was heard
-    with the hand before it as another hand (session 22's six games)."""
-    from assistant.voice.listener import _written_as_its_own
-
-    assert _written_as_its_own(free, ("alice", "bob", "carol")) is its_own
-
-
 class ContextKept:
     """A recogniser that only keeps the players of each context it is set to hear against."""
 
@@ -697,21 +679,21 @@ def test_only_the_quiet_read_last_is_given_back_and_the_room_calibrated_on_is_re
 
 
 def test_a_phrase_carried_over_gets_its_lead_in_from_the_quiet_before_it() -> None:
-    """``Listener._lead_in`` (issue 40): a line begun 0.1 s into the wait for late cards had
-    0.1 s of lead-in; carried over and heard with it, it was called unfinished. The quiet that
-    ended the phrase before makes up the 0.3 s SpeechRecognition keeps, not its speech."""
+    """``Listener._lead_in`` (issue 40): a line begun just after a card command, within the wait
+    for its late cards, had less lead-in than any other phrase. The quiet that ended the phrase
+    before makes it up to ``LEAD_IN_SECONDS`` (three chunks), not the phrase before's speech."""
     from types import SimpleNamespace
 
-    from assistant.voice.listener import Listener
+    from assistant.voice.listener import LEAD_IN_SECONDS, Listener
 
-    recognizer = SimpleNamespace(non_speaking_duration=0.3, energy_threshold=1000.0)
+    recognizer = SimpleNamespace(non_speaking_duration=LEAD_IN_SECONDS, energy_threshold=1000.0)
     source = SimpleNamespace(CHUNK=512, SAMPLE_RATE=16000)
     first = _level(10) + _level(5000)  # one chunk of lead-in, then speech
-    before = [_level(5000, 5), *(_level(10) for _ in range(3))]
-    assert Listener._lead_in(recognizer, source, before, first) == _level(10, 3)  # type: ignore[arg-type]
     quiet = [_level(5000), *(_level(10) for _ in range(20))]
-    assert Listener._lead_in(recognizer, source, quiet, first) == _level(10, 8)  # type: ignore[arg-type]
-    whole = _level(10, 9) + _level(5000)  # a whole lead-in already
+    assert Listener._lead_in(recognizer, source, quiet, first) == _level(10, 2)  # type: ignore[arg-type]
+    before = [_level(5000, 5), _level(10)]  # only one chunk of quiet after the speech
+    assert Listener._lead_in(recognizer, source, before, first) == _level(10)  # type: ignore[arg-type]
+    whole = _level(10, 3) + _level(5000)  # a whole lead-in already
     assert Listener._lead_in(recognizer, source, quiet, whole) == b""  # type: ignore[arg-type]
 
 

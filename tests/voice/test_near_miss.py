@@ -19,7 +19,7 @@ from assistant.voice.whisper.recognizer import (
     _begins_like,
     _misheard,
     _names_other_animals,
-    said_once,
+    _said_once,
 )
 
 from .conftest import needs_espeak
@@ -90,10 +90,10 @@ def test_a_command_naming_no_cards_with_an_animal_after_it_is_talk(
 
 
 def test_a_loop_is_counted_once() -> None:
-    assert said_once(["no", "no", "no", "no"]) == ["no"]
-    assert said_once(["bob", "doc", "bob", "doc", "bob"]) == ["bob", "doc"]
-    assert said_once(["redo", "redo", "redo", "red"]) == ["redo"]  # the last word cut short
-    assert said_once(["what", "can", "i", "say", "i", "love", "it"]) == ["what", "can", "i", "say", "i", "love", "it"]
+    assert _said_once(["no", "no", "no", "no"]) == ["no"]
+    assert _said_once(["bob", "doc", "bob", "doc", "bob"]) == ["bob", "doc"]
+    assert _said_once(["redo", "redo", "redo", "red"]) == ["redo"]  # the last word cut short
+    assert _said_once(["what", "can", "i", "say", "i", "love", "it"]) == ["what", "can", "i", "say", "i", "love", "it"]
 
 
 @needs_espeak

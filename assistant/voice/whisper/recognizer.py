@@ -196,7 +196,7 @@ MAX_ANSWER_OTHER_WORDS = 2
 #: A command that names no cards (a meta command, a knock, a pass, a start) is talk when
 #: Whisper's free transcription holds more than this many distinct words other than the
 #: command's, or more than this many words beyond the command's (a loop counted once:
-#: ``said_once``; "what can i say i love most" has only two new words but three more; added
+#: ``_said_once``; "what can i say i love most" has only two new words but three more; added
 #: in session 18, bench/NOTES.md), and begins like it (``MIN_BEGINS_ALIKE``): near-miss talk is mostly a whole command
 #: said first with more words after it ("What can I say?" for "what can i say i love mice",
 #: "Grace, knock," for "grace knocks over the drink"), which ``MIN_FREE_LIKENESS`` lets through as
@@ -632,7 +632,7 @@ class WhisperRecognizer:
             return TALK_REASON
         others = len(set(_spelt(free, tables)) - set(_spelt(words, tables)) - _misheard(words, free, tables)
                      - _its_animals(words, free, tables))
-        beyond = len(said_once(free)) - len(words)
+        beyond = len(_said_once(free)) - len(words)
         if max(others, beyond) > MAX_OTHER_WORDS and _begins_like(words, free, tables) >= MIN_BEGINS_ALIKE:
             return TALK_REASON
         if _names_other_animals(words, free, tables):
@@ -833,7 +833,7 @@ def _first_time_round(words: list[str]) -> list[str]:
     return words
 
 
-def said_once(words: list[str]) -> list[str]:
+def _said_once(words: list[str]) -> list[str]:
     """``words`` once, when the whole is its first few said again and again ("no no no no", "bob
     doc bob doc bob", the last word maybe cut short: "redo redo red"), else up to where they
     start over (``_first_time_round``): how many words a free transcription really holds."""
