@@ -725,18 +725,22 @@ class _Joining:
         return self.whole
 
 
-@pytest.mark.parametrize(("rest_seconds", "whole_confidence", "joined"), [
-    (1.0, 0.64, True),  # a short rest: the command likelier with it is finished by it
-    (1.0, 0.40, False),  # less likely with it: talk forced into a card
-    (2.5, 0.64, False),  # a long rest written as talk is talk (the next player's swap, session 18)
+@pytest.mark.parametrize(("free", "rest_seconds", "whole_confidence", "joined"), [
+    (["and", "the", "love", "with", "it"], 1.0, 0.64, True),  # a short rest finishing the command
+    (["and", "the", "love", "with", "it"], 1.0, 0.40, False),  # less likely with it: talk forced into a card
+    (["and", "the", "love", "with", "it"], 2.5, 0.64, False),  # a long rest written as talk (session 18)
+    (["pah-pah"], 1.0, 0.40, False),  # "ha ha": no animal written, less likely with it
+    (["sorry", "sorry"], 1.0, 0.64, True),
+    (["one", "rabbit"], 1.0, 0.40, True),  # an animal written: joined as _joins says
 ])
 def test_a_short_rest_written_freely_as_talk_is_joined_when_it_makes_the_command_likelier(
-        rest_seconds: float, whole_confidence: float, joined: bool) -> None:
+        free: list[str], rest_seconds: float, whole_confidence: float, joined: bool) -> None:
     """``Listener._joined`` (issue 40's last-pause seats): "grace swaps row three leaves one bear
     and a goat [0.8 s] rabbit" was cut at the pause and read as unfinished ("..., and a goat, and
     a goat."); Whisper wrote the lone "rabbit" freely as "and the love with it", talk, and the
-    line was lost. A rest of a card or two (``SHORT_REST_SECONDS``) is joined when the two heard
-    together are likelier than the command heard alone."""
+    line was lost. A rest of a card or two (``SHORT_REST_SECONDS``), or one written with no
+    animal ("ha ha" after a swap cut short was joined as a card nobody said: session 23's
+    tester), is joined when the two heard together are likelier than the command heard alone."""
     from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON
 
     players = ("bob", "erin", "grace")
@@ -746,7 +750,7 @@ def test_a_short_rest_written_freely_as_talk_is_joined_when_it_makes_the_command
                     parse("grace swaps 3 bear goat rabbit", players), whole_confidence, None, 0.0, 4.2, closed=True)
     alone = Decoded("Take it, back,", None, 0.016, TALK_REASON, 0.0, rest_seconds)
     listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(players, None), lambda event: None)
-    listener.recognizer = _Joining(["and", "the", "love", "with", "it"], whole)  # type: ignore[assignment]
+    listener.recognizer = _Joining(free, whole)  # type: ignore[assignment]
     listener._heard_against = players
     rest = [bytes(int(rest_seconds * 32000))]
     assert (listener._joined([bytes(96000)], first, rest, alone) is whole) is joined
