@@ -219,17 +219,17 @@ class NoiseTracker:
             self._recent.append(data)
         return data
 
-    def give_back(self, seconds: float, quieter_than: float | None = None) -> float:
+    def give_back(self, seconds: float, quieter_than: float) -> float:
         """Hand the last ``seconds`` of audio read on again, to be read next, and say how many
         seconds that was: the quiet read before a phrase is its lead-in (``LEAD_IN_SECONDS``).
-        Only the quiet (chunks under ``quieter_than``, when given): speech read last was the
-        phrase before's. Without it a phrase's lead-in was what the listener had read since it
+        Only the quiet (chunks under ``quieter_than``): speech read last was the phrase
+        before's. Without it a phrase's lead-in was what the listener had read since it
         last began to listen, by where a wait or the phrase before had stopped reading: a "yes"
         said 0.2 s after the wait for late cards was heard as talk (issue 40)."""
         given: list[bytes] = []
         size, wanted = 0, seconds * 16000 * self._width
         while self._recent and size < wanted:
-            if quieter_than is not None and audioop.rms(self._recent[-1], self._width) >= quieter_than:
+            if audioop.rms(self._recent[-1], self._width) >= quieter_than:
                 break
             given.append(self._recent.pop())
             size += len(given[-1])
@@ -1088,11 +1088,11 @@ class Listener:
         seats of bench/voice_game.py the loop then lost 27 lines against 14, session 22.)
 
         A rest that begins no command of its own and that Whisper writes freely with more than
-        ``MAX_REST_OTHER_WORDS`` different words that are no cards is talk, whatever the two read as together: a whole game by voice gone astray heard the
-        next player's swap ("bob swapped row two puts down giraffe goat", alone talk: "What can
-        I say?") as the rest of Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session
-        18). The rest of a command is cards ("pig pig [pause] cat"), with a word or two
-        between them ("and", "for"). ``late``: ``decoded`` is a command that may lack its late
+        ``MAX_REST_OTHER_WORDS`` different words that are no cards is talk, whatever the two
+        read as together: a whole game by voice gone astray heard the next player's swap ("bob
+        swapped row two puts down giraffe goat", alone talk: "What can I say?") as the rest of
+        Erin's hand, "erin has 1 bear 9 dog" (bench/NOTES.md, session 18). The rest of a command
+        is cards ("pig pig [pause] cat"), with a word or two between them ("and", "for"). ``late``: ``decoded`` is a command that may lack its late
         cards (``_late_cards``), joined as ``_adds_late_cards`` says.
 
         Not so a rest of up to ``SHORT_REST_SECONDS``: Whisper writes a lone word as it likes

@@ -633,11 +633,11 @@ def test_the_quiet_a_wait_for_speech_read_is_read_again_as_the_next_phrases_lead
     noise = NoiseTracker(stream)  # type: ignore[arg-type]
     read = [noise.read(512)[0] for _ in range(20)]
     assert read == list(range(20))
-    noise.give_back(0.1)  # 0.1 s: four chunks of 32 ms reach it
+    noise.give_back(0.1, math.inf)  # 0.1 s: four chunks of 32 ms reach it (all of them quiet)
     assert noise.delivered == 16 * 1024
     assert [noise.read(512)[0] for _ in range(6)] == [16, 17, 18, 19, 20, 21]
     assert noise.delivered == 22 * 1024
-    noise.give_back(0.0)
+    noise.give_back(0.0, math.inf)
     assert noise.read(512)[0] == 22
 
 
