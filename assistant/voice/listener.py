@@ -104,8 +104,9 @@ LATE_CARDS_SECONDS = 0.5
 #: Whisper, may hold ("and", "for", "puts down"); more is talk (``Listener._joined``).
 MAX_REST_OTHER_WORDS = 2
 #: The longest rest (its audio, its lead-in included) whose free transcription is not
-#: trusted to call it talk: a card or two ("and one dog" was 1.4 s). The next player's swap
-#: taken for the rest of a hand was 2.5 s (``Listener._joined``).
+#: trusted to call it talk, and is trusted to tell a player's name the decoder made up: a card
+#: or two ("and one dog" was 1.4 s). The next player's swap taken for the rest of a hand was
+#: 2.5 s and 3.3 s (``Listener._joined``).
 SHORT_REST_SECONDS = 1.5
 #: The most tokens of a rest's free transcription written (a rest is a few words).
 FREE_WORDS_LIMIT = 24
@@ -1102,17 +1103,24 @@ class Listener:
         animal: "ha ha" ("pah-pah"), "sorry", "oh wait" after "alice swaps row three bear dog"
         were joined as a card nobody said, each less likely than the command alone (session
         23's tester: 0.26 against 0.29, 0.34 against 0.50; the rests joined right rose, 0.37
-        to 0.74, 0.49 to 0.70)."""
+        to 0.74, 0.49 to 0.70).
+
+        Only a short rest's free transcription can tell a player's name the decoder made up
+        (``_rest_read_as``): a late card is a word or two. The next player's whole swap after a
+        hand cut short, 3.3 s, written freely "mark swap the road to and leave one goat" (for
+        "bob swap the row two and leaves one goat"), was joined to Judy's swap and lost (the
+        last-pause seats' 4-player game, line 9)."""
         free = self._written_freely(rest)
         talk = alone.begun is None and _talk(free, self._card_words())
-        if talk and sum(map(len, rest)) > SHORT_REST_SECONDS * 32000:
+        short = sum(map(len, rest)) <= SHORT_REST_SECONDS * 32000
+        if talk and not short:
             return None
         whole = self._decode([*spoken, *rest])
         no_animal = free is not None and not set(free) & self._card_words(animals_only=True)
         if (talk or no_animal) and whole.confidence <= decoded.confidence:
             return None
         joins = _adds_late_cards if late else _joins
-        return whole if joins(decoded, alone, whole, self._players(), free) else None
+        return whole if joins(decoded, alone, whole, self._players(), free if short else None) else None
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the

@@ -754,3 +754,28 @@ def test_a_short_rest_written_freely_as_talk_is_joined_when_it_makes_the_command
     listener._heard_against = players
     rest = [bytes(int(rest_seconds * 32000))]
     assert (listener._joined([bytes(96000)], first, rest, alone) is whole) is joined
+
+
+@pytest.mark.parametrize(("rest_seconds", "joined"), [(1.0, True), (3.3, False)])
+def test_a_long_rest_read_as_another_players_command_is_not_joined_though_the_name_is_written_unlike(
+        rest_seconds: float, joined: bool) -> None:
+    """``Listener._joined`` (issue 40's last-pause seats, the 4-player game's line 9): Judy's
+    swap, cut short, was joined to Bob's whole swap after it ("bob swap the row two and leaves
+    one goat", 3.3 s, read alone as Bob's unfinished swap), because Whisper wrote the name
+    freely as "mark" and the name was taken as made up. Only a short rest, a late card or two,
+    is read so; a long one that reads as another player's command is that player's."""
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    players = ("alice", "bob", "frank", "judy")
+    first = Decoded("Judy, took row 2, and giraffe, and giraffe.", None, 0.14, INCOMPLETE_REASON, 0.0, 2.1,
+                    begun=parse("judy swaps 2 giraffe giraffe", players))
+    whole = Decoded("Judy took row 2 and giraffe, and pig.", parse("judy swaps 2 giraffe pig", players), 0.475,
+                    None, 0.0, 7.4, closed=True)
+    alone = Decoded("Bob, swap, the row two, and leaves one goat, and one goat.", None, 0.22, INCOMPLETE_REASON,
+                    0.0, rest_seconds, begun=parse("bob swaps 2 goat goat", players))
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(players, None), lambda event: None)
+    listener.recognizer = _Joining(["mark", "swap", "the", "road", "to", "and", "leave", "one", "goat"],  # type: ignore[assignment]
+                                   whole)
+    listener._heard_against = players
+    rest = [bytes(int(rest_seconds * 32000))]
+    assert (listener._joined([bytes(96000)], first, rest, alone) is whole) is joined
