@@ -379,8 +379,9 @@ class Referee:
         """Apply an already parsed command (the voice path parses with its own vocabulary).
 
         ``heard``: the command came from speech recognition. A heard hand, sudden death or new
-        game is only asked about (applied on 'yes'); other heard game commands are applied and
-        'no' as the next command takes them back."""
+        game, and a command the recogniser completed where the speaker seemed to stop
+        (``Command.unsure``), is only asked about (applied on 'yes'); other heard game
+        commands are applied and 'no' as the next command takes them back."""
         log, actions, joined, cursor = self.log, list(self.log.actions), list(self.log.joined), self.log.cursor
         pending, last_heard, chance = self._pending, self._last_heard, self._chance
         if heard:
@@ -410,7 +411,7 @@ class Referee:
 
     def _dispatch(self, cmd: Command, heard: bool) -> Reply:
         """The command asked about, applied, or answered (a meta command)."""
-        if heard and cmd.intent in QUESTIONED_WHEN_HEARD:
+        if heard and (cmd.intent in QUESTIONED_WHEN_HEARD or cmd.unsure):
             return self._ask(cmd, heard=True)
         if cmd.is_game_action:
             return self._game_action(cmd)

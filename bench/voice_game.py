@@ -78,8 +78,8 @@ from voice_engines import (
     recognizer_for,
 )
 
-from assistant.commands import canonical, parse
-from assistant.referee import Referee
+from assistant.commands import Command, canonical, parse
+from assistant.referee import QUESTIONED_WHEN_HEARD, Referee
 from assistant.voice.listener import LEAD_IN_SECONDS
 from assistant.voice.pcm import audioop
 from assistant.voice.recognizer import RecognizerUnavailable
@@ -315,6 +315,10 @@ class Outcome:
     #: (bytes) that its reading was made from (``Listener.on_cut``; a phrase that became
     #: nothing, such as the input's last quiet, is in none).
     cuts: list[Spans] = field(default_factory=list)
+    #: line index -> how the table answered a read-back of a command the recogniser was unsure
+    #: of (``Command.unsure``), which the script does not answer: "yes" when it is the line's
+    #: command, else "no" (typed, as a player hearing it would say)
+    read_backs: dict[int, str] = field(default_factory=dict)
 
 
 def expected_referee(game: GameAudio, index: int) -> Referee:
@@ -403,6 +407,7 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
     heard: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     questions: dict[int, bool] = {}
+    read_backs: dict[int, str] = {}
     problem = None
     started = time.monotonic()
     # A safety limit, not a timing: unpaced on a busy machine the listener may take longer than
@@ -425,11 +430,8 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
             index = line_at(game, position)
             if isinstance(event, Heard):
                 with lock:
-                    reply = referee.execute(event.command, heard=True)
-                got = applied(event.command.canonical, reply)
+                    got = apply_heard(referee, game, index, event, questions, read_backs)
                 listener.settled()  # the next command is heard against the game as it is now
-                if getattr(reply, "question", False):
-                    questions[index] = True
             elif isinstance(event, Rejected):
                 got = f"[not a command: {event.reason}" + (f"; heard '{event.text}']" if event.text else "]")
             else:
@@ -445,7 +447,30 @@ def play(game: GameAudio, engine: str, model: str = "", correct: bool = False, f
             problem = listener.note
         listener.close()
     return Outcome(heard, after, questions, referee.history(), used, problem, time.monotonic() - started,
-                   corrections, contexts, states, in_game(listener._source, cuts))
+                   corrections, contexts, states, in_game(listener._source, cuts), read_backs)
+
+
+def apply_heard(referee: Referee, game: GameAudio, index: int, event: Heard, questions: dict[int, bool],
+                read_backs: dict[int, str]) -> str:
+    """Apply a command heard in line ``index`` as ``lifeguard listen`` does, answering a
+    read-back the script does not (``read_back_answer``); what became of it."""
+    reply = referee.execute(event.command, heard=True)
+    answer = read_back_answer(game, index, event.command, reply)
+    if answer is not None:
+        referee.handle(answer)
+        read_backs[index] = answer
+    if getattr(reply, "question", False):
+        questions[index] = True
+    return applied(event.command.canonical, reply)
+
+
+def read_back_answer(game: GameAudio, index: int, command: Command, reply: Any) -> str | None:
+    """How the table answers the read-back of a command the recogniser was unsure of, which the
+    script does not answer (a hand's or a sudden death's "yes" is said): "yes" when it is the
+    command of the line it was heard in, else "no". None when nothing was asked so."""
+    if not getattr(reply, "question", False) or not command.unsure or command.intent in QUESTIONED_WHEN_HEARD:
+        return None
+    return "yes" if index >= 0 and command.canonical == game.lines[index].expected else "no"
 
 
 def applied(canonical: str, reply: Any) -> str:
@@ -699,7 +724,9 @@ def print_summary(game: GameAudio, outcome: Outcome, f: Figures, engine: str, ar
           f"({exact / lines:.0%}), {sum(f.heard)} heard exactly; game ended right: "
           f"{'yes' if outcome.history == game.history else 'no'}; decoded alone with the right state: "
           f"{sum(f.right_alone)}/{lines}; right alone but not heard exactly in the loop: {lost}; {outcome.wall:.0f} s{note}"
-          + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else ""))
+          + (f"; the table put the game right {len(outcome.corrections)} times" if args.corrects else "")
+          + f"; read back as unsure: {len(outcome.read_backs)} (the line's command: "
+            f"{sum(a == 'yes' for a in outcome.read_backs.values())})")
     print(f"  lost by the loop (its command differs from the recogniser's reading of the line in the same game "
           f"state, and it is not the command said): {sum(f.lost_real)} against the audio the listener cut in the run "
           f"(gained: {sum(f.gained(f.real, outcome))}); {sum(f.lost_estimated)} against the estimated cut "
@@ -766,7 +793,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
         return
     print(f"--- {engine}")
     totals: dict[str, int] = dict.fromkeys(
-        ("exact", "heard", "ends", "alone", "lost", "real", "estimated", "file", "corrections"), 0)
+        ("exact", "heard", "ends", "alone", "lost", "real", "estimated", "file", "corrections", "read back",
+         "read back right"), 0)
     dumped = {}
     for game in games:
         outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
@@ -779,7 +807,9 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
                            ("ends", outcome.history == game.history), ("alone", sum(f.right_alone)),
                            ("lost", sum(a and not h for a, h in zip(f.right_alone, f.heard, strict=True))),
                            ("real", sum(f.lost_real)), ("estimated", sum(f.lost_estimated)),
-                           ("file", sum(f.lost_file)), ("corrections", len(outcome.corrections))):
+                           ("file", sum(f.lost_file)), ("corrections", len(outcome.corrections)),
+                           ("read back", len(outcome.read_backs)),
+                           ("read back right", sum(a == "yes" for a in outcome.read_backs.values()))):
             totals[key] += int(value)
     total = sum(len(g.lines) for g in games)
     t = totals
@@ -789,7 +819,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
           f"alone but not heard exactly in the loop"
           + (f"; the table put the game right {t['corrections']} times" if args.corrects else "")
           + f"; lost by the loop: {t['real']} against the audio the listener cut ({t['estimated']} against the "
-            f"estimated cut, {t['file']} against the file's margins)")
+            f"estimated cut, {t['file']} against the file's margins); read back as unsure: {t['read back']} "
+            f"({t['read back right']} the line's command, answered yes)")
 
 
 # --------------------------------------------------------------------------- main

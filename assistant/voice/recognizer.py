@@ -116,6 +116,10 @@ class Decoded:
     #: An unfinished command as the recogniser completed it (its last cards made up): who and
     #: what it was. The rest of it, said after a pause, adds cards and changes neither.
     begun: Command | None = None
+    #: ``begun`` passes every other test of the recogniser's: were its end said, it would be
+    #: taken. Heard with the rest the speaker said after a pause, it is read back rather than
+    #: lost (``Listener``).
+    begun_sound: bool = False
 
 
 def confidence_from_gap(gap: float) -> float:

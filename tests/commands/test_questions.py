@@ -222,3 +222,27 @@ def test_a_typed_new_game_during_a_game_is_a_question_not_an_error() -> None:
     data = reply.to_json()
     assert data["ok"] is True and data["question"] is True and "error" not in data
     assert "question" not in ref.handle("status").to_json()
+
+
+def test_a_heard_swap_the_recogniser_completed_is_read_back_and_applied_on_yes() -> None:
+    """A swap whose last card the recogniser filled in where the speaker seemed to stop
+    (``Command.unsure``: "bob swaps row two cat [pause] dog" read "cat, cat") is asked about,
+    not applied; "yes" applies it, "no" leaves the game as it was, and a sure one is applied."""
+    from dataclasses import replace
+
+    ref = referee("new game alice bob carol", *ROWS, "alice starts")
+    before = state(ref)
+    unsure = replace(parse("alice swaps 2 cat cat", ref.players), unsure=True)
+    asked = ref.execute(unsure, heard=True)
+    assert asked.ok and asked.question and ref.question == "alice swaps 2 cat cat"
+    assert asked.said[0].startswith("Heard: ") and asked.said[0].endswith("Say yes to apply it, or no.")
+    assert state(ref) == before
+    assert ref.handle("yes").ok and ref.history()[-1] == "alice swaps 2 cat cat"
+    assert ref.handle("undo").ok and state(ref) == before
+    assert ref.execute(unsure, heard=True).question
+    assert ref.handle("no").ok and state(ref) == before and ref.question is None
+    typed = ref.execute(unsure)  # typed: the person said exactly this
+    assert typed.ok and not typed.question and ref.history()[-1] == "alice swaps 2 cat cat"
+    assert ref.handle("undo").ok
+    sure = ref.execute(parse("alice swaps 2 cat cat", ref.players), heard=True)
+    assert sure.ok and not sure.question and ref.history()[-1] == "alice swaps 2 cat cat"

@@ -300,6 +300,37 @@ def test_a_last_card_after_a_pause_longer_than_a_phrases_end_is_the_card_said(sy
     assert heard(events) == ["alice swaps 3 bear goat dog"], events
 
 
+def test_a_swap_whose_last_card_follows_a_long_pause_is_read_back_and_one_said_whole_is_applied(
+        synth: Synth, tmp_path: Path) -> None:
+    """Issue 40: at a pause before the last card the recogniser completes the command where the
+    speaker seemed to stop, or calls the two parts heard together unfinished (its free
+    transcription stops at the pause): either way what it heard is read back, never applied
+    unasked, and "yes" applies it. Said whole, the swap is applied at once."""
+    turns = ("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+             "row 3 giraffe mole cat", "row 4 sheep goat goat mouse")
+    referee = referee_after(*turns)
+    before = referee.history()
+    paused = say_with_gaps(tmp_path / "paused.wav", "alice swaps row three mole goat", 0.75, "rabbit")
+    events = run_listener([paused], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 3 mole goat rabbit"], events
+    assert isinstance(events[0], Heard)
+    asked = referee.execute(events[0].command, heard=True)
+    assert asked.question and referee.history() == before
+    assert referee.handle("yes").ok and referee.history()[-1] == "alice swaps 3 mole goat rabbit"
+    referee = referee_after(*turns)
+    # Heard with its rest, "Alice, swap, row 2, bear, dog." was called unfinished, and lost.
+    unfinished = say_with_gaps(tmp_path / "unfinished.wav", "alice swaps row two bear", 0.75, "dog")
+    events = run_listener([unfinished], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 2 bear dog"], events
+    assert isinstance(events[0], Heard) and events[0].command.unsure
+    whole = say_with_gaps(tmp_path / "whole.wav", "alice swaps row two pig mouse")
+    events = run_listener([whole], lambda: ListenContext.from_referee(referee))
+    assert heard(events) == ["alice swaps 2 pig mouse"], events
+    assert isinstance(events[0], Heard)
+    applied = referee.execute(events[0].command, heard=True)
+    assert applied.ok and not applied.question and referee.history()[-1] == "alice swaps 2 pig mouse"
+
+
 def test_a_command_said_while_a_card_command_waits_for_late_cards_is_heard_against_the_game_it_made(
         synth: Synth, tmp_path: Path) -> None:
     """Issue 40: the next player's swap begins 0.75 s after the last row, within the wait for

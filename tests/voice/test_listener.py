@@ -7,6 +7,7 @@ import os
 import queue
 import time
 import wave
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -779,3 +780,30 @@ def test_a_long_rest_read_as_another_players_command_is_not_joined_though_the_na
     listener._heard_against = players
     rest = [bytes(int(rest_seconds * 32000))]
     assert (listener._joined([bytes(96000)], first, rest, alone) is whole) is joined
+
+
+def test_a_command_heard_with_its_rest_still_unfinished_is_read_back_when_sound() -> None:
+    """Issue 40: "row two is a mole [pause] goat", the rest joined, was still "unfinished":
+    Whisper's free transcription, which tells a made-up end, wrote five words for six. Heard
+    with the rest the speaker said, the command as the decoder completed it is read back
+    (``Command.unsure``) when it passes the recogniser's other tests, and a card command's late
+    cards the same; a whole that is not sound, or no game action, stays as it was."""
+    from assistant.voice.listener import _read_back_if_joined, _with_late_cards
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    players = ("alice", "bob", "carol")
+    row = parse("row 2 mole goat", players)
+    unfinished = Decoded("Row 2 is a mole, goat.", None, 0.5, INCOMPLETE_REASON, 0.0, 2.5, begun=row, begun_sound=True)
+    read_back = _read_back_if_joined(unfinished)
+    assert read_back.command == row and read_back.command is not None and read_back.command.unsure
+    assert read_back.reason is None
+    doubtful = replace(unfinished, begun_sound=False)
+    assert _read_back_if_joined(doubtful) is doubtful
+    helps = replace(unfinished, begun=parse("help", players))
+    assert _read_back_if_joined(helps) is helps
+    taken = Decoded("Row 2 is a mole, goat.", row, 0.5, None, 0.0, 2.5, closed=True)
+    assert _read_back_if_joined(taken) is taken
+    late = _with_late_cards(doubtful)
+    assert late.command == row and late.command is not None and late.command.unsure and late.closed
+    sure = _with_late_cards(taken)
+    assert sure.command is row and not row.unsure

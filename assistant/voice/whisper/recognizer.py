@@ -37,7 +37,8 @@ How an utterance becomes a command:
    begins like it and goes on with more words (near-miss talk: ``MAX_OTHER_WORDS``) or names an
    animal the command does not (``_names_other_animals``). A
    command whose end the decoder made up (the audio stopped first) is "unfinished": the
-   listener waits for the rest.
+   listener waits for the rest. A game action whose end the decoder completed where it wanted
+   to stop, the audio going on, is taken but unsure (``Command.unsure``): it is read back.
 The text then goes through the typed parser, like every other command.
 """
 
@@ -264,6 +265,9 @@ class SearchResult:
     #: The other finished commands the decoder wanted to end (not cut), best first: the
     #: command's other readings (``WhisperRecognizer._readings``).
     others: list[list[int]] = field(default_factory=list, repr=False)
+    #: The decoder wanted to stop before the command was complete, and its end was judged said
+    #: (not ``incomplete``): the command is read back before it is applied (``Command.unsure``).
+    filled_in: bool = False
 
 
 @dataclass(frozen=True)
@@ -296,9 +300,9 @@ class _Heard:
     seconds: float
 
     def decoded(self, text: str, command: Command | None, reason: str | None, confidence: float = 0.0,
-                closed: bool = False, begun: Command | None = None) -> Decoded:
+                closed: bool = False, begun: Command | None = None, begun_sound: bool = False) -> Decoded:
         return Decoded(text, command, confidence, reason, time.perf_counter() - self.started,
-                       self.seconds, closed, begun)
+                       self.seconds, closed, begun, begun_sound)
 
 
 def _refusal(audio: np.ndarray, seconds: float) -> str | None:
@@ -488,8 +492,11 @@ class WhisperRecognizer:
             with self._lock, threadpool_limits(limits=1, user_api="blas"):
                 found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
             doubt = self._doubt(found, words, heard.seconds, game_action, answer)
+        if doubt == INCOMPLETE_REASON:
+            return heard.decoded(text, None, doubt, confidence, begun=command,
+                                 begun_sound=self._sound(found, words, heard.seconds, command, answer))
         if doubt is not None:
-            return heard.decoded(text, None, doubt, confidence, begun=command if doubt == INCOMPLETE_REASON else None)
+            return heard.decoded(text, None, doubt, confidence)
         if command is None:
             return heard.decoded(text, None, problem, confidence)
         if command.intent == "hand" and len(command.cards) != HAND_SIZE:  # pragma: no cover - the grammar counts
@@ -498,10 +505,18 @@ class WhisperRecognizer:
             command = self._taken(found, context, game, command)
         return heard.decoded(text, command, None, confidence, found.closed)
 
+    def _sound(self, found: SearchResult, words: list[str], seconds: float, begun: Command | None,
+               answer: bool) -> bool:
+        """Whether the unfinished command ``begun`` passes every other test (``_doubt``): were
+        its end said, it would be taken (``Decoded.begun_sound``)."""
+        return begun is not None and self._doubt(replace(found, incomplete=False), words, seconds,
+                                                 begun.is_game_action, answer) is None
+
     def _taken(self, found: SearchResult, context: _Context, game: Game | None, command: Command) -> Command:
         """A heard game action with its other readings (``Command.readings``); the repeat of one
         "no" refused, heard as one of the readings refused, as chosen with the utterance refused
-        (``_jointly``). Kept for its own repeat."""
+        (``_jointly``). Kept for its own repeat. Unsure when its end was filled in where the
+        decoder wanted to stop (``SearchResult.filled_in``): read back."""
         first = self._last
         joint = None
         self.last_joint = []
@@ -514,7 +529,7 @@ class WhisperRecognizer:
         if found.cross is not None:
             self._last = _Utterance(command.canonical, found.cross, context.prompt,
                                     tuple(tuple(t) for t in [found.tokens, *found.others]))
-        return command
+        return replace(command, unsure=True) if found.filled_in else command
 
     def _jointly(self, found: SearchResult, context: _Context, game: Game | None,
                  first: _Utterance) -> Command | None:
@@ -668,17 +683,21 @@ class WhisperRecognizer:
         if not finished:
             return SearchResult([], -math.inf, any(h.cut for h in beam), no_speech, cross=cross)
         mean, best = self._choose(finished, context, game)
-        # A decoder that loops at a pause ("3 giraffes, 2 bears, and 3 giraffes, 2 bears" for the
-        # first breath of a hand) may not ask to stop there: the same test of the free
-        # transcription decides (the first part of a quiet player's hand was otherwise taken as a
-        # hand of its own, now and then: whether the stop was asked for was on a knife edge).
-        counted_twice = _counts_an_animal_twice(_words(self._written(best.tokens)), self.language.words)
-        incomplete = (best.cut or counted_twice) \
-            and self._invented(cross, context, best.tokens)
+        stopped = self._stopped(best)
+        incomplete = stopped and self._invented(cross, context, best.tokens)
         others = [hyp.tokens for _, hyp in sorted(finished, key=lambda f: -f[0])
                   if hyp is not best and not hyp.cut][:MAX_OTHERS]
         return SearchResult(best.tokens, mean, incomplete, no_speech, best.gap_max,
-                            closed=not grammar.could_go_on(best.state), cross=cross, others=others)
+                            closed=not grammar.could_go_on(best.state), cross=cross, others=others,
+                            filled_in=stopped and not incomplete)
+
+    def _stopped(self, best: _Hypothesis) -> bool:
+        """Whether the decoder wanted to stop before the command was complete. A decoder that
+        loops at a pause ("3 giraffes, 2 bears, and 3 giraffes, 2 bears" for the first breath of
+        a hand) may not ask to stop there: it counts an animal twice (the first part of a quiet
+        player's hand was otherwise taken as a hand of its own, now and then: whether the stop
+        was asked for was on a knife edge)."""
+        return best.cut or _counts_an_animal_twice(_words(self._written(best.tokens)), self.language.words)
 
     def _choose(self, finished: list[tuple[float, _Hypothesis]], context: _Context,
                 game: Game | None) -> tuple[float, _Hypothesis]:
