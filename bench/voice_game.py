@@ -664,6 +664,14 @@ class Figures:
     lost_estimated: list[bool]
     lost_file: list[bool]
 
+    def lost_right(self) -> list[bool]:
+        """Lost by the loop against the listener's own cut, which the recogniser alone read as
+        the command said: the issue's own kind of loss (a line the recogniser alone hears right).
+        The other lines lost the recogniser alone hears wrong too (a wrong command where the loop
+        says "not sure", say)."""
+        return [lost and reading == line.expected
+                for lost, reading, (line, _, _) in zip(self.lost_real, self.real, self.judged, strict=True)]
+
     def gained(self, readings: list[str | None], outcome: Outcome) -> list[bool]:
         return [lost_by_the_loop(outcome.heard.get(i, []), r) and h
                 for i, (r, h) in enumerate(zip(readings, self.heard, strict=True))]
@@ -729,7 +737,8 @@ def print_summary(game: GameAudio, outcome: Outcome, f: Figures, engine: str, ar
             f"{sum(a == 'yes' for a in outcome.read_backs.values())})")
     print(f"  lost by the loop (its command differs from the recogniser's reading of the line in the same game "
           f"state, and it is not the command said): {sum(f.lost_real)} against the audio the listener cut in the run "
-          f"(gained: {sum(f.gained(f.real, outcome))}); {sum(f.lost_estimated)} against the estimated cut "
+          f"({sum(f.lost_right())} of them read right by the recogniser alone; gained: "
+          f"{sum(f.gained(f.real, outcome))}); {sum(f.lost_estimated)} against the estimated cut "
           f"(gained: {sum(f.gained(f.estimated, outcome))}); {sum(f.lost_file)} against {MARGIN} s around the "
           f"synthesiser's file; the readings alone of the listener's cut and its estimate differ on "
           f"{sum(a != b for a, b in zip(f.real, f.estimated, strict=True))} lines, of the estimate and the file's "
@@ -793,8 +802,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
         return
     print(f"--- {engine}")
     totals: dict[str, int] = dict.fromkeys(
-        ("exact", "heard", "ends", "alone", "lost", "real", "estimated", "file", "corrections", "read back",
-         "read back right"), 0)
+        ("exact", "heard", "ends", "alone", "lost", "real", "real right", "estimated", "file", "corrections",
+         "read back", "read back right"), 0)
     dumped = {}
     for game in games:
         outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
@@ -806,7 +815,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
         for key, value in (("exact", sum(ok for _, ok, _ in f.judged)), ("heard", sum(f.heard)),
                            ("ends", outcome.history == game.history), ("alone", sum(f.right_alone)),
                            ("lost", sum(a and not h for a, h in zip(f.right_alone, f.heard, strict=True))),
-                           ("real", sum(f.lost_real)), ("estimated", sum(f.lost_estimated)),
+                           ("real", sum(f.lost_real)), ("real right", sum(f.lost_right())),
+                           ("estimated", sum(f.lost_estimated)),
                            ("file", sum(f.lost_file)), ("corrections", len(outcome.corrections)),
                            ("read back", len(outcome.read_backs)),
                            ("read back right", sum(a == "yes" for a in outcome.read_backs.values()))):
@@ -818,7 +828,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
           f"{t['alone']}/{total} ({t['alone'] / total:.1%}) decoded alone with the right state, {t['lost']} right "
           f"alone but not heard exactly in the loop"
           + (f"; the table put the game right {t['corrections']} times" if args.corrects else "")
-          + f"; lost by the loop: {t['real']} against the audio the listener cut ({t['estimated']} against the "
+          + f"; lost by the loop: {t['real']} against the audio the listener cut, {t['real right']} of them read "
+            f"right by the recogniser alone ({t['estimated']} against the "
             f"estimated cut, {t['file']} against the file's margins); read back as unsure: {t['read back']} "
             f"({t['read back right']} the line's command, answered yes)")
 
