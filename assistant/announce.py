@@ -403,13 +403,15 @@ def _card_words(words: Iterable[str]) -> str:
     return " ".join(_animals(words))
 
 
-def _brief_row(row: int, cards: Iterable[str]) -> str:
-    return format(_("Row {row}: {cards}."), row=row, cards=_card_words(cards))
+def _brief_row(row: int, cards: Iterable[str], asked: bool = False) -> str:
+    return format(_("Row {row}: {cards}"), row=row, cards=_card_words(cards)) + _right(asked)
 
 
-def _brief_swap(player: str, row: int, put_down: Iterable[str]) -> str:
-    return format(_("{player}: {cards} for row {row}."), player=title(player), row=row,
-                  cards=_card_words(put_down))
+def _brief_swap(player: str, row: int, put_down: Iterable[str], asked: bool = False) -> str:
+    """``Alice: mole goat for row 3.``; asked (a swap the recogniser was unsure of, read back
+    before it is applied), ``..., right?``."""
+    return format(_("{player}: {cards} for row {row}"), player=title(player), row=row,
+                  cards=_card_words(put_down)) + _right(asked)
 
 
 def _right(asked: bool) -> str:
@@ -498,9 +500,9 @@ def brief_readback(command_text: str, intent: str, asked: bool = False) -> str |
     words = command_text.split()
     match intent:
         case "row" if len(words) > 2:
-            return _brief_row(int(words[1]), words[2:])
+            return _brief_row(int(words[1]), words[2:], asked)
         case "swap" if len(words) > 3:
-            return _brief_swap(words[0], int(words[2]), words[3:])
+            return _brief_swap(words[0], int(words[2]), words[3:], asked)
         case "hand" if len(words) > 3 and (hand := _hand(words[2:])) is not None:
             return _brief_hand(words[0], hand, asked)
         case "new_game" if len(words) > 2:

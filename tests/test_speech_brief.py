@@ -220,6 +220,27 @@ def test_a_heard_command_is_read_back_as_far_as_it_could_be_misheard() -> None:
     assert heard("no")[0].startswith("Fine, the new game")
 
 
+def test_a_heard_swap_or_row_the_recogniser_was_unsure_of_is_asked_then_the_result_is_short() -> None:
+    """Issue 40: a swap or row whose end the recogniser completed where the speaker seemed to
+    stop (``Command.unsure``) is read back as a question, in brief as in full: said as a
+    statement, the table would not know it waits for "yes"."""
+    from dataclasses import replace
+
+    assert announce.brief_readback("alice swaps 3 mole goat rabbit", "swap", asked=True) \
+        == "Alice: mole goat rabbit for row 3, right?"
+    assert announce.brief_readback("row 4 mole sheep dog pig", "row", asked=True) == "Row 4: mole sheep dog pig, right?"
+    assert announce.brief_readback("row 4 mole sheep dog pig", "row") == "Row 4: mole sheep dog pig."
+    referee = Referee(rng=random.Random(0), confirm_new_game=False)
+    for line in ("new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog", "row 3 giraffe mole cat"):
+        assert referee.handle(line).ok
+    row = referee.execute(replace(parse("row 4 mole sheep dog pig", referee.players), unsure=True), heard=True)
+    assert row.question and spoken(row, True, "brief") == ["Row 4: mole sheep dog pig, right?"]
+    yes = referee.execute(parse("yes", referee.players), heard=True)
+    assert yes.ok and spoken(yes, True, "brief") == (announce.results(yes.events, short=True) or [announce.APPLIED])
+    swap = referee.execute(replace(parse("alice swaps 3 mole goat cat", referee.players), unsure=True), heard=True)
+    assert swap.question and spoken(swap, True, "brief") == ["Alice: mole goat cat for row 3, right?"]
+
+
 def test_a_heard_hand_is_asked_as_a_person_says_it_then_the_result_is_short() -> None:
     assert announce.brief_readback("carol has 2 bear 3 pig 1 dog 4 mole", "hand", asked=True) \
         == "Carol: 2 bears 4 moles a dog and 3 pigs, right?"
