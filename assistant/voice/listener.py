@@ -586,6 +586,19 @@ def _read_back_if_joined(whole: Decoded) -> Decoded:
     return replace(whole, command=replace(begun, unsure=True), reason=None)
 
 
+def _left_unfinished(decoded: Decoded, joined_to: bool, cut: Spans) -> Heard | Rejected:
+    """An unfinished command that no rest follows, as reported: read back when it was heard
+    with the rest said after a pause (``joined_to``) and is sound (``_read_back_if_joined``),
+    else rejected as unfinished. (What followed may be the next player's command: "row two is
+    a mole [pause] goat" heard with its rest, then "row one pig", was lost as unfinished.)"""
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    read_back = _read_back_if_joined(decoded) if joined_to else decoded
+    if read_back.command is not None:
+        return Heard(read_back.command, read_back.text, read_back.confidence, cut)
+    return Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON, cut)
+
+
 def _begins_its_own(begun: Command | None) -> bool:
     """Whether speech heard alone as the unfinished command ``begun`` begins a command of its
     own: a player's, or a game action's. Not one of nobody's that the decoder, made to read a
@@ -1027,7 +1040,7 @@ class Listener:
                 break
             rest_audio, rest_cut = self._last_audio, self._last_cut
             alone = rest[1] or self._decode(rest_audio)
-            unfinished = Rejected(decoded.text, decoded.reason or INCOMPLETE_REASON, cut)
+            unfinished = _left_unfinished(decoded, joined_to, cut)
             if alone.command is not None and alone.command.is_game_action:
                 # A whole command by itself: the next player's, not the rest of this one (a
                 # complete command taken for unfinished, joined with the next, swallowed it).

@@ -807,3 +807,23 @@ def test_a_command_heard_with_its_rest_still_unfinished_is_read_back_when_sound(
     assert late.command == row and late.command is not None and late.command.unsure and late.closed
     sure = _with_late_cards(taken)
     assert sure.command is row and not row.unsure
+
+
+def test_an_unfinished_command_heard_with_its_rest_and_followed_by_a_command_is_read_back() -> None:
+    """Issue 40 (the last-pause seats' 4-player game, line 24): "row two is a mole [pause] goat",
+    heard with its rest, was still "unfinished", and the next line ("row one pig", a command of
+    its own) ended the wait: the row was reported rejected, and lost. Heard with a rest and sound,
+    it is read back (``_left_unfinished``); never heard with a rest, or unsound, it is rejected."""
+    from assistant.voice.listener import _left_unfinished
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    row = parse("row 2 mole goat", ("alice", "bob", "carol"))
+    whole = Decoded("Row 2 is a mole, goat.", None, 0.5, INCOMPLETE_REASON, 0.0, 2.5, begun=row, begun_sound=True)
+    cut = ((0, 80000),)
+    read_back = _left_unfinished(whole, True, cut)
+    assert isinstance(read_back, Heard) and read_back.command == row and read_back.command.unsure
+    assert read_back.cut == cut
+    alone = _left_unfinished(whole, False, cut)
+    assert isinstance(alone, Rejected) and alone.reason == INCOMPLETE_REASON and alone.text == whole.text
+    unsound = _left_unfinished(replace(whole, begun_sound=False), True, cut)
+    assert isinstance(unsound, Rejected) and unsound.reason == INCOMPLETE_REASON
