@@ -583,7 +583,14 @@ def _read_back_if_joined(whole: Decoded) -> Decoded:
     begun = whole.begun
     if whole.reason != INCOMPLETE_REASON or begun is None or not begun.is_game_action or not whole.begun_sound:
         return whole
-    return replace(whole, command=replace(begun, unsure=True), reason=None)
+    return _completed_unsure(whole)
+
+
+def _completed_unsure(whole: Decoded) -> Decoded:
+    """An unfinished decoding as the command the recogniser completed (``Decoded.begun``), to be
+    read back (``Command.unsure``): its end may be made up."""
+    assert whole.begun is not None
+    return replace(whole, command=replace(whole.begun, unsure=True), reason=None)
 
 
 def _left_unfinished(decoded: Decoded, joined_to: bool, cut: Spans) -> Heard | Rejected:
@@ -642,11 +649,8 @@ def _with_late_cards(whole: Decoded) -> Decoded:
     """A card command heard with its late cards (``_adds_late_cards``) as the command to report:
     the one the recogniser completed, read back (``Command.unsure``) when it called the two
     heard together unfinished: their end may be made up."""
-    command = whole.command
-    if command is None:
-        assert whole.begun is not None  # _adds_late_cards joins only what reads as a command
-        command = replace(whole.begun, unsure=True)
-    return replace(whole, command=command, reason=None, closed=True)
+    # _adds_late_cards joins only what reads as a command: a command, or one begun.
+    return replace(whole if whole.command is not None else _completed_unsure(whole), closed=True)
 
 
 def _finished(decoded: Decoded) -> Command | None:
