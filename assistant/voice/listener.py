@@ -42,7 +42,7 @@ import ctypes.util
 import math
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from assistant.commands import Command
 from assistant.config import LISTEN_MODES, VoiceSettings
 from assistant.voice.pcm import audioop
+from engine.deck import Animal
 from engine.game import Game
 
 if TYPE_CHECKING:
@@ -622,7 +623,7 @@ def _may_lack_late_cards(decoded: Decoded) -> bool:
 
 
 def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Sequence[str] = (),
-                     free: Sequence[str] | None = None) -> bool:
+                     free: Sequence[str] | None = None, written: frozenset[Animal] = frozenset()) -> bool:
     """Whether a card command that may lack its late cards (``first``) and the speech after it
     (``rest``, heard alone: no command of a player's) are one command, ``whole`` (the two heard
     together): another command of the same player and move, likelier than the rest alone and
@@ -635,22 +636,42 @@ def _adds_late_cards(first: Decoded, rest: Decoded, whole: Decoded, players: Seq
     unfinished, the decoder wishing to stop at the pause between them and Whisper's free
     transcription stopping there (``whisper.WhisperRecognizer._invented``): its command as the
     decoder completed it (``Decoded.begun``) is theirs, as complete as the command heard first.
-    ``free``: the rest written freely (``_rest_read_as``)."""
+    ``free``: the rest written freely (``_rest_read_as``), and the animals it names
+    (``written``).
+
+    Less likely than the command alone, but likelier than the rest alone, when every card the
+    two add is an animal the rest is written freely as (read back, ``_with_late_cards``):
+    "row three has giraffe dog [0.7 s] one rabbit", the first part read "Row 3, 2, giraffe,
+    dog." (0.47), the rest "What can I say?" alone and written freely "one rabbit", the two
+    together the row said (0.44), was lost (issue 40's last-pause seats, the 3-player game's
+    line 53, session 25)."""
     command, together, reading = first.command, _finished(whole), _rest_read_as(rest, players, free)
     if command is None or together is None or (reading is not None and _begins_its_own(rest.begun)) \
             or _someone_else(command, reading):
         return False
+    likelier = whole.confidence >= first.confidence or _adds_written(command, together, written)
     return (together.intent, together.player) == (command.intent, command.player) \
         and together.canonical != command.canonical \
-        and whole.confidence >= max(rest.confidence, first.confidence)
+        and whole.confidence >= rest.confidence and likelier
 
 
-def _with_late_cards(whole: Decoded) -> Decoded:
+def _adds_written(command: Command, together: Command, written: frozenset[Animal]) -> bool:
+    """Whether ``together`` holds cards ``command`` does not, each an animal ``written``."""
+    added = Counter(together.cards) - Counter(command.cards)
+    return bool(added) and set(added) <= written
+
+
+def _with_late_cards(whole: Decoded, first: Decoded) -> Decoded:
     """A card command heard with its late cards (``_adds_late_cards``) as the command to report:
     the one the recogniser completed, read back (``Command.unsure``) when it called the two
-    heard together unfinished: their end may be made up."""
+    heard together unfinished (their end may be made up), or when they are less likely than the
+    command heard first (``first``; joined as the rest is written freely)."""
     # _adds_late_cards joins only what reads as a command: a command, or one begun.
-    return replace(whole if whole.command is not None else _completed_unsure(whole), closed=True)
+    if whole.command is None:
+        return replace(_completed_unsure(whole), closed=True)
+    if whole.confidence < first.confidence:
+        return replace(whole, command=replace(whole.command, unsure=True), closed=True)
+    return replace(whole, closed=True)
 
 
 def _finished(decoded: Decoded) -> Command | None:
@@ -835,10 +856,11 @@ class Listener:
         self._last_cut: Spans = ()
         #: The last phrase's audio that its standing decoding was given (``_phrase``).
         self._last_audio: list[bytes] = []
-        #: A phrase heard after a card command, while the listener waited for its late cards, that
-        #: was not their rest: heard next, once that command has settled (``_late_cards``): all
-        #: its audio, the audio read as it (its cut) and where that lies.
-        self._carried: tuple[list[bytes], list[bytes], Spans] | None = None
+        #: A phrase heard after a command that was not its rest, heard next as an utterance of its
+        #: own: all its audio, the audio read as it (its cut), where that lies, and its reading
+        #: when it stands (None: read again once the command before has settled, ``_late_cards``;
+        #: an unfinished command of its own after talk, ``_with_the_rest``).
+        self._carried: tuple[list[bytes], list[bytes], Spans, Decoded | None] | None = None
 
     # ------------------------------------------------------------------ public interface
     @property
@@ -1003,9 +1025,9 @@ class Listener:
         if self._carried is not None:
             # Said while the command before waited for its late cards: heard now, against the
             # game that command made.
-            spoken, self._last_audio, self._last_cut = self._carried
+            spoken, self._last_audio, self._last_cut, reading = self._carried
             self._carried = None
-            phrase: tuple[list[bytes], Decoded | None] | None = (spoken, None)
+            phrase: tuple[list[bytes], Decoded | None] | None = (spoken, reading)
         else:
             phrase = self._phrase(recognizer, source, timeout)
         if phrase is None:
@@ -1014,6 +1036,8 @@ class Listener:
         if decoded is None:
             decoded = self._decode(self._last_audio)
         events, decoded, spoken, cut = self._with_the_rest(recognizer, source, spoken, decoded, self._last_cut)
+        if decoded is None:
+            return events  # what follows is heard next, as an utterance of its own
         if _may_lack_late_cards(decoded) and not self._closed.is_set() and not _input_ended(source):
             decoded, cut = self._late_cards(recognizer, source, spoken, decoded, cut)
         if self._paused:
@@ -1023,11 +1047,16 @@ class Listener:
 
     def _with_the_rest(self, recognizer: SpeechListener, source: AudioSource, spoken: list[bytes],
                        decoded: Decoded, cut: Spans,
-                       ) -> tuple[list[Heard | Rejected], Decoded, list[bytes], Spans]:
+                       ) -> tuple[list[Heard | Rejected], Decoded | None, list[bytes], Spans]:
         """An unfinished command together with what the speaker says next, and what to report
         before it (the unfinished part, when what follows is a whole command of its own), with
         all the audio the reading to report was read from (``spoken``: the quiet that ended it
-        too, ``_joined``) and where in the input its cut lies (``cut``, ``Spans``)."""
+        too, ``_joined``) and where in the input its cut lies (``cut``, ``Spans``). No reading
+        to report (None) when what followed is an unfinished command of its own, carried over to
+        be heard with its own rest: it was heard here with the breaths left to the command
+        before it, and in a game gone astray, where three players' lines in a row were read as
+        unfinished, the third was left without its last card (issue 40's last-pause seats, the
+        5-player game's line 67, session 25)."""
         from assistant.voice.recognizer import INCOMPLETE_REASON
 
         before: list[Heard | Rejected] = []
@@ -1065,6 +1094,9 @@ class Listener:
                 # Talk followed: both are reported, the unfinished command first (it was lost
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
+                if alone.reason == INCOMPLETE_REASON:
+                    self._carried = (rest[0], rest_audio, rest_cut, alone)
+                    return before, None, [], ()
                 spoken, decoded, cut, joined_to = rest[0], alone, rest_cut, False
         return before, _read_back_if_joined(decoded) if joined_to else decoded, spoken, cut
 
@@ -1087,12 +1119,12 @@ class Listener:
                 return decoded, cut  # only the room followed
             joined = self._joined(spoken, decoded, rest_audio, alone, late=True)
             if joined is not None:
-                return _with_late_cards(joined), (*cut, *rest_cut)
+                return _with_late_cards(joined, decoded), (*cut, *rest_cut)
         lead = self._lead_in(recognizer, source, spoken, rest[0][0])
         if lead and rest_cut:
             rest_cut = ((rest_cut[0][0] - len(lead), rest_cut[0][1]), *rest_cut[1:])
         led = [lead] if lead else []
-        self._carried = ([*led, *rest[0]], [*led, *rest_audio], rest_cut)
+        self._carried = ([*led, *rest[0]], [*led, *rest_audio], rest_cut, None)
         return decoded, cut
 
     @staticmethod
@@ -1164,8 +1196,21 @@ class Listener:
         no_animal = free is not None and not set(free) & self._card_words(animals_only=True)
         if (talk or no_animal) and whole.confidence <= decoded.confidence:
             return None
-        joins = _adds_late_cards if late else _joins
-        return whole if joins(decoded, alone, whole, self._players(), free if short else None) else None
+        players, free = self._players(), free if short else None
+        if late:
+            joins = _adds_late_cards(decoded, alone, whole, players, free, self._animals_in(free or ()))
+        else:
+            joins = _joins(decoded, alone, whole, players, free)
+        return whole if joins else None
+
+    def _animals_in(self, words: Sequence[str]) -> frozenset[Animal]:
+        """The animals ``words`` name, in the recogniser's language (none: a recogniser that has
+        no words of its own, PocketSphinx)."""
+        tables = getattr(getattr(self.recognizer, "language", None), "words", None)
+        if tables is None:
+            return frozenset()
+        animals = {**tables.one, **tables.many}
+        return frozenset(animals[word] for word in words if word in animals)
 
     def _written_freely(self, chunks: list[bytes]) -> list[str] | None:
         """The words of Whisper's free transcription of ``chunks`` (``written_freely``, with the

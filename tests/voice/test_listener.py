@@ -425,7 +425,25 @@ def test_late_cards_are_joined_to_a_card_command_of_the_same_player_and_move_onl
     same = Decoded("Alice, swap, 4, 3, bear, dog.", parse("alice swaps 4 bear bear bear dog", players), 0.7, None,
                    0.0, 3.1, closed=True)
     assert not _adds_late_cards(made_up, Decoded("Yes.", None, 0.05, TALK_REASON, 0.0, 0.5), same, players)
+    # Less likely together than the command heard first, but the rest is written freely as the
+    # card the two add ("row three has giraffe dog [0.7 s] one rabbit", the first part read
+    # "Row 3, 2, giraffe, dog."; issue 40's last-pause seats, session 25): joined, read back.
+    from assistant.voice.listener import _with_late_cards
+    from engine.deck import Animal
 
+    row = Decoded("Row 3, 2, giraffe, dog.", parse("row 3 giraffe giraffe dog", players), 0.465, None, 0.0, 1.7,
+                  closed=True)
+    help_ = Decoded("What can I say?", None, 0.039, INCOMPLETE_REASON, 0.0, 1.1, begun=parse("help", players))
+    said = Decoded("Row 3 is giraffe, dog, one rabbit.", parse("row 3 giraffe dog rabbit", players), 0.44, None,
+                   0.0, 3.1, closed=True)
+    assert not _adds_late_cards(row, help_, said, players, ["one", "rabbit"])
+    assert not _adds_late_cards(row, help_, said, players, ["one", "pig"], frozenset({Animal("pig")}))
+    assert _adds_late_cards(row, help_, said, players, ["one", "rabbit"], frozenset({Animal("rabbit")}))
+    reported = _with_late_cards(said, row)
+    assert reported.command is not None and reported.command.canonical == "row 3 giraffe dog rabbit"
+    assert reported.command.unsure
+    # Likelier than the command alone: taken as heard, nothing to ask.
+    assert not _with_late_cards(replace(said, confidence=0.5), row).command.unsure  # type: ignore[union-attr]
 
 def test_a_rest_read_alone_as_nobodys_command_or_with_a_made_up_name_is_still_joined() -> None:
     """A late card heard alone is no command, and the decoder, made to read it as one, begins
@@ -803,9 +821,9 @@ def test_a_command_heard_with_its_rest_still_unfinished_is_read_back_when_sound(
     assert _read_back_if_joined(helps) is helps
     taken = Decoded("Row 2 is a mole, goat.", row, 0.5, None, 0.0, 2.5, closed=True)
     assert _read_back_if_joined(taken) is taken
-    late = _with_late_cards(doubtful)
+    late = _with_late_cards(doubtful, taken)
     assert late.command == row and late.command is not None and late.command.unsure and late.closed
-    sure = _with_late_cards(taken)
+    sure = _with_late_cards(taken, taken)
     assert sure.command is row and not row.unsure
 
 
@@ -827,3 +845,59 @@ def test_an_unfinished_command_heard_with_its_rest_and_followed_by_a_command_is_
     assert isinstance(alone, Rejected) and alone.reason == INCOMPLETE_REASON and alone.text == whole.text
     unsound = _left_unfinished(replace(whole, begun_sound=False), True, cut)
     assert isinstance(unsound, Rejected) and unsound.reason == INCOMPLETE_REASON
+
+
+def test_an_unfinished_command_after_talk_is_heard_with_its_own_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players' lines in a row read as unfinished, in a game gone astray: each is heard
+    with its own rest, not with the breaths left to the command before it (the third, Erin's,
+    was reported unfinished and her late card heard alone as talk: issue 40's last-pause seats,
+    the 5-player game's line 67, session 25). The phrases and their readings are scripted: what
+    is tested is which phrases the listener hears together."""
+    from types import SimpleNamespace
+
+    from assistant.voice.recognizer import INCOMPLETE_REASON, TALK_REASON
+    from assistant.voice.whisper.grammar import ENGLISH
+
+    players = ("bob", "erin", "frank", "heidi")
+
+    def unfinished(text: str, begun: str, confidence: float = 0.3) -> Decoded:
+        return Decoded(text, None, confidence, INCOMPLETE_REASON, 0.0, 2.0, begun=parse(begun, players))
+
+    heidi, pig, frank, erin, cat = (bytes([n]) * 320 for n in range(1, 6))
+    phrases = [heidi, pig, frank, erin, cat]
+    readings = {
+        heidi: unfinished("Heidi, swap, 2, pig, pig, pig.", "heidi swaps 2 pig"),
+        pig: unfinished("Take it back.", "undo", 0.02),
+        heidi + pig: unfinished("Heidi, swap, 2, pig, pig, pig, pig.", "heidi swaps 2 pig", 0.35),
+        frank: unfinished("Frank, swap, 1, dog, dog.", "frank swaps 1 dog"),
+        erin: unfinished("Erin, swap, 3, dog, dog.", "erin swaps 3 dog"),
+        cat: Decoded("Take it, back,", None, 0.009, TALK_REASON, 0.0, 1.0),
+        erin + cat: Decoded("Erin, swap, 3, dog, cat.", parse("erin swaps 3 dog cat", players), 0.5, None, 0.0,
+                            3.0, closed=True),
+    }
+    written = {pig: ["pig"], frank: ["frank", "swap", "one", "dog"], erin: ["erin", "swap", "three", "dog"],
+               cat: ["and", "one", "cat"]}
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(players, None), lambda e: None)
+    listener.recognizer = SimpleNamespace(language=SimpleNamespace(words=ENGLISH))  # type: ignore[assignment]
+    listener._heard_against = players
+
+    def phrase(recognizer: object, source: object, timeout: float, lead_in: bool = True):
+        if not phrases:
+            return None
+        audio = phrases.pop(0)
+        listener._last_audio, listener._last_cut = [audio], ((0, len(audio)),)
+        return [audio], None
+
+    def decode(chunks: list[bytes]) -> Decoded:
+        return readings.get(b"".join(chunks), unfinished("...", "heidi swaps 2 pig", 0.1))
+
+    monkeypatch.setattr(listener, "_phrase", phrase)
+    monkeypatch.setattr(listener, "_decode", decode)
+    monkeypatch.setattr(listener, "_written_freely", lambda chunks: written.get(b"".join(chunks)))
+    recognizer, source = SimpleNamespace(phrase_threshold=0.3, non_speaking_duration=0.3), SimpleNamespace(ended=False)
+    events = []
+    while phrases or listener._carried is not None:
+        events += listener._one_utterance(recognizer, source, 1.0)  # type: ignore[arg-type]
+    heard = [e.command.canonical if isinstance(e, Heard) else f"unfinished: {e.text}" for e in events]
+    assert heard == ["unfinished: Heidi, swap, 2, pig, pig, pig, pig.", "unfinished: Frank, swap, 1, dog, dog.",
+                     "erin swaps 3 dog cat"]
