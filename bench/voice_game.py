@@ -672,6 +672,15 @@ class Figures:
         return [lost and reading == line.expected
                 for lost, reading, (line, _, _) in zip(self.lost_real, self.real, self.judged, strict=True)]
 
+    def lost_applied(self, outcome: Outcome) -> list[bool]:
+        """Lost by the loop against the listener's own cut, the loop applying a command not said
+        (not refused by the game, nor answered "no" when read back): the loop changed the game
+        where the recogniser alone read otherwise. The other lost lines left the game as it was
+        (a command refused, or none)."""
+        return [lost and outcome.read_backs.get(i) != "no"
+                and any(" (refused: " not in got for got in commands_in(outcome.heard.get(i, [])))
+                for i, lost in enumerate(self.lost_real)]
+
     def gained(self, readings: list[str | None], outcome: Outcome) -> list[bool]:
         return [lost_by_the_loop(outcome.heard.get(i, []), r) and h
                 for i, (r, h) in enumerate(zip(readings, self.heard, strict=True))]
@@ -737,7 +746,8 @@ def print_summary(game: GameAudio, outcome: Outcome, f: Figures, engine: str, ar
             f"{sum(a == 'yes' for a in outcome.read_backs.values())})")
     print(f"  lost by the loop (its command differs from the recogniser's reading of the line in the same game "
           f"state, and it is not the command said): {sum(f.lost_real)} against the audio the listener cut in the run "
-          f"({sum(f.lost_right())} of them read right by the recogniser alone; gained: "
+          f"({sum(f.lost_right())} of them read right by the recogniser alone, {sum(f.lost_applied(outcome))} "
+          f"applying a command not said; gained: "
           f"{sum(f.gained(f.real, outcome))}); {sum(f.lost_estimated)} against the estimated cut "
           f"(gained: {sum(f.gained(f.estimated, outcome))}); {sum(f.lost_file)} against {MARGIN} s around the "
           f"synthesiser's file; the readings alone of the listener's cut and its estimate differ on "
@@ -802,8 +812,8 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
         return
     print(f"--- {engine}")
     totals: dict[str, int] = dict.fromkeys(
-        ("exact", "heard", "ends", "alone", "lost", "real", "real right", "estimated", "file", "corrections",
-         "read back", "read back right"), 0)
+        ("exact", "heard", "ends", "alone", "lost", "real", "real right", "real applied", "estimated", "file",
+         "corrections", "read back", "read back right"), 0)
     dumped = {}
     for game in games:
         outcome = play(game, engine, args.model, correct=args.corrects, fast=args.fast)
@@ -816,6 +826,7 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
                            ("ends", outcome.history == game.history), ("alone", sum(f.right_alone)),
                            ("lost", sum(a and not h for a, h in zip(f.right_alone, f.heard, strict=True))),
                            ("real", sum(f.lost_real)), ("real right", sum(f.lost_right())),
+                           ("real applied", sum(f.lost_applied(outcome))),
                            ("estimated", sum(f.lost_estimated)),
                            ("file", sum(f.lost_file)), ("corrections", len(outcome.corrections)),
                            ("read back", len(outcome.read_backs)),
@@ -829,7 +840,7 @@ def run_engine(engine: str, games: list[GameAudio], args: argparse.Namespace) ->
           f"alone but not heard exactly in the loop"
           + (f"; the table put the game right {t['corrections']} times" if args.corrects else "")
           + f"; lost by the loop: {t['real']} against the audio the listener cut, {t['real right']} of them read "
-            f"right by the recogniser alone ({t['estimated']} against the "
+            f"right by the recogniser alone, {t['real applied']} applying a command not said ({t['estimated']} against the "
             f"estimated cut, {t['file']} against the file's margins); read back as unsure: {t['read back']} "
             f"({t['read back right']} the line's command, answered yes)")
 

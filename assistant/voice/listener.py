@@ -1095,7 +1095,9 @@ class Listener:
                 # here, now and then, in the table's tests: the player was never told).
                 before.append(unfinished)
                 if alone.reason == INCOMPLETE_REASON:
-                    self._carried = (rest[0], rest_audio, rest_cut, alone)
+                    # Read again against the game a command read back makes (its question).
+                    reading = alone if isinstance(unfinished, Rejected) else None
+                    self._carried = (rest[0], rest_audio, rest_cut, reading)
                     return before, None, [], ()
                 spoken, decoded, cut, joined_to = rest[0], alone, rest_cut, False
         return before, _read_back_if_joined(decoded) if joined_to else decoded, spoken, cut
