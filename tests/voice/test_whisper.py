@@ -374,6 +374,53 @@ def test_a_command_completed_where_the_decoder_wanted_to_stop_is_unsure(synth: S
     assert late.begun.canonical == "alice swaps 3 mole goat rabbit" and late.begun_sound
 
 
+
+@needs_espeak
+@pytest.mark.parametrize("voice", ["en-us", "en-us+m7"])
+def test_a_swap_whose_row_was_read_as_a_count_is_unsure(synth: Synth, recognizer: WhisperRecognizer,
+                                                        voice: str) -> None:
+    """Session 24's tester: "alice swaps row three bear dog", a card short, was read "Alice,
+    swap, 4, 3, bear, dog." (row 4, three bears) and applied with nothing asked; Whisper's free
+    transcription writes no 4 ("alice slap slow free bear dog"): read back. The same swap said
+    whole is sure."""
+    turns = Referee.resume(["new game alice bob carol", "alice starts", "row 1 pig", "row 2 bear dog",
+                            "row 3 giraffe mole cat", "row 4 sheep sheep goat mouse"]).game
+    recognizer.set_context(PLAYERS, turns)
+    short = recognizer.decode_audio(read_wav(str(synth("alice swaps row three bear dog", voice=voice, speed=160))))
+    assert short.command is not None, short
+    assert short.command.canonical != "alice swaps 3 bear dog" and short.command.unsure, short
+    whole = recognizer.decode_audio(read_wav(str(synth("alice swaps row three bear dog goat", voice=voice,
+                                                       speed=160))))
+    assert whole.command is not None and whole.command.canonical == "alice swaps 3 bear goat dog", whole
+    assert not whole.command.unsure
+
+
+def test_a_row_read_as_a_count_is_told_by_its_words_and_the_free_transcription() -> None:
+    """``_row_read_as_count``: the row's number, then a count above one of a card said in the
+    singular that the command holds. Not so a right swap of the nine games' lines with a number
+    after its row ("four" for "for", a count in the plural, a count of one). ``_writes_row``: the
+    row's number in any form, or a word alike its word, but not alike "for"."""
+    from assistant.voice.whisper.recognizer import _row_read_as_count, _words, _writes_row
+
+    players = ("alice", "bob", "erin", "frank", "heidi")
+
+    def shaped(text: str, command: str) -> bool:
+        return _row_read_as_count(_words(text), parse(command, players))
+
+    assert shaped("Alice, swap, 4, 3, bear, dog.", "alice swaps 4 bear bear bear dog")
+    assert shaped("Alice, swap, 4, and 3, mole, goat.", "alice swaps 4 mole mole mole goat")
+    assert not shaped("Heidi, swap, one, and four, mouse.", "heidi swaps 1 mouse")
+    assert not shaped("Frank, swap 4 and 3 dogs and a pig.", "frank swaps 4 dog dog dog pig")
+    assert not shaped("Erin, swap, four, one, goat, two pigs, a mouse.", "erin swaps 4 goat pig pig mouse")
+    assert not shaped("Frank, swap, two, four, bear, cat.", "frank swaps 2 bear cat")
+    assert not shaped("Row 4, 3, bear, dog.", "row 4 bear bear bear dog")
+    assert not _writes_row("alice slap slow free bear dog".split(), 4)
+    assert _writes_row("alice swap for three bear dog".split(), 4)
+    assert _writes_row("alice swap row 4".split(), 4)
+    assert _writes_row("frank swap to and for bear cat".split(), 2)
+    assert _writes_row("bob slot free".split(), 3)
+    assert not _writes_row("hi this lab is learned and for miles".split(), 1)
+
 def test_the_prompt_names_the_cards_while_cards_may_be_said(recognizer: WhisperRecognizer) -> None:
     """Whisper hears the animals better when its prompt names them, but a short "yes" worse, and
     without a game (any command) a swap lost its "row": the animals are named in a game's rows,

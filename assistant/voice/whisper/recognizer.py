@@ -516,7 +516,8 @@ class WhisperRecognizer:
         """A heard game action with its other readings (``Command.readings``); the repeat of one
         "no" refused, heard as one of the readings refused, as chosen with the utterance refused
         (``_jointly``). Kept for its own repeat. Unsure when its end was filled in where the
-        decoder wanted to stop (``SearchResult.filled_in``): read back."""
+        decoder wanted to stop (``SearchResult.filled_in``), or its row may be misheard
+        (``_row_doubted``): read back."""
         first = self._last
         joint = None
         self.last_joint = []
@@ -529,7 +530,22 @@ class WhisperRecognizer:
         if found.cross is not None:
             self._last = _Utterance(command.canonical, found.cross, context.prompt,
                                     tuple(tuple(t) for t in [found.tokens, *found.others]))
-        return replace(command, unsure=True) if found.filled_in else command
+        return replace(command, unsure=True) if found.filled_in or self._row_doubted(found, context, command) \
+            else command
+
+    def _row_doubted(self, found: SearchResult, context: _Context, command: Command) -> bool:
+        """Whether a swap's row may be misheard, its number read as a count (``_row_read_as_count``),
+        and Whisper's free transcription does not write the row's number (``_writes_row``): "alice
+        swaps row three bear dog", a card short, read "Alice, swap, 4, 3, bear, dog." and written
+        freely "alice slap slow free bear dog", was applied as row 4 and three bears with nothing
+        asked (session 24's tester, 3 families of files). The decoder never wished to stop there."""
+        tables = self.language.words
+        if found.cross is None or command.row is None \
+                or not _row_read_as_count(_words(self._written(found.tokens)), command, tables):
+            return False
+        with self._lock, threadpool_limits(limits=1, user_api="blas"):
+            free = self._free_words(found.cross, context, len(found.tokens) + 8)
+        return not _writes_row(free, command.row, tables)
 
     def _jointly(self, found: SearchResult, context: _Context, game: Game | None,
                  first: _Utterance) -> Command | None:
@@ -878,6 +894,37 @@ def _counts_an_animal_twice(words: list[str], tables: SpokenWords = ENGLISH) -> 
             counted.add(animal)
         after_number = word.isdigit() or word in tables.written
     return False
+
+
+def _row_read_as_count(words: list[str], command: Command, tables: SpokenWords = ENGLISH) -> bool:
+    """Whether a swap's words may be its row misheard, its number read as a count: the row's
+    number said first, then (past a word like "and") a count above one of a card named in the
+    singular, a count the command holds ("Alice, swap, 4, 3, bear, dog." for "alice swaps row
+    three bear dog", a card short: "row" read as the row, 4, and "three" as three bears). People
+    count in the plural ("three bears"); a right swap with that shape ("Frank, swap 4 and 3
+    dogs", "Erin, swap, four, one, goat") was never of it in the nine games' lines."""
+    if command.intent != "swap" or command.row is None:
+        return False
+    spelt = _spelt(words, tables)
+    at = next((i for i, word in enumerate(spelt) if tables.rows.get(word) == command.row), None)
+    if at is None:
+        return False
+    after = [word for word in spelt[at + 1:at + 4] if word not in tables.separators]
+    if len(after) < 2:
+        return False
+    count, animal = tables.counts.get(after[0], 0), tables.one.get(after[1])
+    return count > 1 and animal is not None and command.cards.count(animal) >= count
+
+
+def _writes_row(free: list[str], row: int, tables: SpokenWords = ENGLISH) -> bool:
+    """Whether a free transcription writes the row's number: in one of its forms ("4", "four",
+    "for") or as a word alike its word ("free" for "three", "to" for "two", ``MIN_WORD_ALIKE``;
+    not alike "for", which "free" is)."""
+    said = {word for word, number in tables.rows.items() if number == row}
+    forms = said | {form for word in said for form in tables.written.get(word, ())}
+    forms |= {sound for sound, words in tables.homophones.items() if forms & set(words)}
+    return any(word in forms or any(SequenceMatcher(None, word, form).ratio() >= MIN_WORD_ALIKE for form in said)
+               for word in free)
 
 
 def _legal(command: Command, game: Game | None) -> bool:
