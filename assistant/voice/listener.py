@@ -973,11 +973,17 @@ class Listener:
                     self._emit(event)
             if events:
                 release_freed_memory()  # once the command is out: not on its way
-            if is_file and _input_ended(source):
+            if is_file and self._heard_to_the_end(source):
                 self._input_ended = True
                 self._set_state("off", "audio input ended")
                 self._wake.wait()
                 self._wake.clear()
+
+    def _heard_to_the_end(self, source: AudioSource) -> bool:
+        """Whether a WAV input has been played in and every phrase of it heard: a phrase carried
+        over (``_carried``) is heard first, the input's last words (session 25's tester: "oh wait"
+        at the end of a file, read as an unfinished command of its own, was never heard)."""
+        return _input_ended(source) and self._carried is None
 
     @staticmethod
     def _prepare(source: AudioSource) -> tuple[SpeechListener, NoiseTracker]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import queue
+import threading
 import time
 import wave
 from dataclasses import replace
@@ -901,3 +902,42 @@ def test_an_unfinished_command_after_talk_is_heard_with_its_own_rest(monkeypatch
     heard = [e.command.canonical if isinstance(e, Heard) else f"unfinished: {e.text}" for e in events]
     assert heard == ["unfinished: Heidi, swap, 2, pig, pig, pig, pig.", "unfinished: Frank, swap, 1, dog, dog.",
                      "erin swaps 3 dog cat"]
+
+
+def test_a_phrase_carried_over_is_heard_before_the_input_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 25's tester: flite's rms voice saying "alice swaps row three bear", a card short,
+    then "oh wait" 0.7 s later, the file's last words (/tmp/s23t/wav/TC_ohwait_fl_rms_g0.7.wav).
+    The second phrase, read alone as an unfinished command of its own ("Where are we?"), was
+    carried over to be heard with what its speaker says next, and the input had ended: it was
+    never heard. The loop hears a phrase carried over before it says the input ended. (Scripted
+    utterances: whether the input has ended by then depends on how far the audio was read.)"""
+    from types import SimpleNamespace
+
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    first = Rejected("Alice, swap, row three, bear, bear, bear,", INCOMPLETE_REASON)
+    carried = Rejected("Where are we?", INCOMPLETE_REASON)
+    seen: list = []
+    listener = Listener(VoiceSettings(listen="continuous"), lambda: ListenContext(PLAYERS, None), seen.append,
+                        audio_input=["said.wav"])
+    source = SimpleNamespace(ended=True, CHUNK=1024)  # the audio was read to its end with the first
+
+    def hear_once(recognizer: object, source: object, timeout: float, failures: int) -> tuple[list, int]:
+        if listener._carried is None and first not in seen:
+            listener._carried = ([b"\0\0"], [b"\0\0"], (), None)
+            return [first], 0
+        listener._carried = None
+        return [carried], 0
+
+    monkeypatch.setattr(listener, "_prepare", lambda source: (SimpleNamespace(energy_threshold=300),
+                                                              SimpleNamespace(threshold=lambda level: level)))
+    monkeypatch.setattr(listener, "_hear_once", hear_once)
+    loop = threading.Thread(target=listener._loop, args=(source,), daemon=True)
+    loop.start()
+    deadline = time.monotonic() + 10
+    while not listener.input_ended and time.monotonic() < deadline:
+        time.sleep(0.02)
+    listener.close()
+    loop.join(timeout=5)
+    assert [e for e in seen if isinstance(e, Rejected)] == [first, carried]
+    assert listener.input_ended
