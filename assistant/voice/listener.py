@@ -125,6 +125,9 @@ PHRASE_LIMIT_SECONDS = 12.0
 MAX_FAILED_UTTERANCES = 3
 #: What a phrase whose hearing failed is reported as (said aloud by the table).
 HEARING_FAILED = "something went wrong hearing that; please say it again"
+#: The reason of the listener's last state ("off") once a WAV input has been played in and heard
+#: to its end: the event after every other of the input's (``Listener.input_ended``).
+INPUT_ENDED = "audio input ended"
 #: How long a push-to-talk press waits for speech to start.
 PUSH_TIMEOUT_SECONDS = 6.0
 
@@ -975,7 +978,7 @@ class Listener:
                 release_freed_memory()  # once the command is out: not on its way
             if is_file and self._heard_to_the_end(source):
                 self._input_ended = True
-                self._set_state("off", "audio input ended")
+                self._set_state("off", INPUT_ENDED)
                 self._wake.wait()
                 self._wake.clear()
 
@@ -1007,7 +1010,7 @@ class Listener:
             # Audio runs on (deafened while paused, dropped while idle) like a
             # microphone's; a file that ends meanwhile has ended.
             self._input_ended = True
-            self._set_state("off", "audio input ended")
+            self._set_state("off", INPUT_ENDED)
             self._wake.wait()
 
     def _hear_once(self, recognizer: SpeechListener, source: AudioSource, timeout: float,

@@ -157,3 +157,29 @@ def test_a_damaged_current_game_is_said_by_hear_and_listen(synth, isolated_env, 
     listen = lifeguard("listen", "--audio-input", str(row), env=isolated_env)
     assert listen.returncode == 2 and listen.stdout == ""
     assert sentence in listen.stderr and "Traceback" not in listen.stderr, listen.stderr
+
+
+def test_listen_answers_every_event_of_its_files_before_it_ends() -> None:
+    """``lifeguard listen --audio-input`` ends on the listener's state that says its input was
+    played in and heard, which comes after the input's last event; not on any state read while
+    the listener's flag was already set: a state still queued before the last phrase's event
+    ended the session with that event unanswered (session 25's tester: "oh wait", the file's last
+    words, was printed in 2 runs of 4)."""
+    import queue
+    from types import SimpleNamespace
+
+    from assistant.cli.voice import _ListenSession
+    from assistant.referee import Referee
+    from assistant.voice.listener import INPUT_ENDED, ListenerState, Rejected
+    from assistant.voice.recognizer import INCOMPLETE_REASON
+
+    said: list[str] = []
+    listener = SimpleNamespace(input_ended=True, note=None)  # set on its own thread, meanwhile
+    session = _ListenSession(Referee(), SimpleNamespace(say=lambda text: None), listener, ["said.wav"], said.append)  # type: ignore[arg-type]
+    events: queue.Queue = queue.Queue()
+    for event in (ListenerState("hearing", None), Rejected("Where are we?", INCOMPLETE_REASON),
+                  ListenerState("off", INPUT_ENDED)):
+        events.put(event)
+    assert session.run(events) == 0
+    assert any("Where are we?" in line for line in said), said
+    assert events.empty()
