@@ -1204,12 +1204,12 @@ class Listener:
         if talk and not short:
             return None
         whole = self._decode([*spoken, *rest])
-        no_animal = free is not None and not set(free) & self._card_words(animals_only=True)
-        if (talk or no_animal) and whole.confidence <= decoded.confidence:
-            return None
+        animals = self._animals_in(free or ())
+        if (talk or (free is not None and not animals)) and whole.confidence <= decoded.confidence:
+            return None  # talk, or a rest written with no animal
         players, free = self._players(), free if short else None
         if late:
-            joins = _adds_late_cards(decoded, alone, whole, players, free, self._animals_in(free or ()))
+            joins = _adds_late_cards(decoded, alone, whole, players, free, animals if short else frozenset())
         else:
             joins = _joins(decoded, alone, whole, players, free)
         return whole if joins else None
@@ -1229,14 +1229,12 @@ class Listener:
         written = getattr(self.recognizer, "written_freely", None)
         return written(b"".join(chunks), FREE_WORDS_LIMIT) if written is not None else None
 
-    def _card_words(self, animals_only: bool = False) -> frozenset[str]:
+    def _card_words(self) -> frozenset[str]:
         """The words of the recogniser's language that say cards: counts (and how Whisper
-        writes them), animals, the words between cards; or the animals only."""
+        writes them), animals, the words between cards."""
         tables = getattr(getattr(self.recognizer, "language", None), "words", None)
         if tables is None:
             return frozenset()
-        if animals_only:
-            return frozenset({*tables.one, *tables.many})
         written = {form for forms in tables.written.values() for form in forms}
         return frozenset({*tables.counts, *written, *tables.one, *tables.many, *tables.sudden_death,
                           *tables.separators, *tables.counters, *tables.counts_after})
