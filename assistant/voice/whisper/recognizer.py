@@ -489,8 +489,7 @@ class WhisperRecognizer:
         doubt = self._doubt(found, words, heard.seconds, game_action, answer)
         if doubt is None and command is not None and not command.record.names_cards and found.cross is not None:
             # Only now, when nothing else rejected it: the free transcription costs decoder steps.
-            with self._lock, threadpool_limits(limits=1, user_api="blas"):
-                found.heard_freely = self._free_words(found.cross, context, len(found.tokens) + 8)
+            found.heard_freely = self._written_alongside(found, context)
             doubt = self._doubt(found, words, heard.seconds, game_action, answer)
         if doubt == INCOMPLETE_REASON:
             return heard.decoded(text, None, doubt, confidence, begun=command,
@@ -543,9 +542,14 @@ class WhisperRecognizer:
         if found.cross is None or command.row is None \
                 or not _row_read_as_count(_words(self._written(found.tokens)), command, tables):
             return False
+        return not _writes_row(self._written_alongside(found, context), command.row, tables)
+
+    def _written_alongside(self, found: SearchResult, context: _Context) -> list[str]:
+        """Whisper's free transcription of the audio ``found`` was searched on (``_free_words``),
+        a few tokens longer than the command found."""
+        assert found.cross is not None
         with self._lock, threadpool_limits(limits=1, user_api="blas"):
-            free = self._free_words(found.cross, context, len(found.tokens) + 8)
-        return not _writes_row(free, command.row, tables)
+            return self._free_words(found.cross, context, len(found.tokens) + 8)
 
     def _jointly(self, found: SearchResult, context: _Context, game: Game | None,
                  first: _Utterance) -> Command | None:
